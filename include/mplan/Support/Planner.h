@@ -1,0 +1,134 @@
+//===- Planner.h - Static memory planning (MLIR-free) -----------*- C++ -*-===//
+//
+// The planning problem: every buffer {id, start, end, size, alignment} gets a
+// byte offset in one arena so that buffers whose lifetimes [start, end)
+// overlap never share bytes, and the arena is as small as possible.
+//
+// This library depends on the C++17 standard library only, so the MLIR
+// passes, the mplan-plan CLI and the Python module can all use it.
+// See docs/planner.md for the strategies and their sources.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MPLAN_SUPPORT_PLANNER_H
+#define MPLAN_SUPPORT_PLANNER_H
+
+#include <cassert>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <variant>
+#include <vector>
+
+namespace mplan {
+
+/// One buffer to place. `start` is inclusive, `end` exclusive (MiniMalloc's
+/// `lower`/`upper`), so two buffers conflict iff a.start < b.end && b.start <
+/// a.end. A buffer of size 0 conflicts with nothing and gets offset 0.
+struct Buffer {
+  int64_t id = 0;
+  int64_t start = 0;     ///< inclusive
+  int64_t end = 0;       ///< exclusive
+  int64_t size = 0;      ///< bytes
+  int64_t alignment = 1; ///< power of two
+};
+
+struct PlanOptions {
+  /// One of strategyNames().
+  std::string strategy = "best";
+  /// Budget for the exact search of `best`; heuristics ignore it.
+  double timeLimitSeconds = 10.0;
+  /// Minimum alignment for every buffer (a power of two).
+  int64_t alignment = 1;
+};
+
+/// The result of planning. Every buffer's size is padded to its effective
+/// alignment (max of its own and PlanOptions::alignment) and every offset is a
+/// multiple of that alignment; `arenaSize` is the largest padded end.
+struct Plan {
+  std::vector<int64_t> offsets; ///< parallel to the input vector
+  int64_t arenaSize = 0;
+  int64_t lowerBound = 0; ///< max-live bound, see mplan::lowerBound
+  /// Which strategy produced the plan; for `best` and `portfolio` this names
+  /// the winning member, e.g. "best(search)" or "portfolio(size/best-fit)".
+  std::string strategy;
+  double seconds = 0; ///< wall time spent planning
+  /// True when arenaSize is proven minimal (it equals the lower bound, or the
+  /// exact search proved no smaller arena exists).
+  bool provenOptimal = false;
+};
+
+/// The error half of Expected<T>.
+struct Error {
+  std::string message;
+};
+
+/// A small value-or-error-message type (no exceptions).
+template <typename T> class Expected {
+public:
+  Expected(T value) : storage(std::move(value)) {}
+  Expected(Error error) : storage(std::move(error)) {}
+
+  bool ok() const { return std::holds_alternative<T>(storage); }
+  explicit operator bool() const { return ok(); }
+
+  /// The error message; only valid when !ok().
+  const std::string &error() const {
+    assert(!ok() && "no error in a successful Expected");
+    return std::get<Error>(storage).message;
+  }
+
+  T &value() {
+    assert(ok() && "accessing the value of a failed Expected");
+    return std::get<T>(storage);
+  }
+  const T &value() const {
+    assert(ok() && "accessing the value of a failed Expected");
+    return std::get<T>(storage);
+  }
+  T &operator*() { return value(); }
+  const T &operator*() const { return value(); }
+  T *operator->() { return &value(); }
+  const T *operator->() const { return &value(); }
+
+private:
+  std::variant<T, Error> storage;
+};
+
+using PlanResult = Expected<Plan>;
+
+/// Plans `buffers` with `options.strategy`. Fails (with a message) on invalid
+/// input (see validateInput), an unknown strategy, invalid options, or when an
+/// offset would overflow int64_t.
+Expected<Plan> planBuffers(const std::vector<Buffer> &buffers,
+                           const PlanOptions &options);
+
+/// The max-live lower bound: the largest sum, over all time points, of the
+/// padded sizes (rounded up to max(buffer alignment, `alignment`)) of the
+/// buffers live at that point. std::nullopt on overflow or invalid input.
+std::optional<int64_t> lowerBound(const std::vector<Buffer> &buffers,
+                                  int64_t alignment = 1);
+
+/// Independent check of a plan (a sweep over time, sharing no code with the
+/// strategies): one offset per buffer, offsets non-negative and multiples of
+/// max(buffer alignment, `alignment`), offset + size <= arenaSize, and no two
+/// buffers that are live at the same time share a byte. std::nullopt when
+/// valid, else a message naming the offending buffer id(s).
+std::optional<std::string> validatePlan(const std::vector<Buffer> &buffers,
+                                        const std::vector<int64_t> &offsets,
+                                        int64_t arenaSize,
+                                        int64_t alignment = 1);
+
+/// Checks the input: sizes >= 0, end > start, alignment a power of two,
+/// unique ids, and that the max-live sum does not overflow int64_t.
+/// std::nullopt when valid, else a message naming the buffer id.
+std::optional<std::string> validateInput(const std::vector<Buffer> &buffers);
+
+/// All strategy names planBuffers accepts: naive, linear-scan, greedy-by-size,
+/// greedy-by-breadth, portfolio, best.
+const std::vector<std::string> &strategyNames();
+
+} // namespace mplan
+
+#endif // MPLAN_SUPPORT_PLANNER_H

@@ -1,0 +1,297 @@
+//===- Heuristics.cpp - Greedy planners and the portfolio -----------------===//
+//
+// Greedy offset assignment in a given buffer order (Pisarchyk & Lee 2020,
+// "Efficient Memory Management for Deep Neural Net Inference", section 4:
+// greedy by size and greedy by breadth for offset calculation), generalized
+// to any order and to best-fit / first-fit gap selection, plus a portfolio
+// of orders in the spirit of XLA's GlobalDecreasingSizeBestFitHeap.
+//
+//===----------------------------------------------------------------------===//
+
+#include "PlannerImpl.h"
+
+#include "mplan/Support/CheckedMath.h"
+
+#include <algorithm>
+#include <limits>
+#include <numeric>
+#include <thread>
+
+using namespace mplan;
+using namespace mplan::detail;
+
+OverlapIndex::OverlapIndex(const Problem &p) : problem(p) {
+  int32_t n = p.numBuffers();
+  while (leaves < static_cast<size_t>(std::max(p.numTimes, 1)))
+    leaves <<= 1;
+  // Canonical segment-tree decomposition of [start, end) into nodes, stored
+  // in CSR form (count, prefix sum, fill).
+  std::vector<int32_t> count(2 * leaves + 1, 0);
+  auto decompose = [&](int32_t i, auto visit) {
+    size_t l = p.start[i] + leaves, r = p.end[i] + leaves;
+    while (l < r) {
+      if (l & 1)
+        visit(l++);
+      if (r & 1)
+        visit(--r);
+      l >>= 1;
+      r >>= 1;
+    }
+  };
+  for (int32_t i = 0; i < n; ++i)
+    decompose(i, [&](size_t node) { ++count[node]; });
+  nodeBegin.assign(2 * leaves + 1, 0);
+  for (size_t node = 0; node < 2 * leaves; ++node)
+    nodeBegin[node + 1] = nodeBegin[node] + count[node];
+  nodeItems.resize(nodeBegin.back());
+  std::vector<int32_t> fill(nodeBegin.begin(), nodeBegin.end() - 1);
+  for (int32_t i = 0; i < n; ++i)
+    decompose(i, [&](size_t node) { nodeItems[fill[node]++] = i; });
+
+  // Buffers sorted by start (counting sort), and the first position per time.
+  firstStartingAt.assign(p.numTimes + 2, 0);
+  for (int32_t i = 0; i < n; ++i)
+    ++firstStartingAt[p.start[i] + 1];
+  for (int32_t t = 0; t <= p.numTimes; ++t)
+    firstStartingAt[t + 1] += firstStartingAt[t];
+  byStart.resize(n);
+  std::vector<int32_t> pos(firstStartingAt.begin(), firstStartingAt.end());
+  for (int32_t i = 0; i < n; ++i)
+    byStart[pos[p.start[i]]++] = i;
+}
+
+bool mplan::detail::placeGreedy(const Problem &p, const OverlapIndex &index,
+                                const std::vector<int32_t> &order, Fit fit,
+                                Placement &result) {
+  int32_t n = p.numBuffers();
+  std::vector<int64_t> offsets(n, -1);
+  std::vector<std::pair<int64_t, int64_t>> placed; // (offset, top)
+  int64_t arena = 0;
+  for (int32_t i : order) {
+    placed.clear();
+    index.forEachOverlap(i, [&](int32_t j) {
+      if (offsets[j] >= 0)
+        placed.emplace_back(offsets[j], offsets[j] + p.size[j]);
+    });
+    std::sort(placed.begin(), placed.end());
+    int64_t size = p.size[i], align = p.align[i], mask = align - 1;
+    int64_t prevTop = 0;
+    int64_t bestOffset = -1, bestGap = std::numeric_limits<int64_t>::max();
+    for (const auto &[off, top] : placed) {
+      if (off > prevTop) {
+        int64_t cand;
+        if (!__builtin_add_overflow(prevTop, mask, &cand) &&
+            (cand &= ~mask) < off && off - cand >= size) {
+          int64_t gap = off - prevTop;
+          if (fit == Fit::First) {
+            bestOffset = cand;
+            break;
+          }
+          if (gap < bestGap) {
+            bestGap = gap;
+            bestOffset = cand;
+          }
+        }
+      }
+      prevTop = std::max(prevTop, top);
+    }
+    if (bestOffset < 0) {
+      std::optional<int64_t> cand = alignTo(prevTop, align);
+      if (!cand)
+        return false;
+      bestOffset = *cand;
+    }
+    std::optional<int64_t> top = checkedAdd(bestOffset, size);
+    if (!top)
+      return false;
+    offsets[i] = bestOffset;
+    arena = std::max(arena, *top);
+  }
+  result.offsets = std::move(offsets);
+  result.arena = arena;
+  return true;
+}
+
+const char *mplan::detail::orderName(Order order) {
+  switch (order) {
+  case Order::Size:
+    return "size";
+  case Order::Length:
+    return "lifetime";
+  case Order::Area:
+    return "area";
+  case Order::Degree:
+    return "conflicts";
+  case Order::Breadth:
+    return "breadth";
+  case Order::Start:
+    return "start";
+  }
+  return "?";
+}
+
+namespace {
+/// Per-section live sums ("breadth" in Pisarchyk & Lee) and, per buffer, the
+/// first section of maximal breadth within its lifetime (a range-argmax over
+/// an iterative segment tree).
+void computeBreadth(const Problem &p, std::vector<int64_t> &bufferBreadth,
+                    std::vector<int32_t> &bufferSection) {
+  int32_t n = p.numBuffers();
+  int32_t sections = std::max(p.numTimes - 1, 1);
+  std::vector<int64_t> breadth(sections + 1, 0);
+  for (int32_t i = 0; i < n; ++i) {
+    breadth[p.start[i]] += p.size[i]; // sums are bounded by the lower bound
+    breadth[p.end[i]] -= p.size[i];
+  }
+  for (int32_t t = 1; t <= sections; ++t)
+    breadth[t] += breadth[t - 1];
+  size_t leaves = 1;
+  while (leaves < static_cast<size_t>(sections))
+    leaves <<= 1;
+  // (breadth, -section) maximized: the first section among equal breadths.
+  std::vector<int32_t> tree(2 * leaves, -1);
+  auto better = [&](int32_t a, int32_t b) {
+    if (a < 0)
+      return b;
+    if (b < 0)
+      return a;
+    if (breadth[a] != breadth[b])
+      return breadth[a] > breadth[b] ? a : b;
+    return std::min(a, b);
+  };
+  for (int32_t t = 0; t < sections; ++t)
+    tree[leaves + t] = t;
+  for (size_t node = leaves - 1; node >= 1; --node)
+    tree[node] = better(tree[2 * node], tree[2 * node + 1]);
+  bufferBreadth.resize(n);
+  bufferSection.resize(n);
+  for (int32_t i = 0; i < n; ++i) {
+    int32_t best = -1;
+    for (size_t l = p.start[i] + leaves, r = p.end[i] + leaves; l < r;
+         l >>= 1, r >>= 1) {
+      if (l & 1)
+        best = better(best, tree[l++]);
+      if (r & 1)
+        best = better(best, tree[--r]);
+    }
+    bufferSection[i] = best;
+    bufferBreadth[i] = breadth[best];
+  }
+}
+} // namespace
+
+std::vector<int32_t> mplan::detail::makeOrder(const Problem &p, Order order) {
+  int32_t n = p.numBuffers();
+  std::vector<int32_t> idx(n);
+  std::iota(idx.begin(), idx.end(), 0);
+  auto sortBy = [&](auto key) {
+    std::sort(idx.begin(), idx.end(), [&](int32_t a, int32_t b) {
+      auto ka = key(a), kb = key(b);
+      if (ka != kb)
+        return ka < kb;
+      return a < b;
+    });
+  };
+  switch (order) {
+  case Order::Size:
+    sortBy([&](int32_t i) {
+      return std::make_tuple(-p.size[i], -p.length[i], p.start[i]);
+    });
+    break;
+  case Order::Length:
+    sortBy([&](int32_t i) {
+      return std::make_tuple(-p.length[i], -p.size[i], p.start[i]);
+    });
+    break;
+  case Order::Area:
+    sortBy([&](int32_t i) {
+      // size * length can exceed int64: compare as long double.
+      return std::make_tuple(-static_cast<long double>(p.size[i]) *
+                                 static_cast<long double>(p.length[i]),
+                             -p.size[i], p.start[i]);
+    });
+    break;
+  case Order::Degree: {
+    // Number of buffers overlapping i: n - 1 - #(end <= start_i) -
+    // #(start >= end_i).
+    std::vector<int32_t> endsAtOrBefore(p.numTimes + 1, 0),
+        startsAtOrAfter(p.numTimes + 2, 0);
+    for (int32_t i = 0; i < n; ++i) {
+      ++endsAtOrBefore[p.end[i]];
+      ++startsAtOrAfter[p.start[i]];
+    }
+    for (int32_t t = 1; t <= p.numTimes; ++t)
+      endsAtOrBefore[t] += endsAtOrBefore[t - 1];
+    for (int32_t t = p.numTimes - 1; t >= 0; --t)
+      startsAtOrAfter[t] += startsAtOrAfter[t + 1];
+    std::vector<int32_t> degree(n);
+    for (int32_t i = 0; i < n; ++i)
+      degree[i] =
+          n - 1 - endsAtOrBefore[p.start[i]] - startsAtOrAfter[p.end[i]];
+    sortBy([&](int32_t i) {
+      return std::make_tuple(-degree[i], -p.size[i], p.start[i]);
+    });
+    break;
+  }
+  case Order::Breadth: {
+    // Pisarchyk & Lee's greedy by breadth: operators (sections) by decreasing
+    // breadth, and within one, its unassigned tensors by decreasing size. A
+    // tensor is first met at the first section of maximal breadth in its
+    // lifetime.
+    std::vector<int64_t> bb;
+    std::vector<int32_t> bs;
+    computeBreadth(p, bb, bs);
+    sortBy(
+        [&](int32_t i) { return std::make_tuple(-bb[i], bs[i], -p.size[i]); });
+    break;
+  }
+  case Order::Start:
+    sortBy([&](int32_t i) {
+      return std::make_tuple(p.start[i], -p.size[i], -p.length[i]);
+    });
+    break;
+  }
+  return idx;
+}
+
+bool mplan::detail::runPortfolio(const Problem &p, Placement &result,
+                                 std::string &winner) {
+  static const Order orders[] = {Order::Size,   Order::Breadth, Order::Area,
+                                 Order::Length, Order::Degree,  Order::Start};
+  static const Fit fits[] = {Fit::Best, Fit::First};
+  constexpr size_t numOrders = sizeof(orders) / sizeof(orders[0]);
+  constexpr size_t numMembers = numOrders * 2;
+  OverlapIndex index(p);
+  std::vector<Placement> results(numMembers);
+  std::vector<char> ok(numMembers, 0);
+  auto runOrder = [&](size_t o) {
+    std::vector<int32_t> order = makeOrder(p, orders[o]);
+    for (size_t f = 0; f < 2; ++f)
+      ok[o * 2 + f] = placeGreedy(p, index, order, fits[f], results[o * 2 + f]);
+  };
+  // Members are independent; on large inputs use a second thread. The result
+  // does not depend on scheduling: the winner is the first member (in the
+  // fixed order above) with the smallest arena.
+  if (p.numBuffers() >= 20000 && std::thread::hardware_concurrency() > 1) {
+    std::thread helper([&] {
+      for (size_t o = 1; o < numOrders; o += 2)
+        runOrder(o);
+    });
+    for (size_t o = 0; o < numOrders; o += 2)
+      runOrder(o);
+    helper.join();
+  } else {
+    for (size_t o = 0; o < numOrders; ++o)
+      runOrder(o);
+  }
+  int best = -1;
+  for (size_t m = 0; m < numMembers; ++m)
+    if (ok[m] && (best < 0 || results[m].arena < results[best].arena))
+      best = static_cast<int>(m);
+  if (best < 0)
+    return false;
+  result = std::move(results[best]);
+  winner = std::string(orderName(orders[best / 2])) +
+           (fits[best % 2] == Fit::Best ? "/best-fit" : "/first-fit");
+  return true;
+}

@@ -1,0 +1,295 @@
+//===- Planner.cpp - Planner entry points, bound and validators -----------===//
+
+#include "PlannerImpl.h"
+
+#include "mplan/Support/CheckedMath.h"
+
+#include <algorithm>
+#include <limits>
+#include <set>
+#include <unordered_map>
+
+using namespace mplan;
+using namespace mplan::detail;
+
+const std::vector<std::string> &mplan::strategyNames() {
+  static const std::vector<std::string> names = {
+      "naive",     "linear-scan", "greedy-by-size", "greedy-by-breadth",
+      "portfolio", "best"};
+  return names;
+}
+
+namespace {
+/// A time event of the sweep: ends sort before starts at the same time since
+/// lifetimes are half-open.
+struct Event {
+  int64_t time;
+  int kind; // 0 = end, 1 = start
+  size_t index;
+  bool operator<(const Event &o) const {
+    if (time != o.time)
+      return time < o.time;
+    if (kind != o.kind)
+      return kind < o.kind;
+    return index < o.index;
+  }
+};
+
+std::vector<Event> makeEvents(const std::vector<Buffer> &buffers) {
+  std::vector<Event> events;
+  events.reserve(buffers.size() * 2);
+  for (size_t i = 0; i < buffers.size(); ++i) {
+    if (buffers[i].size == 0)
+      continue;
+    events.push_back({buffers[i].start, 1, i});
+    events.push_back({buffers[i].end, 0, i});
+  }
+  std::sort(events.begin(), events.end());
+  return events;
+}
+
+std::string idOf(const Buffer &b) { return std::to_string(b.id); }
+} // namespace
+
+std::optional<int64_t> mplan::lowerBound(const std::vector<Buffer> &buffers,
+                                         int64_t alignment) {
+  if (!isPowerOf2(alignment))
+    return std::nullopt;
+  int64_t live = 0, best = 0;
+  for (const Event &ev : makeEvents(buffers)) {
+    const Buffer &b = buffers[ev.index];
+    if (b.size < 0 || !isPowerOf2(b.alignment))
+      return std::nullopt;
+    std::optional<int64_t> padded =
+        alignTo(b.size, std::max(b.alignment, alignment));
+    if (!padded)
+      return std::nullopt;
+    if (ev.kind == 0) {
+      live -= *padded;
+      continue;
+    }
+    if (!addInPlace(live, *padded))
+      return std::nullopt;
+    best = std::max(best, live);
+  }
+  return best;
+}
+
+std::optional<std::string>
+mplan::validateInput(const std::vector<Buffer> &buffers) {
+  std::unordered_map<int64_t, size_t> seen;
+  seen.reserve(buffers.size());
+  for (size_t i = 0; i < buffers.size(); ++i) {
+    const Buffer &b = buffers[i];
+    if (b.size < 0)
+      return "buffer " + idOf(b) + ": negative size " + std::to_string(b.size);
+    if (b.end <= b.start)
+      return "buffer " + idOf(b) + ": end (" + std::to_string(b.end) +
+             ") must be greater than start (" + std::to_string(b.start) + ")";
+    if (!isPowerOf2(b.alignment))
+      return "buffer " + idOf(b) + ": alignment " +
+             std::to_string(b.alignment) + " is not a power of two";
+    if (!alignTo(b.size, b.alignment))
+      return "buffer " + idOf(b) + ": size " + std::to_string(b.size) +
+             " overflows when rounded up to alignment " +
+             std::to_string(b.alignment);
+    if (!seen.emplace(b.id, i).second)
+      return "duplicate buffer id " + idOf(b);
+  }
+  if (!lowerBound(buffers, 1))
+    return std::string("the sum of the sizes of buffers live at the same "
+                       "time overflows int64");
+  return std::nullopt;
+}
+
+std::optional<std::string>
+mplan::validatePlan(const std::vector<Buffer> &buffers,
+                    const std::vector<int64_t> &offsets, int64_t arenaSize,
+                    int64_t alignment) {
+  if (offsets.size() != buffers.size())
+    return "plan has " + std::to_string(offsets.size()) + " offsets for " +
+           std::to_string(buffers.size()) + " buffers";
+  if (arenaSize < 0)
+    return "negative arena size " + std::to_string(arenaSize);
+  for (size_t i = 0; i < buffers.size(); ++i) {
+    const Buffer &b = buffers[i];
+    int64_t off = offsets[i];
+    if (off < 0)
+      return "buffer " + idOf(b) + ": negative offset " + std::to_string(off);
+    int64_t align = std::max(b.alignment, alignment);
+    if (!isPowerOf2(align))
+      return "buffer " + idOf(b) + ": alignment is not a power of two";
+    if (off % align != 0)
+      return "buffer " + idOf(b) + ": offset " + std::to_string(off) +
+             " is not a multiple of its alignment " + std::to_string(align);
+    std::optional<int64_t> top = checkedAdd(off, b.size);
+    if (!top || *top > arenaSize)
+      return "buffer " + idOf(b) + ": [" + std::to_string(off) + ", " +
+             (top ? std::to_string(*top) : std::string("overflow")) +
+             ") exceeds the arena of " + std::to_string(arenaSize) + " bytes";
+  }
+  // Sweep over time keeping the live buffers ordered by offset. The live set
+  // is pairwise disjoint as long as the plan is valid, so it suffices to
+  // check a starting buffer against its neighbours in offset order.
+  std::set<std::pair<int64_t, size_t>> live;
+  for (const Event &ev : makeEvents(buffers)) {
+    std::pair<int64_t, size_t> key(offsets[ev.index], ev.index);
+    if (ev.kind == 0) {
+      live.erase(key);
+      continue;
+    }
+    const Buffer &b = buffers[ev.index];
+    auto it = live.lower_bound(key);
+    if (it != live.end() && it->first < key.first + b.size)
+      return "buffers " + idOf(b) + " and " + idOf(buffers[it->second]) +
+             " are live at the same time and overlap in memory";
+    if (it != live.begin()) {
+      auto prev = std::prev(it);
+      if (prev->first + buffers[prev->second].size > key.first)
+        return "buffers " + idOf(buffers[prev->second]) + " and " + idOf(b) +
+               " are live at the same time and overlap in memory";
+    }
+    live.insert(it, key);
+  }
+  return std::nullopt;
+}
+
+namespace {
+
+Expected<Problem> buildProblem(const std::vector<Buffer> &buffers,
+                               int64_t alignment) {
+  Problem p;
+  std::vector<int64_t> times;
+  times.reserve(buffers.size() * 2);
+  for (size_t i = 0; i < buffers.size(); ++i) {
+    const Buffer &b = buffers[i];
+    if (b.size == 0)
+      continue;
+    int64_t align = std::max(b.alignment, alignment);
+    std::optional<int64_t> padded = alignTo(b.size, align);
+    if (!padded)
+      return Error{"buffer " + idOf(b) + ": size " + std::to_string(b.size) +
+                   " overflows when rounded up to alignment " +
+                   std::to_string(align)};
+    p.input.push_back(static_cast<int32_t>(i));
+    p.size.push_back(*padded);
+    p.align.push_back(align);
+    // end > start was validated; the difference may still overflow.
+    std::optional<int64_t> len = checkedSub(b.end, b.start);
+    p.length.push_back(len ? *len : std::numeric_limits<int64_t>::max());
+    times.push_back(b.start);
+    times.push_back(b.end);
+  }
+  std::sort(times.begin(), times.end());
+  times.erase(std::unique(times.begin(), times.end()), times.end());
+  if (times.size() >= static_cast<size_t>(std::numeric_limits<int32_t>::max()))
+    return Error{"too many buffers"};
+  p.numTimes = static_cast<int32_t>(times.size());
+  auto compress = [&](int64_t t) {
+    return static_cast<int32_t>(
+        std::lower_bound(times.begin(), times.end(), t) - times.begin());
+  };
+  p.start.resize(p.input.size());
+  p.end.resize(p.input.size());
+  for (size_t k = 0; k < p.input.size(); ++k) {
+    p.start[k] = compress(buffers[p.input[k]].start);
+    p.end[k] = compress(buffers[p.input[k]].end);
+  }
+  std::optional<int64_t> lb = lowerBound(buffers, alignment);
+  if (!lb)
+    return Error{"the sum of the padded sizes of buffers live at the same "
+                 "time overflows int64"};
+  p.lowerBound = *lb;
+  return p;
+}
+
+/// Bump allocation in input order: no reuse at all.
+bool placeNaive(const Problem &p, Placement &out) {
+  out.offsets.assign(p.numBuffers(), 0);
+  int64_t top = 0;
+  for (int32_t i = 0; i < p.numBuffers(); ++i) {
+    std::optional<int64_t> off = alignTo(top, p.align[i]);
+    if (!off)
+      return false;
+    out.offsets[i] = *off;
+    std::optional<int64_t> next = checkedAdd(*off, p.size[i]);
+    if (!next)
+      return false;
+    top = *next;
+  }
+  out.arena = top;
+  return true;
+}
+
+} // namespace
+
+Expected<Plan> mplan::planBuffers(const std::vector<Buffer> &buffers,
+                                  const PlanOptions &options) {
+  Clock::time_point begin = Clock::now();
+  const std::vector<std::string> &names = strategyNames();
+  if (std::find(names.begin(), names.end(), options.strategy) == names.end()) {
+    std::string msg = "unknown strategy '" + options.strategy + "' (one of:";
+    for (const std::string &n : names)
+      msg += " " + n;
+    return Error{msg + ")"};
+  }
+  if (!isPowerOf2(options.alignment))
+    return Error{"alignment " + std::to_string(options.alignment) +
+                 " is not a power of two"};
+  if (!(options.timeLimitSeconds >= 0))
+    return Error{"the time limit must be non-negative"};
+  if (std::optional<std::string> err = validateInput(buffers))
+    return Error{*err};
+  Expected<Problem> problemOr = buildProblem(buffers, options.alignment);
+  if (!problemOr)
+    return Error{problemOr.error()};
+  const Problem &p = *problemOr;
+
+  Placement placement;
+  std::string name = options.strategy;
+  bool proven = false;
+  bool ok = true;
+  const std::string &s = options.strategy;
+  if (s == "naive") {
+    ok = placeNaive(p, placement);
+  } else if (s == "linear-scan" || s == "greedy-by-size" ||
+             s == "greedy-by-breadth") {
+    OverlapIndex index(p);
+    Order order = s == "linear-scan"      ? Order::Start
+                  : s == "greedy-by-size" ? Order::Size
+                                          : Order::Breadth;
+    Fit fit = s == "linear-scan" ? Fit::First : Fit::Best;
+    ok = placeGreedy(p, index, makeOrder(p, order), fit, placement);
+  } else {
+    std::string winner;
+    ok = runPortfolio(p, placement, winner);
+    name = "portfolio(" + winner + ")";
+    if (ok && s == "best") {
+      name = "best(" + winner + ")";
+      if (placement.arena > p.lowerBound) {
+        int64_t before = placement.arena;
+        auto budget = std::chrono::duration_cast<Clock::duration>(
+            std::chrono::duration<double>(options.timeLimitSeconds));
+        // Keep a small reserve for building the result.
+        Clock::time_point deadline =
+            begin + budget - std::chrono::milliseconds(2);
+        proven = searchExact(p, placement, deadline);
+        if (placement.arena < before)
+          name = "best(search)";
+      }
+    }
+  }
+  if (!ok)
+    return Error{"strategy '" + s + "': an offset overflows int64"};
+
+  Plan plan;
+  plan.offsets.assign(buffers.size(), 0);
+  for (int32_t k = 0; k < p.numBuffers(); ++k)
+    plan.offsets[p.input[k]] = placement.offsets[k];
+  plan.arenaSize = placement.arena;
+  plan.lowerBound = p.lowerBound;
+  plan.strategy = name;
+  plan.provenOptimal = proven || plan.arenaSize == plan.lowerBound;
+  plan.seconds = std::chrono::duration<double>(Clock::now() - begin).count();
+  return plan;
+}
