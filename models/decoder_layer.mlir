@@ -227,15 +227,14 @@ func.func @model(%arg0: tensor<32x768xf32>, %arg1: tensor<768xf32>, %arg2: tenso
   return %t_84 : tensor<32x768xf32>
 }
 
-// Deterministic 1-D initializer: kind 0 = hash ((i*7919 + seed) mod 101)/50 - 1,
-// kind 1 = sin(i*0.37 + seed); the value is offset + scale * that.
-func.func @mplan_init(%n: index, %seed: index, %kind: index, %scale: f32, %offset: f32) -> tensor<?xf32> {
+// Deterministic 1-D initializers; the value is offset + scale * v(i) with
+//   @mplan_init_hash: v(i) = ((i*7919 + seed) mod 101) / 50 - 1   (weights)
+//   @mplan_init_sin:  v(i) = sin(i*0.37 + seed)                   (inputs)
+func.func @mplan_init_hash(%n: index, %seed: index, %scale: f32, %offset: f32) -> tensor<?xf32> {
   %e = tensor.empty(%n) : tensor<?xf32>
   %r = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} outs(%e : tensor<?xf32>) {
   ^bb0(%out: f32):
     %i = linalg.index 0 : index
-    %c0 = arith.constant 0 : index
-    %is_hash = arith.cmpi eq, %kind, %c0 : index
     %m = arith.constant 7919 : index
     %p = arith.constant 101 : index
     %im = arith.muli %i, %m : index
@@ -246,7 +245,19 @@ func.func @mplan_init(%n: index, %seed: index, %kind: index, %scale: f32, %offse
     %c50 = arith.constant 0.02 : f32
     %one = arith.constant 1.0 : f32
     %hs = arith.mulf %hf, %c50 : f32
-    %hv = arith.subf %hs, %one : f32
+    %v = arith.subf %hs, %one : f32
+    %vs = arith.mulf %v, %scale : f32
+    %vo = arith.addf %vs, %offset : f32
+    linalg.yield %vo : f32
+  } -> tensor<?xf32>
+  return %r : tensor<?xf32>
+}
+
+func.func @mplan_init_sin(%n: index, %seed: index, %scale: f32, %offset: f32) -> tensor<?xf32> {
+  %e = tensor.empty(%n) : tensor<?xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} outs(%e : tensor<?xf32>) {
+  ^bb0(%out: f32):
+    %i = linalg.index 0 : index
     %ii = arith.index_cast %i : index to i64
     %if = arith.sitofp %ii : i64 to f32
     %sd = arith.index_cast %seed : index to i64
@@ -254,8 +265,7 @@ func.func @mplan_init(%n: index, %seed: index, %kind: index, %scale: f32, %offse
     %c37 = arith.constant 0.37 : f32
     %a = arith.mulf %if, %c37 : f32
     %a2 = arith.addf %a, %sf : f32
-    %sv = math.sin %a2 : f32
-    %v = arith.select %is_hash, %hv, %sv : f32
+    %v = math.sin %a2 : f32
     %vs = arith.mulf %v, %scale : f32
     %vo = arith.addf %vs, %offset : f32
     linalg.yield %vo : f32
@@ -268,82 +278,80 @@ func.func private @printMemrefF32(tensor<*xf32>)
 func.func @main() {
   %ci0 = arith.constant 24576 : index
   %ci1 = arith.constant 17 : index
-  %ci2 = arith.constant 1 : index
   %sc0 = arith.constant 1.0 : f32
   %of0 = arith.constant 0.0 : f32
-  %raw0 = call @mplan_init(%ci0, %ci1, %ci2, %sc0, %of0) : (index, index, index, f32, f32) -> tensor<?xf32>
+  %raw0 = call @mplan_init_sin(%ci0, %ci1, %sc0, %of0) : (index, index, f32, f32) -> tensor<?xf32>
   %flat0 = tensor.cast %raw0 : tensor<?xf32> to tensor<24576xf32>
   %w0 = tensor.expand_shape %flat0 [[0, 1]] output_shape [32, 768] : tensor<24576xf32> into tensor<32x768xf32>
-  %ci3 = arith.constant 768 : index
-  %ci4 = arith.constant 48 : index
-  %ci5 = arith.constant 0 : index
+  %ci2 = arith.constant 768 : index
+  %ci3 = arith.constant 48 : index
   %sc1 = arith.constant 0.2 : f32
   %of1 = arith.constant 1.0 : f32
-  %raw1 = call @mplan_init(%ci3, %ci4, %ci5, %sc1, %of1) : (index, index, index, f32, f32) -> tensor<?xf32>
+  %raw1 = call @mplan_init_hash(%ci2, %ci3, %sc1, %of1) : (index, index, f32, f32) -> tensor<?xf32>
   %flat1 = tensor.cast %raw1 : tensor<?xf32> to tensor<768xf32>
-  %ci6 = arith.constant 79 : index
+  %ci4 = arith.constant 79 : index
   %sc2 = arith.constant 0.1 : f32
   %of2 = arith.constant 0.0 : f32
-  %raw2 = call @mplan_init(%ci3, %ci6, %ci5, %sc2, %of2) : (index, index, index, f32, f32) -> tensor<?xf32>
+  %raw2 = call @mplan_init_hash(%ci2, %ci4, %sc2, %of2) : (index, index, f32, f32) -> tensor<?xf32>
   %flat2 = tensor.cast %raw2 : tensor<?xf32> to tensor<768xf32>
-  %ci7 = arith.constant 1769472 : index
-  %ci8 = arith.constant 110 : index
+  %ci5 = arith.constant 1769472 : index
+  %ci6 = arith.constant 110 : index
   %sc3 = arith.constant 0.08838834764831845 : f32
   %of3 = arith.constant 0.0 : f32
-  %raw3 = call @mplan_init(%ci7, %ci8, %ci5, %sc3, %of3) : (index, index, index, f32, f32) -> tensor<?xf32>
+  %raw3 = call @mplan_init_hash(%ci5, %ci6, %sc3, %of3) : (index, index, f32, f32) -> tensor<?xf32>
   %flat3 = tensor.cast %raw3 : tensor<?xf32> to tensor<1769472xf32>
   %w3 = tensor.expand_shape %flat3 [[0, 1]] output_shape [768, 2304] : tensor<1769472xf32> into tensor<768x2304xf32>
-  %ci9 = arith.constant 2304 : index
-  %ci10 = arith.constant 141 : index
+  %ci7 = arith.constant 2304 : index
+  %ci8 = arith.constant 141 : index
   %sc4 = arith.constant 0.1 : f32
   %of4 = arith.constant 0.0 : f32
-  %raw4 = call @mplan_init(%ci9, %ci10, %ci5, %sc4, %of4) : (index, index, index, f32, f32) -> tensor<?xf32>
+  %raw4 = call @mplan_init_hash(%ci7, %ci8, %sc4, %of4) : (index, index, f32, f32) -> tensor<?xf32>
   %flat4 = tensor.cast %raw4 : tensor<?xf32> to tensor<2304xf32>
-  %ci11 = arith.constant 589824 : index
-  %ci12 = arith.constant 172 : index
+  %ci9 = arith.constant 589824 : index
+  %ci10 = arith.constant 172 : index
   %sc5 = arith.constant 0.04419417382415922 : f32
   %of5 = arith.constant 0.0 : f32
-  %raw5 = call @mplan_init(%ci11, %ci12, %ci5, %sc5, %of5) : (index, index, index, f32, f32) -> tensor<?xf32>
+  %raw5 = call @mplan_init_hash(%ci9, %ci10, %sc5, %of5) : (index, index, f32, f32) -> tensor<?xf32>
   %flat5 = tensor.cast %raw5 : tensor<?xf32> to tensor<589824xf32>
   %w5 = tensor.expand_shape %flat5 [[0, 1]] output_shape [768, 768] : tensor<589824xf32> into tensor<768x768xf32>
-  %ci13 = arith.constant 203 : index
+  %ci11 = arith.constant 203 : index
   %sc6 = arith.constant 0.1 : f32
   %of6 = arith.constant 0.0 : f32
-  %raw6 = call @mplan_init(%ci3, %ci13, %ci5, %sc6, %of6) : (index, index, index, f32, f32) -> tensor<?xf32>
+  %raw6 = call @mplan_init_hash(%ci2, %ci11, %sc6, %of6) : (index, index, f32, f32) -> tensor<?xf32>
   %flat6 = tensor.cast %raw6 : tensor<?xf32> to tensor<768xf32>
-  %ci14 = arith.constant 234 : index
+  %ci12 = arith.constant 234 : index
   %sc7 = arith.constant 0.2 : f32
   %of7 = arith.constant 1.0 : f32
-  %raw7 = call @mplan_init(%ci3, %ci14, %ci5, %sc7, %of7) : (index, index, index, f32, f32) -> tensor<?xf32>
+  %raw7 = call @mplan_init_hash(%ci2, %ci12, %sc7, %of7) : (index, index, f32, f32) -> tensor<?xf32>
   %flat7 = tensor.cast %raw7 : tensor<?xf32> to tensor<768xf32>
-  %ci15 = arith.constant 265 : index
+  %ci13 = arith.constant 265 : index
   %sc8 = arith.constant 0.1 : f32
   %of8 = arith.constant 0.0 : f32
-  %raw8 = call @mplan_init(%ci3, %ci15, %ci5, %sc8, %of8) : (index, index, index, f32, f32) -> tensor<?xf32>
+  %raw8 = call @mplan_init_hash(%ci2, %ci13, %sc8, %of8) : (index, index, f32, f32) -> tensor<?xf32>
   %flat8 = tensor.cast %raw8 : tensor<?xf32> to tensor<768xf32>
-  %ci16 = arith.constant 2359296 : index
-  %ci17 = arith.constant 296 : index
+  %ci14 = arith.constant 2359296 : index
+  %ci15 = arith.constant 296 : index
   %sc9 = arith.constant 0.08838834764831845 : f32
   %of9 = arith.constant 0.0 : f32
-  %raw9 = call @mplan_init(%ci16, %ci17, %ci5, %sc9, %of9) : (index, index, index, f32, f32) -> tensor<?xf32>
+  %raw9 = call @mplan_init_hash(%ci14, %ci15, %sc9, %of9) : (index, index, f32, f32) -> tensor<?xf32>
   %flat9 = tensor.cast %raw9 : tensor<?xf32> to tensor<2359296xf32>
   %w9 = tensor.expand_shape %flat9 [[0, 1]] output_shape [768, 3072] : tensor<2359296xf32> into tensor<768x3072xf32>
-  %ci18 = arith.constant 3072 : index
-  %ci19 = arith.constant 327 : index
+  %ci16 = arith.constant 3072 : index
+  %ci17 = arith.constant 327 : index
   %sc10 = arith.constant 0.1 : f32
   %of10 = arith.constant 0.0 : f32
-  %raw10 = call @mplan_init(%ci18, %ci19, %ci5, %sc10, %of10) : (index, index, index, f32, f32) -> tensor<?xf32>
+  %raw10 = call @mplan_init_hash(%ci16, %ci17, %sc10, %of10) : (index, index, f32, f32) -> tensor<?xf32>
   %flat10 = tensor.cast %raw10 : tensor<?xf32> to tensor<3072xf32>
-  %ci20 = arith.constant 358 : index
+  %ci18 = arith.constant 358 : index
   %sc11 = arith.constant 0.02209708691207961 : f32
   %of11 = arith.constant 0.0 : f32
-  %raw11 = call @mplan_init(%ci16, %ci20, %ci5, %sc11, %of11) : (index, index, index, f32, f32) -> tensor<?xf32>
+  %raw11 = call @mplan_init_hash(%ci14, %ci18, %sc11, %of11) : (index, index, f32, f32) -> tensor<?xf32>
   %flat11 = tensor.cast %raw11 : tensor<?xf32> to tensor<2359296xf32>
   %w11 = tensor.expand_shape %flat11 [[0, 1]] output_shape [3072, 768] : tensor<2359296xf32> into tensor<3072x768xf32>
-  %ci21 = arith.constant 389 : index
+  %ci19 = arith.constant 389 : index
   %sc12 = arith.constant 0.1 : f32
   %of12 = arith.constant 0.0 : f32
-  %raw12 = call @mplan_init(%ci3, %ci21, %ci5, %sc12, %of12) : (index, index, index, f32, f32) -> tensor<?xf32>
+  %raw12 = call @mplan_init_hash(%ci2, %ci19, %sc12, %of12) : (index, index, f32, f32) -> tensor<?xf32>
   %flat12 = tensor.cast %raw12 : tensor<?xf32> to tensor<768xf32>
   %res = call @model(%w0, %flat1, %flat2, %w3, %flat4, %w5, %flat6, %flat7, %flat8, %w9, %flat10, %w11, %flat12) : (tensor<32x768xf32>, tensor<768xf32>, tensor<768xf32>, tensor<768x2304xf32>, tensor<2304xf32>, tensor<768x768xf32>, tensor<768xf32>, tensor<768xf32>, tensor<768xf32>, tensor<768x3072xf32>, tensor<3072xf32>, tensor<3072x768xf32>, tensor<768xf32>) -> tensor<32x768xf32>
   %flat = tensor.collapse_shape %res [[0, 1]] : tensor<32x768xf32> into tensor<24576xf32>

@@ -5,7 +5,7 @@ Standard library only. Every generated file has:
   * `func.func @model(%x, %w0, %w1, ...) -> tensor<...>`: the network, written in
     linalg named ops / linalg.generic / tensor ops on tensors, so after One-Shot
     Bufferize it has one buffer per intermediate value (what mplan plans);
-  * `func.func @mplan_init(...)`: a deterministic 1-D initializer (linalg.generic over
+  * `@mplan_init_hash` / `@mplan_init_sin`: deterministic 1-D initializers (linalg.generic over
     linalg.index; a hash `((i*7919 + seed) mod 101)/50 - 1` for weights, `sin(i*0.37 +
     seed)` for inputs), so weights are computed at run time instead of stored as huge
     dense constants;
@@ -444,15 +444,14 @@ class Model:
 
 
 INIT_FN = """\
-// Deterministic 1-D initializer: kind 0 = hash ((i*7919 + seed) mod 101)/50 - 1,
-// kind 1 = sin(i*0.37 + seed); the value is offset + scale * that.
-func.func @mplan_init(%n: index, %seed: index, %kind: index, %scale: f32, %offset: f32) -> tensor<?xf32> {
+// Deterministic 1-D initializers; the value is offset + scale * v(i) with
+//   @mplan_init_hash: v(i) = ((i*7919 + seed) mod 101) / 50 - 1   (weights)
+//   @mplan_init_sin:  v(i) = sin(i*0.37 + seed)                   (inputs)
+func.func @mplan_init_hash(%n: index, %seed: index, %scale: f32, %offset: f32) -> tensor<?xf32> {
   %e = tensor.empty(%n) : tensor<?xf32>
   %r = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} outs(%e : tensor<?xf32>) {
   ^bb0(%out: f32):
     %i = linalg.index 0 : index
-    %c0 = arith.constant 0 : index
-    %is_hash = arith.cmpi eq, %kind, %c0 : index
     %m = arith.constant 7919 : index
     %p = arith.constant 101 : index
     %im = arith.muli %i, %m : index
@@ -463,7 +462,19 @@ func.func @mplan_init(%n: index, %seed: index, %kind: index, %scale: f32, %offse
     %c50 = arith.constant 0.02 : f32
     %one = arith.constant 1.0 : f32
     %hs = arith.mulf %hf, %c50 : f32
-    %hv = arith.subf %hs, %one : f32
+    %v = arith.subf %hs, %one : f32
+    %vs = arith.mulf %v, %scale : f32
+    %vo = arith.addf %vs, %offset : f32
+    linalg.yield %vo : f32
+  } -> tensor<?xf32>
+  return %r : tensor<?xf32>
+}
+
+func.func @mplan_init_sin(%n: index, %seed: index, %scale: f32, %offset: f32) -> tensor<?xf32> {
+  %e = tensor.empty(%n) : tensor<?xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} outs(%e : tensor<?xf32>) {
+  ^bb0(%out: f32):
+    %i = linalg.index 0 : index
     %ii = arith.index_cast %i : index to i64
     %if = arith.sitofp %ii : i64 to f32
     %sd = arith.index_cast %seed : index to i64
@@ -471,8 +482,7 @@ func.func @mplan_init(%n: index, %seed: index, %kind: index, %scale: f32, %offse
     %c37 = arith.constant 0.37 : f32
     %a = arith.mulf %if, %c37 : f32
     %a2 = arith.addf %a, %sf : f32
-    %sv = math.sin %a2 : f32
-    %v = arith.select %is_hash, %hv, %sv : f32
+    %v = math.sin %a2 : f32
     %vs = arith.mulf %v, %scale : f32
     %vo = arith.addf %vs, %offset : f32
     linalg.yield %vo : f32
@@ -499,9 +509,9 @@ def main_fn(m, result, full_print_limit=2048, slice_len=64):
         seed = 17 + 31 * i
         d = f"%raw{i}"
         c = f"%flat{i}"
-        out.append(f"  {d} = call @mplan_init({ic(n)}, {ic(seed)}, {ic(0 if kind == 'hash' else 1)}, "
+        out.append(f"  {d} = call @mplan_init_{kind}({ic(n)}, {ic(seed)}, "
                    f"{fconst_s(out, f'%sc{i}', scale)}, {fconst_s(out, f'%of{i}', offset)}) : "
-                   f"(index, index, index, f32, f32) -> tensor<?xf32>")
+                   f"(index, index, f32, f32) -> tensor<?xf32>")
         out.append(f"  {c} = tensor.cast {d} : tensor<?xf32> to tensor<{n}xf32>")
         if len(shape) == 1:
             call_args.append((c, shape))

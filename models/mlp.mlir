@@ -53,15 +53,14 @@ func.func @model(%arg0: tensor<16x256xf32>, %arg1: tensor<256x512xf32>, %arg2: t
   return %t_19 : tensor<16x10xf32>
 }
 
-// Deterministic 1-D initializer: kind 0 = hash ((i*7919 + seed) mod 101)/50 - 1,
-// kind 1 = sin(i*0.37 + seed); the value is offset + scale * that.
-func.func @mplan_init(%n: index, %seed: index, %kind: index, %scale: f32, %offset: f32) -> tensor<?xf32> {
+// Deterministic 1-D initializers; the value is offset + scale * v(i) with
+//   @mplan_init_hash: v(i) = ((i*7919 + seed) mod 101) / 50 - 1   (weights)
+//   @mplan_init_sin:  v(i) = sin(i*0.37 + seed)                   (inputs)
+func.func @mplan_init_hash(%n: index, %seed: index, %scale: f32, %offset: f32) -> tensor<?xf32> {
   %e = tensor.empty(%n) : tensor<?xf32>
   %r = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} outs(%e : tensor<?xf32>) {
   ^bb0(%out: f32):
     %i = linalg.index 0 : index
-    %c0 = arith.constant 0 : index
-    %is_hash = arith.cmpi eq, %kind, %c0 : index
     %m = arith.constant 7919 : index
     %p = arith.constant 101 : index
     %im = arith.muli %i, %m : index
@@ -72,7 +71,19 @@ func.func @mplan_init(%n: index, %seed: index, %kind: index, %scale: f32, %offse
     %c50 = arith.constant 0.02 : f32
     %one = arith.constant 1.0 : f32
     %hs = arith.mulf %hf, %c50 : f32
-    %hv = arith.subf %hs, %one : f32
+    %v = arith.subf %hs, %one : f32
+    %vs = arith.mulf %v, %scale : f32
+    %vo = arith.addf %vs, %offset : f32
+    linalg.yield %vo : f32
+  } -> tensor<?xf32>
+  return %r : tensor<?xf32>
+}
+
+func.func @mplan_init_sin(%n: index, %seed: index, %scale: f32, %offset: f32) -> tensor<?xf32> {
+  %e = tensor.empty(%n) : tensor<?xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} outs(%e : tensor<?xf32>) {
+  ^bb0(%out: f32):
+    %i = linalg.index 0 : index
     %ii = arith.index_cast %i : index to i64
     %if = arith.sitofp %ii : i64 to f32
     %sd = arith.index_cast %seed : index to i64
@@ -80,8 +91,7 @@ func.func @mplan_init(%n: index, %seed: index, %kind: index, %scale: f32, %offse
     %c37 = arith.constant 0.37 : f32
     %a = arith.mulf %if, %c37 : f32
     %a2 = arith.addf %a, %sf : f32
-    %sv = math.sin %a2 : f32
-    %v = arith.select %is_hash, %hv, %sv : f32
+    %v = math.sin %a2 : f32
     %vs = arith.mulf %v, %scale : f32
     %vo = arith.addf %vs, %offset : f32
     linalg.yield %vo : f32
@@ -94,63 +104,61 @@ func.func private @printMemrefF32(tensor<*xf32>)
 func.func @main() {
   %ci0 = arith.constant 4096 : index
   %ci1 = arith.constant 17 : index
-  %ci2 = arith.constant 1 : index
   %sc0 = arith.constant 1.0 : f32
   %of0 = arith.constant 0.0 : f32
-  %raw0 = call @mplan_init(%ci0, %ci1, %ci2, %sc0, %of0) : (index, index, index, f32, f32) -> tensor<?xf32>
+  %raw0 = call @mplan_init_sin(%ci0, %ci1, %sc0, %of0) : (index, index, f32, f32) -> tensor<?xf32>
   %flat0 = tensor.cast %raw0 : tensor<?xf32> to tensor<4096xf32>
   %w0 = tensor.expand_shape %flat0 [[0, 1]] output_shape [16, 256] : tensor<4096xf32> into tensor<16x256xf32>
-  %ci3 = arith.constant 131072 : index
-  %ci4 = arith.constant 48 : index
-  %ci5 = arith.constant 0 : index
+  %ci2 = arith.constant 131072 : index
+  %ci3 = arith.constant 48 : index
   %sc1 = arith.constant 0.15309310892394862 : f32
   %of1 = arith.constant 0.0 : f32
-  %raw1 = call @mplan_init(%ci3, %ci4, %ci5, %sc1, %of1) : (index, index, index, f32, f32) -> tensor<?xf32>
+  %raw1 = call @mplan_init_hash(%ci2, %ci3, %sc1, %of1) : (index, index, f32, f32) -> tensor<?xf32>
   %flat1 = tensor.cast %raw1 : tensor<?xf32> to tensor<131072xf32>
   %w1 = tensor.expand_shape %flat1 [[0, 1]] output_shape [256, 512] : tensor<131072xf32> into tensor<256x512xf32>
-  %ci6 = arith.constant 512 : index
-  %ci7 = arith.constant 79 : index
+  %ci4 = arith.constant 512 : index
+  %ci5 = arith.constant 79 : index
   %sc2 = arith.constant 0.1 : f32
   %of2 = arith.constant 0.0 : f32
-  %raw2 = call @mplan_init(%ci6, %ci7, %ci5, %sc2, %of2) : (index, index, index, f32, f32) -> tensor<?xf32>
+  %raw2 = call @mplan_init_hash(%ci4, %ci5, %sc2, %of2) : (index, index, f32, f32) -> tensor<?xf32>
   %flat2 = tensor.cast %raw2 : tensor<?xf32> to tensor<512xf32>
-  %ci8 = arith.constant 110 : index
+  %ci6 = arith.constant 110 : index
   %sc3 = arith.constant 0.10825317547305482 : f32
   %of3 = arith.constant 0.0 : f32
-  %raw3 = call @mplan_init(%ci3, %ci8, %ci5, %sc3, %of3) : (index, index, index, f32, f32) -> tensor<?xf32>
+  %raw3 = call @mplan_init_hash(%ci2, %ci6, %sc3, %of3) : (index, index, f32, f32) -> tensor<?xf32>
   %flat3 = tensor.cast %raw3 : tensor<?xf32> to tensor<131072xf32>
   %w3 = tensor.expand_shape %flat3 [[0, 1]] output_shape [512, 256] : tensor<131072xf32> into tensor<512x256xf32>
-  %ci9 = arith.constant 256 : index
-  %ci10 = arith.constant 141 : index
+  %ci7 = arith.constant 256 : index
+  %ci8 = arith.constant 141 : index
   %sc4 = arith.constant 0.1 : f32
   %of4 = arith.constant 0.0 : f32
-  %raw4 = call @mplan_init(%ci9, %ci10, %ci5, %sc4, %of4) : (index, index, index, f32, f32) -> tensor<?xf32>
+  %raw4 = call @mplan_init_hash(%ci7, %ci8, %sc4, %of4) : (index, index, f32, f32) -> tensor<?xf32>
   %flat4 = tensor.cast %raw4 : tensor<?xf32> to tensor<256xf32>
-  %ci11 = arith.constant 32768 : index
-  %ci12 = arith.constant 172 : index
+  %ci9 = arith.constant 32768 : index
+  %ci10 = arith.constant 172 : index
   %sc5 = arith.constant 0.15309310892394862 : f32
   %of5 = arith.constant 0.0 : f32
-  %raw5 = call @mplan_init(%ci11, %ci12, %ci5, %sc5, %of5) : (index, index, index, f32, f32) -> tensor<?xf32>
+  %raw5 = call @mplan_init_hash(%ci9, %ci10, %sc5, %of5) : (index, index, f32, f32) -> tensor<?xf32>
   %flat5 = tensor.cast %raw5 : tensor<?xf32> to tensor<32768xf32>
   %w5 = tensor.expand_shape %flat5 [[0, 1]] output_shape [256, 128] : tensor<32768xf32> into tensor<256x128xf32>
-  %ci13 = arith.constant 128 : index
-  %ci14 = arith.constant 203 : index
+  %ci11 = arith.constant 128 : index
+  %ci12 = arith.constant 203 : index
   %sc6 = arith.constant 0.1 : f32
   %of6 = arith.constant 0.0 : f32
-  %raw6 = call @mplan_init(%ci13, %ci14, %ci5, %sc6, %of6) : (index, index, index, f32, f32) -> tensor<?xf32>
+  %raw6 = call @mplan_init_hash(%ci11, %ci12, %sc6, %of6) : (index, index, f32, f32) -> tensor<?xf32>
   %flat6 = tensor.cast %raw6 : tensor<?xf32> to tensor<128xf32>
-  %ci15 = arith.constant 1280 : index
-  %ci16 = arith.constant 234 : index
+  %ci13 = arith.constant 1280 : index
+  %ci14 = arith.constant 234 : index
   %sc7 = arith.constant 0.21650635094610965 : f32
   %of7 = arith.constant 0.0 : f32
-  %raw7 = call @mplan_init(%ci15, %ci16, %ci5, %sc7, %of7) : (index, index, index, f32, f32) -> tensor<?xf32>
+  %raw7 = call @mplan_init_hash(%ci13, %ci14, %sc7, %of7) : (index, index, f32, f32) -> tensor<?xf32>
   %flat7 = tensor.cast %raw7 : tensor<?xf32> to tensor<1280xf32>
   %w7 = tensor.expand_shape %flat7 [[0, 1]] output_shape [128, 10] : tensor<1280xf32> into tensor<128x10xf32>
-  %ci17 = arith.constant 10 : index
-  %ci18 = arith.constant 265 : index
+  %ci15 = arith.constant 10 : index
+  %ci16 = arith.constant 265 : index
   %sc8 = arith.constant 0.1 : f32
   %of8 = arith.constant 0.0 : f32
-  %raw8 = call @mplan_init(%ci17, %ci18, %ci5, %sc8, %of8) : (index, index, index, f32, f32) -> tensor<?xf32>
+  %raw8 = call @mplan_init_hash(%ci15, %ci16, %sc8, %of8) : (index, index, f32, f32) -> tensor<?xf32>
   %flat8 = tensor.cast %raw8 : tensor<?xf32> to tensor<10xf32>
   %res = call @model(%w0, %w1, %flat2, %w3, %flat4, %w5, %flat6, %w7, %flat8) : (tensor<16x256xf32>, tensor<256x512xf32>, tensor<512xf32>, tensor<512x256xf32>, tensor<256xf32>, tensor<256x128xf32>, tensor<128xf32>, tensor<128x10xf32>, tensor<10xf32>) -> tensor<16x10xf32>
   %flat = tensor.collapse_shape %res [[0, 1]] : tensor<16x10xf32> into tensor<160xf32>
