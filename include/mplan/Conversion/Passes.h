@@ -1,0 +1,31 @@
+//===- Passes.h - mplan conversion passes -----------------------*- C++ -*-===//
+
+#ifndef MPLAN_CONVERSION_PASSES_H
+#define MPLAN_CONVERSION_PASSES_H
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Pass/Pass.h"
+
+namespace mlir {
+namespace mplan {
+
+#define GEN_PASS_DECL
+#include "mplan/Conversion/Passes.h.inc"
+
+/// Adds the upstream passes that lower linalg, scf, memref, arith, math, cf
+/// and func to the LLVM dialect, ready for `mlir-runner`.
+void buildMPlanToLLVMPipeline(OpPassManager &pm);
+
+/// Registers `mplan-to-llvm`.
+void registerMPlanToLLVMPipeline();
+
+#define GEN_PASS_REGISTRATION
+#include "mplan/Conversion/Passes.h.inc"
+
+} // namespace mplan
+} // namespace mlir
+
+#endif // MPLAN_CONVERSION_PASSES_H

@@ -1,0 +1,141 @@
+//===- MPlanOps.td - mplan dialect operations --------------*- tablegen -*-===//
+
+#ifndef MPLAN_DIALECT_MPLAN_IR_MPLANOPS_TD
+#define MPLAN_DIALECT_MPLAN_IR_MPLANOPS_TD
+
+include "mplan/Dialect/MPlan/IR/MPlanBase.td"
+include "mplan/Dialect/MPlan/IR/MPlanTypes.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+include "mlir/Interfaces/ViewLikeInterface.td"
+include "mlir/IR/CommonAttrConstraints.td"
+
+def MPlan_StaticMemRef : Type<
+    And<[AnyStaticShapeMemRef.predicate,
+         CPred<"::llvm::isa<::mlir::MemRefType>($_self) && "
+               "::llvm::cast<::mlir::MemRefType>($_self).getLayout()"
+               ".isIdentity()">]>,
+    "statically shaped memref with identity layout", "::mlir::MemRefType">;
+
+def MPlan_StridedMemRef : Type<AnyStaticShapeMemRef.predicate,
+    "statically shaped memref", "::mlir::MemRefType">;
+
+//===----------------------------------------------------------------------===//
+// AllocSlabOp
+//===----------------------------------------------------------------------===//
+
+def MPlan_AllocSlabOp : MPlan_Op<"alloc_slab"> {
+  let summary = "allocate the arena that planned buffers live in";
+  let description = [{
+    Creates an arena of the size and alignment given by the result type. Each
+    `mplan.alloc_slab` must be released by `mplan.release_slab` on every path
+    out of its block; `--convert-mplan-to-memref` decides where the bytes come
+    from (heap, stack, a global or a function argument).
+
+    ```mlir
+    %slab = mplan.alloc_slab : !mplan.slab<4096, 64>
+    ```
+  }];
+  let results = (outs Res<MPlan_SlabType, "the new arena",
+                          [MemAlloc<DefaultResource, 0, FullEffect>]>:$slab);
+  let assemblyFormat = "attr-dict `:` type($slab)";
+}
+
+//===----------------------------------------------------------------------===//
+// ReleaseSlabOp
+//===----------------------------------------------------------------------===//
+
+def MPlan_ReleaseSlabOp : MPlan_Op<"release_slab"> {
+  let summary = "end the lifetime of an arena";
+  let description = [{
+    Ends the arena's lifetime; no buffer placed in it may be used afterwards.
+    The op frees memory, so it is never moved or removed by canonicalization,
+    CSE or DCE.
+
+    ```mlir
+    mplan.release_slab %slab : !mplan.slab<4096, 64>
+    ```
+  }];
+  let arguments = (ins Arg<MPlan_SlabType, "the arena to release",
+                           [MemFree<DefaultResource, 0, FullEffect>]>:$slab);
+  let assemblyFormat = "$slab attr-dict `:` type($slab)";
+}
+
+//===----------------------------------------------------------------------===//
+// AllocTensorOp
+//===----------------------------------------------------------------------===//
+
+def MPlan_AllocTensorOp : MPlan_Op<"alloc_tensor"> {
+  let summary = "a statically shaped buffer known to the planner";
+  let description = [{
+    A statically shaped buffer with a planner `id`. The optional live range
+    `live [start, end)` is expressed in the enclosing function's op numbering:
+    `start` is inclusive and `end` exclusive.
+
+    *Unplanned* (no slab operand), the op is an allocation waiting for a plan.
+    *Planned*, the buffer occupies the bytes `[offset, offset + size)` of the
+    slab, where `size` is the byte size of the result type; `offset` is a
+    multiple of the buffer's `alignment` (default 1) and of the element size.
+
+    ```mlir
+    // Unplanned.
+    %a = mplan.alloc_tensor id(0) live [1, 4) -> memref<16xf32>
+    // Planned at byte 64 of %slab.
+    %b = mplan.alloc_tensor id(1) live [2, 6) at %slab[64]
+        : !mplan.slab<128, 64> -> memref<4x4xf32>
+    ```
+  }];
+  let arguments = (ins I64Attr:$id,
+                       OptionalAttr<I64Attr>:$start,
+                       OptionalAttr<I64Attr>:$end,
+                       Optional<MPlan_SlabType>:$slab,
+                       OptionalAttr<I64Attr>:$offset,
+                       OptionalAttr<I64Attr>:$alignment);
+  let results = (outs Res<MPlan_StaticMemRef, "the buffer",
+                          [MemAlloc<DefaultResource, 0, FullEffect>]>:$memref);
+  let assemblyFormat = [{
+    `id` `(` $id `)` (`live` `[` $start^ `,` $end `)`)?
+    (`at` $slab^ `[` $offset `]` `:` type($slab))? attr-dict
+    `->` type($memref)
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// True when the buffer has a slab and an offset.
+    bool isPlanned() { return getSlab() != nullptr; }
+    /// The byte size of the buffer, or failure if it is not representable.
+    ::mlir::FailureOr<int64_t> getByteSize();
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// ViewOp
+//===----------------------------------------------------------------------===//
+
+def MPlan_ViewOp : MPlan_Op<"view", [
+    Pure, DeclareOpInterfaceMethods<ViewLikeOpInterface>]> {
+  let summary = "an aliasing reinterpretation of a root buffer";
+  let description = [{
+    Reinterprets the bytes of `source`, starting `byte_offset` bytes after the
+    source's first element, as a statically shaped, statically strided memref
+    of the same element type. The view never copies: it aliases its source,
+    and its uses extend the source's live range. The result's layout offset
+    (in elements, relative to the same base as the source) equals the
+    source's layout offset plus `byte_offset / element size`, and every
+    element the view can address lies within the source's elements.
+
+    A view of a view folds into one view of the root; a view that reproduces
+    its source folds away.
+
+    ```mlir
+    %v = mplan.view %a[64] : memref<64xf32> to memref<4x4xf32, strided<[4, 1], offset: 16>>
+    ```
+  }];
+  let arguments = (ins MPlan_StridedMemRef:$source, I64Attr:$byte_offset);
+  let results = (outs MPlan_StridedMemRef:$result);
+  let assemblyFormat = [{
+    $source `[` $byte_offset `]` attr-dict `:` type($source) `to` type($result)
+  }];
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+#endif // MPLAN_DIALECT_MPLAN_IR_MPLANOPS_TD

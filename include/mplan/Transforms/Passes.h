@@ -1,0 +1,56 @@
+//===- Passes.h - mplan transformation passes -------------------*- C++ -*-===//
+
+#ifndef MPLAN_TRANSFORMS_PASSES_H
+#define MPLAN_TRANSFORMS_PASSES_H
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Pass/Pass.h"
+#include "mlir/Pass/PassOptions.h"
+#include "mplan/Dialect/MPlan/IR/MPlanDialect.h"
+
+namespace mlir {
+namespace mplan {
+
+#define GEN_PASS_DECL
+#include "mplan/Transforms/Passes.h.inc"
+
+/// Options of the `mplan-plan-pipeline` pass pipeline.
+struct PlanPipelineOptions : public PassPipelineOptions<PlanPipelineOptions> {
+  PassOptions::Option<std::string> strategy{
+      *this, "strategy",
+      llvm::cl::desc("Planning strategy (naive, linear-scan, greedy-by-size, "
+                     "greedy-by-breadth, portfolio, best)"),
+      llvm::cl::init("best")};
+  PassOptions::Option<double> timeLimit{
+      *this, "time-limit",
+      llvm::cl::desc("Search budget in seconds per function"),
+      llvm::cl::init(0.25)};
+  PassOptions::Option<int64_t> alignment{
+      *this, "alignment",
+      llvm::cl::desc("Byte alignment of the slab and of every buffer"),
+      llvm::cl::init(64)};
+  PassOptions::Option<std::string> report{
+      *this, "report",
+      llvm::cl::desc("Write the JSON plan report to this path ('-': stdout)"),
+      llvm::cl::init("")};
+  PassOptions::Option<bool> remarks{
+      *this, "remarks",
+      llvm::cl::desc("Emit a remark for every buffer left unplanned"),
+      llvm::cl::init(false)};
+};
+
+/// Adds the passes that take bufferized memref IR to planned mplan IR.
+void buildPlanPipeline(OpPassManager &pm, const PlanPipelineOptions &options);
+
+/// Registers `mplan-plan-pipeline`.
+void registerPlanPipeline();
+
+#define GEN_PASS_REGISTRATION
+#include "mplan/Transforms/Passes.h.inc"
+
+} // namespace mplan
+} // namespace mlir
+
+#endif // MPLAN_TRANSFORMS_PASSES_H

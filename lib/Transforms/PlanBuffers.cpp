@@ -1,0 +1,221 @@
+//===- PlanBuffers.cpp - Place every buffer of a function in one slab -----===//
+
+#include "mplan/Analysis/BufferLiveness.h"
+#include "mplan/Dialect/MPlan/IR/MPlanOps.h"
+#include "mplan/Support/Planner.h"
+#include "mplan/Transforms/Passes.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/Support/FileUtilities.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/MathExtras.h"
+#include "llvm/Support/ToolOutputFile.h"
+
+namespace mlir {
+namespace mplan {
+#define GEN_PASS_DEF_MPLANPLANBUFFERS
+#include "mplan/Transforms/Passes.h.inc"
+} // namespace mplan
+} // namespace mlir
+
+using namespace mlir;
+using namespace mlir::mplan;
+
+namespace {
+/// What the report says about one function.
+struct FunctionReport {
+  std::string name;
+  std::string strategy;
+  int64_t arenaBytes = 0;
+  int64_t lowerBoundBytes = 0;
+  struct Entry {
+    int64_t id, start, end, size, offset;
+    std::string loc;
+  };
+  std::vector<Entry> buffers;
+  std::vector<std::pair<std::string, std::string>> unmanaged;
+};
+} // namespace
+
+static std::string formatLoc(Location loc) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  if (auto fileLoc = dyn_cast<FileLineColLoc>(loc))
+    os << fileLoc.getFilename().getValue() << ":" << fileLoc.getLine() << ":"
+       << fileLoc.getColumn();
+  else if (auto nameLoc = dyn_cast<NameLoc>(loc))
+    os << nameLoc.getName().getValue();
+  else if (auto fused = dyn_cast<FusedLoc>(loc);
+           fused && !fused.getLocations().empty())
+    return formatLoc(fused.getLocations().front());
+  else
+    loc.print(os);
+  return text;
+}
+
+namespace {
+struct MPlanPlanBuffersPass
+    : public mlir::mplan::impl::MPlanPlanBuffersBase<MPlanPlanBuffersPass> {
+  using Base::Base;
+
+  LogicalResult planFunction(func::FuncOp func, FunctionReport &report);
+  LogicalResult writeReport(ArrayRef<FunctionReport> reports);
+
+  void runOnOperation() override {
+    if (alignment <= 0 || !llvm::isPowerOf2_64(alignment)) {
+      getOperation().emitError("mplan-plan-buffers: 'alignment' must be a "
+                               "positive power of two, got ")
+          << alignment;
+      return signalPassFailure();
+    }
+    if (!llvm::is_contained(::mplan::strategyNames(), strategy.getValue())) {
+      InFlightDiagnostic diag = getOperation().emitError(
+          "mplan-plan-buffers: unknown strategy '")
+                                << strategy << "'; expected one of:";
+      for (const std::string &name : ::mplan::strategyNames())
+        diag << " " << name;
+      return signalPassFailure();
+    }
+    std::vector<FunctionReport> reports;
+    for (auto func : getOperation().getOps<func::FuncOp>()) {
+      if (func.isExternal())
+        continue;
+      reports.emplace_back();
+      if (failed(planFunction(func, reports.back())))
+        return signalPassFailure();
+    }
+    if (!reportPath.empty() && failed(writeReport(reports)))
+      return signalPassFailure();
+  }
+};
+} // namespace
+
+LogicalResult MPlanPlanBuffersPass::planFunction(func::FuncOp func,
+                                                 FunctionReport &report) {
+  report.name = func.getSymName().str();
+  report.strategy = strategy;
+  func.walk([&](memref::AllocOp alloc) {
+    if (auto reason = alloc->getAttrOfType<StringAttr>("mplan.unplanned"))
+      report.unmanaged.emplace_back(formatLoc(alloc.getLoc()),
+                                    reason.getValue().str());
+  });
+
+  SmallVector<AllocTensorOp> tensors;
+  func.walk([&](AllocTensorOp op) {
+    if (!op.isPlanned())
+      tensors.push_back(op);
+  });
+  if (tensors.empty())
+    return success();
+
+  BufferLiveness liveness(func);
+  std::vector<::mplan::Buffer> buffers;
+  buffers.reserve(tensors.size());
+  for (AllocTensorOp op : tensors) {
+    if (std::optional<std::string> reason =
+            liveness.getUnplannableReason(op.getResult()))
+      return op.emitOpError("cannot be planned: ") << *reason;
+    LiveRange range = liveness.getLiveRange(op.getResult());
+    ::mplan::Buffer buffer;
+    buffer.id = op.getId();
+    buffer.start = range.start;
+    buffer.end = range.end;
+    buffer.size = *op.getByteSize();
+    buffer.alignment = op.getAlignment().value_or(1);
+    if (buffer.alignment > alignment)
+      return op.emitOpError("alignment ")
+             << buffer.alignment << " exceeds the slab alignment " << alignment;
+    buffers.push_back(buffer);
+  }
+
+  ::mplan::PlanOptions options;
+  options.strategy = strategy;
+  options.timeLimitSeconds = timeLimit;
+  options.alignment = alignment;
+  ::mplan::Expected<::mplan::Plan> plan =
+      ::mplan::planBuffers(buffers, options);
+  if (!plan)
+    return func.emitError("memory planning failed: ") << plan.error();
+  if (std::optional<std::string> error = ::mplan::validatePlan(
+          buffers, plan->offsets, plan->arenaSize, alignment))
+    return func.emitError("the planner returned an invalid plan: ") << *error;
+
+  report.strategy = plan->strategy;
+  report.arenaBytes = plan->arenaSize;
+  report.lowerBoundBytes = plan->lowerBound;
+
+  // One slab at the top of the function, released before every return.
+  MLIRContext *ctx = func.getContext();
+  OpBuilder builder(ctx);
+  Block &entry = func.getBody().front();
+  builder.setInsertionPointToStart(&entry);
+  auto slabType = SlabType::get(ctx, plan->arenaSize, alignment);
+  Value slab = AllocSlabOp::create(builder, func.getLoc(), slabType);
+  for (Block &block : func.getBody()) {
+    Operation *terminator = block.getTerminator();
+    if (!terminator->hasTrait<OpTrait::ReturnLike>())
+      continue;
+    builder.setInsertionPoint(terminator);
+    ReleaseSlabOp::create(builder, terminator->getLoc(), slab);
+  }
+
+  for (auto [op, buffer, offset] :
+       llvm::zip_equal(tensors, buffers, plan->offsets)) {
+    builder.setInsertionPoint(op);
+    auto planned = AllocTensorOp::create(
+        builder, op.getLoc(), op.getType(), op.getIdAttr(),
+        builder.getI64IntegerAttr(buffer.start),
+        builder.getI64IntegerAttr(buffer.end), slab,
+        builder.getI64IntegerAttr(offset), op.getAlignmentAttr());
+    op.replaceAllUsesWith(planned.getResult());
+    op.erase();
+    report.buffers.push_back({buffer.id, buffer.start, buffer.end, buffer.size,
+                              offset, formatLoc(planned.getLoc())});
+  }
+  return success();
+}
+
+LogicalResult
+MPlanPlanBuffersPass::writeReport(ArrayRef<FunctionReport> reports) {
+  std::string error;
+  std::unique_ptr<llvm::ToolOutputFile> file =
+      openOutputFile(reportPath, &error);
+  if (!file)
+    return getOperation().emitError("cannot write the plan report: ") << error;
+  {
+    llvm::json::OStream json(file->os(), /*IndentSize=*/2);
+    json.object([&] {
+      json.attributeArray("functions", [&] {
+        for (const FunctionReport &report : reports) {
+          json.object([&] {
+            json.attribute("name", report.name);
+            json.attribute("strategy", report.strategy);
+            json.attribute("arena_bytes", report.arenaBytes);
+            json.attribute("lower_bound_bytes", report.lowerBoundBytes);
+            json.attributeArray("buffers", [&] {
+              for (const FunctionReport::Entry &entry : report.buffers)
+                json.object([&] {
+                  json.attribute("id", entry.id);
+                  json.attribute("loc", entry.loc);
+                  json.attribute("start", entry.start);
+                  json.attribute("end", entry.end);
+                  json.attribute("size", entry.size);
+                  json.attribute("offset", entry.offset);
+                });
+            });
+            json.attributeArray("unmanaged", [&] {
+              for (const auto &entry : report.unmanaged)
+                json.object([&] {
+                  json.attribute("loc", entry.first);
+                  json.attribute("reason", entry.second);
+                });
+            });
+          });
+        }
+      });
+    });
+  }
+  file->os() << "\n";
+  file->keep();
+  return success();
+}

@@ -1,0 +1,31 @@
+//===- PlanPipeline.cpp - mplan-plan-pipeline -----------------------------===//
+
+#include "mplan/Transforms/Passes.h"
+
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+
+using namespace mlir;
+using namespace mlir::mplan;
+
+void mlir::mplan::buildPlanPipeline(OpPassManager &pm,
+                                    const PlanPipelineOptions &options) {
+  MPlanCaptureBuffersOptions capture;
+  capture.emitRemarks = options.remarks;
+  pm.addNestedPass<func::FuncOp>(createMPlanCaptureBuffers(capture));
+
+  MPlanPlanBuffersOptions plan;
+  plan.strategy = options.strategy;
+  plan.timeLimit = options.timeLimit;
+  plan.alignment = options.alignment;
+  plan.reportPath = options.report;
+  pm.addPass(createMPlanPlanBuffers(plan));
+}
+
+void mlir::mplan::registerPlanPipeline() {
+  PassPipelineRegistration<PlanPipelineOptions>(
+      "mplan-plan-pipeline",
+      "Plan the static buffers of bufferized memref IR into one slab per "
+      "function (capture, live ranges, plan)",
+      buildPlanPipeline);
+}

@@ -1,0 +1,31 @@
+//===- mplan-opt.cpp - mplan optimizer driver -----------------------------===//
+//
+// An MlirOptMain driver with every upstream dialect, pass and extension plus
+// mplan's dialect and passes.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mplan/Conversion/Passes.h"
+#include "mplan/Dialect/MPlan/IR/MPlanDialect.h"
+#include "mplan/Transforms/Passes.h"
+
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/InitAllDialects.h"
+#include "mlir/InitAllExtensions.h"
+#include "mlir/InitAllPasses.h"
+#include "mlir/Tools/mlir-opt/MlirOptMain.h"
+
+int main(int argc, char **argv) {
+  mlir::registerAllPasses();
+  mlir::mplan::registerMPlanPasses();
+  mlir::mplan::registerMPlanConversionPasses();
+  mlir::mplan::registerPlanPipeline();
+  mlir::mplan::registerMPlanToLLVMPipeline();
+
+  mlir::DialectRegistry registry;
+  mlir::registerAllDialects(registry);
+  mlir::registerAllExtensions(registry);
+  registry.insert<mlir::mplan::MPlanDialect>();
+  return mlir::asMainReturnCode(
+      mlir::MlirOptMain(argc, argv, "mplan optimizer driver\n", registry));
+}
