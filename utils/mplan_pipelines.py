@@ -67,16 +67,26 @@ def commands(mode, src, llvm_bin=LLVM_BIN, mplan_opt=None, arena="heap", plan_op
     return comp, run
 
 
+ELEM_BYTES = {"f16": 2, "bf16": 2, "f32": 4, "f64": 8, "i1": 1, "i8": 1, "i16": 2, "i32": 4,
+              "i64": 8, "index": 8}
+
+
 def count_allocs(ir):
-    """memref.alloc / memref.alloca per func.func in printed IR."""
+    """{function: [number of memref.alloc/alloca, bytes of the statically shaped ones]}."""
     counts, cur = {}, None
     for line in ir.splitlines():
         m = re.match(r"\s*func\.func\s+(?:private\s+)?@([\w$.]+)", line)
         if m:
             cur = m.group(1)
-            counts.setdefault(cur, 0)
+            counts.setdefault(cur, [0, 0])
         elif cur and re.search(r"=\s*memref\.alloca?\b", line):
-            counts[cur] += 1
+            counts[cur][0] += 1
+            t = re.search(r":\s*memref<([0-9x]*)(f16|bf16|f32|f64|i1|i8|i16|i32|i64|index)[,>]", line)
+            if t:
+                n = 1
+                for d in t.group(1).split("x")[:-1]:
+                    n *= int(d)
+                counts[cur][1] += n * ELEM_BYTES[t.group(2)]
     return counts
 
 
@@ -98,14 +108,13 @@ def main():
         print(comp + (f" | {run}" if run else ""))
         return 0
     if a.mode == "bufferized":
-        p = subprocess.run(["bash", "-o", "pipefail", "-c", comp], capture_output=not False,
-                           text=True)
+        p = subprocess.run(["bash", "-o", "pipefail", "-c", comp], capture_output=True, text=True)
         if p.returncode:
             sys.stderr.write(p.stderr)
             return p.returncode
         if a.count_allocs:
-            for fn, n in count_allocs(p.stdout).items():
-                print(f"{fn} {n}")
+            for fn, (n, b) in count_allocs(p.stdout).items():
+                print(f"{fn} allocs={n} static_bytes={b}")
         else:
             sys.stdout.write(p.stdout)
         return 0
