@@ -9,6 +9,8 @@
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/SmallPtrSet.h"
 
+#include <limits>
+
 using namespace mlir;
 using namespace mlir::mplan;
 
@@ -77,16 +79,24 @@ void BufferLiveness::getAliases(Value buffer,
 }
 
 LiveRange BufferLiveness::getLiveRange(Value buffer) const {
-  int64_t start = 0;
+  // The buffer's bytes matter only from its first use to its last: the
+  // allocation itself touches no memory.
+  int64_t defIndex = 0;
   if (Operation *def = buffer.getDefiningOp())
-    start = getIndex(def);
-  int64_t last = start;
+    defIndex = getIndex(def);
+  int64_t first = std::numeric_limits<int64_t>::max();
+  int64_t last = std::numeric_limits<int64_t>::min();
   SmallVector<Value> aliases;
   getAliases(buffer, aliases);
   for (Value alias : aliases)
-    for (Operation *user : alias.getUsers())
-      last = std::max(last, getIndex(user));
-  return LiveRange{start, last + 1};
+    for (Operation *user : alias.getUsers()) {
+      int64_t index = getIndex(user);
+      first = std::min(first, index);
+      last = std::max(last, index);
+    }
+  if (first > last)
+    return LiveRange{defIndex, defIndex + 1};
+  return LiveRange{first, last + 1};
 }
 
 /// Why the use of a buffer by `user` keeps the buffer from being planned.

@@ -36,7 +36,7 @@ struct MPlanVerifyPlanPass
     markAllAnalysesPreserved();
   }
 
-  LogicalResult verifySlab(SlabType slabType, ArrayRef<AllocTensorOp> ops,
+  LogicalResult verifySlab(SlabType slabType, MutableArrayRef<AllocTensorOp> ops,
                            const BufferLiveness &liveness) {
     std::vector<::mplan::Buffer> buffers;
     std::vector<int64_t> offsets;

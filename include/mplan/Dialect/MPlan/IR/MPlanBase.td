@@ -9,6 +9,7 @@
 
 include "mlir/IR/OpBase.td"
 include "mlir/IR/AttrTypeBase.td"
+include "mlir/IR/CommonAttrConstraints.td"
 
 def MPlan_Dialect : Dialect {
   let name = "mplan";
@@ -32,6 +33,13 @@ def MPlan_Dialect : Dialect {
   }];
   let useDefaultTypePrinterParser = 1;
   let dependentDialects = ["::mlir::memref::MemRefDialect"];
+}
+
+/// A 64-bit signless integer attribute read back as a signed value (ids,
+/// offsets and live-range bounds are int64_t throughout mplan).
+def MPlan_I64Attr : TypedSignlessIntegerAttrBase<
+    I64, "int64_t", "64-bit signless integer attribute"> {
+  let convertFromStorage = "$_self.getValue().getSExtValue()";
 }
 
 class MPlan_Op<string mnemonic, list<Trait> traits = []>

@@ -84,16 +84,16 @@ def MPlan_AllocTensorOp : MPlan_Op<"alloc_tensor"> {
         : !mplan.slab<128, 64> -> memref<4x4xf32>
     ```
   }];
-  let arguments = (ins I64Attr:$id,
-                       OptionalAttr<I64Attr>:$start,
-                       OptionalAttr<I64Attr>:$end,
+  let arguments = (ins MPlan_I64Attr:$id,
+                       OptionalAttr<MPlan_I64Attr>:$start,
+                       OptionalAttr<MPlan_I64Attr>:$end,
                        Optional<MPlan_SlabType>:$slab,
-                       OptionalAttr<I64Attr>:$offset,
-                       OptionalAttr<I64Attr>:$alignment);
+                       OptionalAttr<MPlan_I64Attr>:$offset,
+                       OptionalAttr<MPlan_I64Attr>:$alignment);
   let results = (outs Res<MPlan_StaticMemRef, "the buffer",
                           [MemAlloc<DefaultResource, 0, FullEffect>]>:$memref);
   let assemblyFormat = [{
-    `id` `(` $id `)` (`live` `[` $start^ `,` $end `)`)?
+    `id` `(` $id `)` (`live` ` ` `[` $start^ `,` $end `)`)?
     (`at` $slab^ `[` $offset `]` `:` type($slab))? attr-dict
     `->` type($memref)
   }];
@@ -129,7 +129,7 @@ def MPlan_ViewOp : MPlan_Op<"view", [
     %v = mplan.view %a[64] : memref<64xf32> to memref<4x4xf32, strided<[4, 1], offset: 16>>
     ```
   }];
-  let arguments = (ins MPlan_StridedMemRef:$source, I64Attr:$byte_offset);
+  let arguments = (ins MPlan_StridedMemRef:$source, MPlan_I64Attr:$byte_offset);
   let results = (outs MPlan_StridedMemRef:$result);
   let assemblyFormat = [{
     $source `[` $byte_offset `]` attr-dict `:` type($source) `to` type($result)

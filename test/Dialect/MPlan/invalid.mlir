@@ -1,0 +1,178 @@
+// RUN: mplan-opt %s --split-input-file --verify-diagnostics
+
+// expected-error @+1 {{slab alignment must be a positive power of two, got 3}}
+func.func @bad_slab_alignment(%s: !mplan.slab<64, 3>) {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{slab size must be non-negative, got -1}}
+func.func @bad_slab_size(%s: !mplan.slab<-1, 8>) {
+  return
+}
+
+// -----
+
+func.func @negative_id() {
+  // expected-error @+1 {{id must be non-negative, got -1}}
+  %0 = mplan.alloc_tensor id(-1) -> memref<4xf32>
+  return
+}
+
+// -----
+
+func.func @empty_range() {
+  // expected-error @+1 {{live range [3, 3) must be non-empty and non-negative}}
+  %0 = mplan.alloc_tensor id(0) live [3, 3) -> memref<4xf32>
+  return
+}
+
+// -----
+
+func.func @half_range() {
+  // expected-error @+1 {{expects both 'start' and 'end' or neither}}
+  %0 = "mplan.alloc_tensor"() {id = 0 : i64, start = 1 : i64} : () -> memref<4xf32>
+  return
+}
+
+// -----
+
+func.func @bad_alignment() {
+  // expected-error @+1 {{alignment must be a positive power of two, got 12}}
+  %0 = mplan.alloc_tensor id(0) {alignment = 12 : i64} -> memref<4xf32>
+  return
+}
+
+// -----
+
+func.func @dynamic_shape() {
+  // expected-error @+1 {{result #0 must be statically shaped memref with identity layout}}
+  %0 = "mplan.alloc_tensor"() {id = 0 : i64} : () -> memref<?xf32>
+  return
+}
+
+// -----
+
+func.func @layout() {
+  // expected-error @+1 {{result #0 must be statically shaped memref with identity layout}}
+  %0 = "mplan.alloc_tensor"() {id = 0 : i64} : () -> memref<4xf32, strided<[2]>>
+  return
+}
+
+// -----
+
+func.func @unsized_element() {
+  // expected-error @+1 {{element type 'memref<4xf32>' has no fixed byte size}}
+  %0 = mplan.alloc_tensor id(0) -> memref<4xmemref<4xf32>>
+  return
+}
+
+// -----
+
+func.func @overflowing_size() {
+  // expected-error @+1 {{has no fixed byte size or the buffer size overflows}}
+  %0 = mplan.alloc_tensor id(0) -> memref<4611686018427387904x4xf32>
+  return
+}
+
+// -----
+
+func.func @offset_without_slab() {
+  // expected-error @+1 {{expects a slab and an offset together}}
+  %0 = "mplan.alloc_tensor"() {id = 0 : i64, offset = 0 : i64, operandSegmentSizes = array<i32: 0>} : () -> memref<4xf32>
+  return
+}
+
+// -----
+
+func.func @misaligned_offset() {
+  %s = mplan.alloc_slab : !mplan.slab<128, 64>
+  // expected-error @+1 {{offset 8 is not a multiple of the alignment 64}}
+  %0 = mplan.alloc_tensor id(0) at %s[8] : !mplan.slab<128, 64> {alignment = 64 : i64} -> memref<4xf32>
+  return
+}
+
+// -----
+
+func.func @negative_offset() {
+  %s = mplan.alloc_slab : !mplan.slab<128, 64>
+  // expected-error @+1 {{offset must be non-negative, got -4}}
+  %0 = mplan.alloc_tensor id(0) at %s[-4] : !mplan.slab<128, 64> -> memref<4xf32>
+  return
+}
+
+// -----
+
+func.func @alignment_above_slab() {
+  %s = mplan.alloc_slab : !mplan.slab<256, 16>
+  // expected-error @+1 {{alignment 64 exceeds the slab's alignment 16}}
+  %0 = mplan.alloc_tensor id(0) at %s[64] : !mplan.slab<256, 16> {alignment = 64 : i64} -> memref<4xf32>
+  return
+}
+
+// -----
+
+func.func @element_misaligned() {
+  %s = mplan.alloc_slab : !mplan.slab<128, 64>
+  // expected-error @+1 {{offset 2 is not a multiple of the element size 4}}
+  %0 = mplan.alloc_tensor id(0) at %s[2] : !mplan.slab<128, 64> -> memref<4xf32>
+  return
+}
+
+// -----
+
+func.func @outside_slab() {
+  %s = mplan.alloc_slab : !mplan.slab<128, 64>
+  // expected-error @+1 {{bytes [64, 64 + 128) do not fit in a slab of 128 bytes}}
+  %0 = mplan.alloc_tensor id(0) at %s[64] : !mplan.slab<128, 64> -> memref<32xf32>
+  return
+}
+
+// -----
+
+func.func @view_element_type(%arg0: memref<16xf32>) {
+  // expected-error @+1 {{element type 'i32' differs from the source's element type 'f32'}}
+  %0 = mplan.view %arg0[0] : memref<16xf32> to memref<16xi32>
+  return
+}
+
+// -----
+
+func.func @view_dynamic(%arg0: memref<16xf32>) {
+  // expected-error @+1 {{result type 'memref<4xf32, strided<[?]>>' must have a static strided layout}}
+  %0 = mplan.view %arg0[0] : memref<16xf32> to memref<4xf32, strided<[?]>>
+  return
+}
+
+// -----
+
+func.func @view_byte_offset(%arg0: memref<16xf32>) {
+  // expected-error @+1 {{byte offset 6 is not a multiple of the element size 4}}
+  %0 = mplan.view %arg0[6] : memref<16xf32> to memref<4xf32, strided<[1], offset: 1>>
+  return
+}
+
+// -----
+
+func.func @view_layout_offset(%arg0: memref<16xf32>) {
+  // expected-error @+1 {{result layout offset 2 must equal the source's layout offset 0 plus the byte offset 4 in elements}}
+  %0 = mplan.view %arg0[4] : memref<16xf32> to memref<4xf32, strided<[1], offset: 2>>
+  return
+}
+
+// -----
+
+func.func @view_out_of_bounds(%arg0: memref<16xf32>) {
+  // expected-error @+1 {{view addresses elements outside its source's bytes}}
+  %0 = mplan.view %arg0[32] : memref<16xf32> to memref<4x4xf32, strided<[4, 1], offset: 8>>
+  return
+}
+
+// -----
+
+func.func @view_memory_space(%arg0: memref<16xf32, 1>) {
+  // expected-error @+1 {{memory space differs from the source's}}
+  %0 = mplan.view %arg0[0] : memref<16xf32, 1> to memref<16xf32>
+  return
+}

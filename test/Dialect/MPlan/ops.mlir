@@ -1,0 +1,52 @@
+// RUN: mplan-opt %s --split-input-file | FileCheck %s
+// RUN: mplan-opt %s --split-input-file | mplan-opt --split-input-file | FileCheck %s
+// RUN: mplan-opt %s --split-input-file --mlir-print-op-generic | mplan-opt --split-input-file | FileCheck %s
+
+// CHECK-LABEL: func @unplanned
+// CHECK: mplan.alloc_tensor id(0) -> memref<16xf32>
+// CHECK: mplan.alloc_tensor id(1) live [2, 7) -> memref<4x4xi8>
+// CHECK: mplan.alloc_tensor id(2) {alignment = 64 : i64} -> memref<3xindex>
+func.func @unplanned() {
+  %0 = mplan.alloc_tensor id(0) -> memref<16xf32>
+  %1 = mplan.alloc_tensor id(1) live [2, 7) -> memref<4x4xi8>
+  %2 = mplan.alloc_tensor id(2) {alignment = 64 : i64} -> memref<3xindex>
+  return
+}
+
+// -----
+
+// CHECK-LABEL: func @planned
+// CHECK: %[[SLAB:.*]] = mplan.alloc_slab : <128, 64>
+// CHECK: mplan.alloc_tensor id(0) live [0, 3) at %[[SLAB]][0] : !mplan.slab<128, 64> -> memref<16xf32>
+// CHECK: mplan.alloc_tensor id(1) live [1, 2) at %[[SLAB]][64] : !mplan.slab<128, 64> -> memref<4x4xf32>
+// CHECK: mplan.release_slab %[[SLAB]] : <128, 64>
+func.func @planned() {
+  %slab = mplan.alloc_slab : !mplan.slab<128, 64>
+  %0 = mplan.alloc_tensor id(0) live [0, 3) at %slab[0] : !mplan.slab<128, 64> -> memref<16xf32>
+  %1 = mplan.alloc_tensor id(1) live [1, 2) at %slab[64] : !mplan.slab<128, 64> -> memref<4x4xf32>
+  mplan.release_slab %slab : !mplan.slab<128, 64>
+  return
+}
+
+// -----
+
+// CHECK-LABEL: func @views
+// CHECK: mplan.view %{{.*}}[64] : memref<64xf32> to memref<4x4xf32, strided<[4, 1], offset: 16>>
+// CHECK: mplan.view %{{.*}}[4] : memref<4x4xf32> to memref<4x2xf32, strided<[4, 2], offset: 1>>
+func.func @views(%arg0: memref<64xf32>, %arg1: memref<4x4xf32>) {
+  %0 = mplan.view %arg0[64] : memref<64xf32> to memref<4x4xf32, strided<[4, 1], offset: 16>>
+  %1 = mplan.view %arg1[4] : memref<4x4xf32> to memref<4x2xf32, strided<[4, 2], offset: 1>>
+  return
+}
+
+// -----
+
+// An empty slab and an empty buffer are legal.
+// CHECK-LABEL: func @empty
+// CHECK: mplan.alloc_tensor id(0) live [0, 1) at %{{.*}}[0] : !mplan.slab<0, 1> -> memref<0xf32>
+func.func @empty() {
+  %slab = mplan.alloc_slab : !mplan.slab<0, 1>
+  %0 = mplan.alloc_tensor id(0) live [0, 1) at %slab[0] : !mplan.slab<0, 1> -> memref<0xf32>
+  mplan.release_slab %slab : !mplan.slab<0, 1>
+  return
+}
