@@ -50,5 +50,9 @@ bench: deps
 	$(MAKE) build
 	$(PYTHON) bench/run-all.py --build $(BUILD)
 
+docs: deps
+	$(MAKE) build
+	cmake --build $(BUILD) --target mplan-doc
+
 clean:
 	rm -rf $(BUILD)
