@@ -16,6 +16,7 @@
 #include <limits>
 #include <numeric>
 #include <thread>
+#include <tuple>
 
 using namespace mplan;
 using namespace mplan::detail;

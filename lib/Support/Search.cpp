@@ -1,7 +1,503 @@
+//===- Search.cpp - Exact branch-and-bound search for `best` --------------===//
+//
+// An exact search in the spirit of MiniMalloc (M. D. Moffitt, "MiniMalloc: A
+// Lightweight Memory Allocator for Hardware-Accelerated Machine Learning",
+// ASPLOS 2023):
+//
+//  * Canonical solutions. Any plan can be compacted (every buffer pushed
+//    down until it rests on a buffer live at the same time, or on 0), and a
+//    compacted plan, listed by (offset, index), is rebuilt exactly by placing
+//    each buffer at the lowest feasible offset above the buffers placed before
+//    it. The search therefore only ever places a buffer at the lowest level
+//    of the "floor" over its lifetime, and in non-decreasing (offset, index)
+//    order. At each node it takes the lowest level v any unplaced buffer can
+//    reach and branches: one of the buffers whose floor is exactly v goes
+//    there next, or nothing ever goes at v again ("waste": the minimum offset
+//    rises to the next level).
+//  * Section inference. Time is cut into sections (between consecutive event
+//    points). Every unplaced buffer of a section lands at or above both the
+//    section's floor and the minimum offset, so floor + remaining sizes must
+//    fit under the capacity in every section, else backtrack.
+//  * Dominance. Identical buffers (same lifetime, size, alignment) are placed
+//    in index order only; a buffer whose floor fell below the minimum offset
+//    must rise on a neighbour that is still unplaced, else backtrack.
+//  * Temporal decomposition. Time points that no buffer crosses split the
+//    problem into independent components, solved one at a time.
+//  * Iterative tightening. Each component is first searched at the capacity
+//    of the max-live lower bound (a plan there is optimal), then minimized
+//    from the best known plan downwards (each plan found lowers the capacity
+//    of the ongoing search), until the lower bound is reached, the search
+//    space is exhausted (optimal) or the deadline passes.
+//
+//===----------------------------------------------------------------------===//
+
 #include "PlannerImpl.h"
+
+#include "mplan/Support/CheckedMath.h"
+
+#include <algorithm>
+#include <limits>
+#include <memory>
+#include <numeric>
+#include <tuple>
+
 using namespace mplan;
 using namespace mplan::detail;
-bool mplan::detail::searchExact(const Problem &problem, Placement &incumbent,
+
+namespace {
+
+constexpr int64_t kInf = std::numeric_limits<int64_t>::max();
+
+/// How a search run picks among the lowest sections and orders candidates.
+struct SearchConfig {
+  /// 0: least slack first, 1: leftmost, 2: fewest candidates first.
+  int holeRule = 2;
+  /// Candidate order: 0 size, 1 lifetime, 2 area (all decreasing).
+  int candidateOrder = 0;
+};
+
+/// Exact search over one independent part of the problem (buffers between
+/// two consecutive cuts).
+class ComponentSearch {
+public:
+  enum class Status { Found, Infeasible, OutOfBudget };
+
+  ComponentSearch(const Problem &p, const std::vector<int32_t> &memberList)
+      : problem(p), members(memberList) {
+    m = static_cast<int32_t>(members.size());
+    int32_t t0 = std::numeric_limits<int32_t>::max(), t1 = 0;
+    for (int32_t g : members) {
+      t0 = std::min(t0, p.start[g]);
+      t1 = std::max(t1, p.end[g]);
+    }
+    numSections = t1 - t0;
+    size.resize(m);
+    align.resize(m);
+    first.resize(m);
+    last.resize(m);
+    for (int32_t k = 0; k < m; ++k) {
+      int32_t g = members[k];
+      size[k] = p.size[g];
+      align[k] = p.align[g];
+      first[k] = p.start[g] - t0;
+      last[k] = p.end[g] - t0;
+    }
+    // Neighbours: buffers overlapping in time.
+    adjBegin.assign(m + 1, 0);
+    for (int32_t a = 0; a < m; ++a) {
+      adjBegin[a] = static_cast<int32_t>(adjItems.size());
+      for (int32_t b = 0; b < m; ++b)
+        if (a != b && first[a] < last[b] && first[b] < last[a])
+          adjItems.push_back(b);
+    }
+    adjBegin[m] = static_cast<int32_t>(adjItems.size());
+    // Buffers live in each section.
+    coverBegin.assign(numSections + 1, 0);
+    for (int32_t k = 0; k < m; ++k)
+      for (int32_t t = first[k]; t < last[k]; ++t)
+        ++coverBegin[t + 1];
+    for (int32_t t = 0; t < numSections; ++t)
+      coverBegin[t + 1] += coverBegin[t];
+    coverItems.resize(coverBegin[numSections]);
+    // Identical buffers are interchangeable: only one order is searched.
+    twinPrev.assign(m, -1);
+    for (int32_t a = 0; a < m; ++a)
+      for (int32_t b = a - 1; b >= 0; --b)
+        if (first[a] == first[b] && last[a] == last[b] && size[a] == size[b] &&
+            align[a] == align[b]) {
+          twinPrev[a] = b;
+          break;
+        }
+  }
+
+  /// Searches for a placement with every padded top <= capacity, visiting at
+  /// most `nodeBudget` nodes and stopping at `deadline`.
+  Status solve(int64_t capacity, const SearchConfig &config,
+               uint64_t nodeBudget, Clock::time_point deadlineIn) {
+    deadline = deadlineIn;
+    cap = capacity;
+    holeRule = config.holeRule;
+    budget = nodeBudget;
+    stopped = false;
+    nodes = 0;
+    // Candidate order within each section's list.
+    std::vector<int32_t> rank(m);
+    {
+      std::vector<int32_t> perm(m);
+      std::iota(perm.begin(), perm.end(), 0);
+      auto key = [&](int32_t k) {
+        long double len = static_cast<long double>(problem.length[members[k]]);
+        long double sz = static_cast<long double>(size[k]);
+        long double primary = config.candidateOrder == 0   ? sz
+                              : config.candidateOrder == 1 ? len
+                                                           : len * sz;
+        long double secondary = config.candidateOrder == 0 ? len : sz;
+        return std::make_tuple(-primary, -secondary, first[k], k);
+      };
+      std::sort(perm.begin(), perm.end(),
+                [&](int32_t a, int32_t b) { return key(a) < key(b); });
+      for (int32_t r = 0; r < m; ++r)
+        rank[perm[r]] = r;
+      std::vector<int32_t> fill(coverBegin.begin(), coverBegin.end() - 1);
+      for (int32_t r = 0; r < m; ++r) {
+        int32_t k = perm[r];
+        for (int32_t t = first[k]; t < last[k]; ++t)
+          coverItems[fill[t]++] = k;
+      }
+    }
+    floor.assign(numSections, 0);
+    rem.assign(numSections, 0);
+    for (int32_t k = 0; k < m; ++k)
+      for (int32_t t = first[k]; t < last[k]; ++t)
+        rem[t] += size[k];
+    pos.assign(m, 0);
+    off.assign(m, -1);
+    placed.assign(m, 0);
+    maxTop = 0;
+    trail.clear();
+    for (int32_t k = 0; k < m; ++k)
+      if (size[k] > cap)
+        return Status::Infeasible;
+    if (dfs(0, numSections))
+      return Status::Found;
+    return stopped ? Status::OutOfBudget : Status::Infeasible;
+  }
+
+  /// The plan of the last successful solve(), per member.
+  const std::vector<int64_t> &offsets() const { return off; }
+  int64_t arena() const { return maxTop; }
+  const std::vector<int32_t> &memberIds() const { return members; }
+  uint64_t nodeCount() const { return nodes; }
+
+private:
+  void save(int64_t &slot) { trail.emplace_back(&slot, slot); }
+  void undoTo(size_t mark) {
+    while (trail.size() > mark) {
+      *trail.back().first = trail.back().second;
+      trail.pop_back();
+    }
+  }
+
+  void raisePosition(int32_t c, int64_t level) {
+    int64_t mask = align[c] - 1;
+    int64_t aligned = (level + mask) & ~mask;
+    if (aligned > pos[c]) {
+      save(pos[c]);
+      pos[c] = aligned;
+    }
+  }
+
+  /// Places `b` at its position; every change goes on the trail.
+  void place(int32_t b) {
+    int64_t at = pos[b];
+    int64_t top = at + size[b];
+    if (top > maxTop) {
+      save(maxTop);
+      maxTop = top;
+    }
+    for (int32_t s = first[b]; s < last[b]; ++s) {
+      save(floor[s]);
+      floor[s] = top;
+      save(rem[s]);
+      rem[s] -= size[b];
+    }
+    for (int32_t k = adjBegin[b], ke = adjBegin[b + 1]; k < ke; ++k) {
+      int32_t c = adjItems[k];
+      if (!placed[c])
+        raisePosition(c, top);
+    }
+    save(placed[b]);
+    placed[b] = 1;
+    off[b] = at;
+  }
+
+  /// The lowest offset unplaced buffer `c` can take if not its current
+  /// position: in a compacted plan it then rests on an unplaced neighbour.
+  int64_t nextPosition(int32_t c) const {
+    int64_t next = kInf;
+    for (int32_t k = adjBegin[c], ke = adjBegin[c + 1]; k < ke; ++k) {
+      int32_t d = adjItems[k];
+      if (!placed[d])
+        next = std::min(next, pos[d] + size[d]);
+    }
+    if (next == kInf)
+      return kInf;
+    int64_t mask = align[c] - 1;
+    return std::max((next + mask) & ~mask, pos[c] + 1);
+  }
+
+  /// Solves sections [lo, hi): true when every buffer live there is placed
+  /// (the placement is kept), false on failure (state restored) or when
+  /// out of budget (`stopped`).
+  bool dfs(int32_t lo, int32_t hi) {
+    if (++nodes > budget || ((nodes & 1023) == 0 && Clock::now() > deadline)) {
+      stopped = true;
+      return false;
+    }
+    if (maxTop > cap)
+      return false;
+    // Section inference; split into runs of sections with unplaced buffers
+    // (no unplaced buffer crosses a fully placed section, so runs are
+    // independent).
+    int32_t runs = 0, runLo = -1;
+    int32_t hole = -1;
+    int64_t holeFloor = kInf, holeKey = kInf;
+    for (int32_t s = lo; s < hi; ++s) {
+      if (rem[s] == 0)
+        continue;
+      if (s == lo || rem[s - 1] == 0) {
+        ++runs;
+        if (runs == 1)
+          runLo = s;
+      }
+      int64_t slack = cap - floor[s] - rem[s];
+      if (slack < 0)
+        return false;
+      if (floor[s] > holeFloor)
+        continue;
+      int64_t key = slack;
+      if (holeRule == 1) {
+        key = s;
+      } else if (holeRule == 2) {
+        int64_t count = 0;
+        for (int32_t k = coverBegin[s], ke = coverBegin[s + 1]; k < ke; ++k)
+          if (!placed[coverItems[k]] && pos[coverItems[k]] == floor[s])
+            ++count;
+        key = count * (int64_t(1) << 40) + std::min(slack, int64_t(1) << 39);
+      }
+      if (floor[s] < holeFloor || key < holeKey) {
+        hole = s;
+        holeFloor = floor[s];
+        holeKey = key;
+      }
+    }
+    if (runs == 0)
+      return true;
+    if (runs > 1) {
+      // Temporal decomposition: solve the runs one after the other; a
+      // failure in one cannot be repaired by another.
+      size_t mark = trail.size();
+      int32_t s = runLo;
+      while (s < hi) {
+        int32_t e = s;
+        while (e < hi && rem[e] != 0)
+          ++e;
+        if (!dfs(s, e)) {
+          undoTo(mark);
+          return false;
+        }
+        s = e;
+        while (s < hi && rem[s] == 0)
+          ++s;
+      }
+      return true;
+    }
+    // Branch 1: some buffer live in the hole's section sits at its floor.
+    for (int32_t k = coverBegin[hole], ke = coverBegin[hole + 1]; k < ke; ++k) {
+      int32_t b = coverItems[k];
+      if (placed[b] || pos[b] != holeFloor || pos[b] + size[b] > cap)
+        continue;
+      if (twinPrev[b] >= 0 && !placed[twinPrev[b]])
+        continue;
+      size_t mark = trail.size();
+      place(b);
+      if (dfs(lo, hi))
+        return true;
+      undoTo(mark);
+      if (stopped)
+        return false;
+    }
+    // Branch 2: nothing ever sits at the hole's floor; raise it to the
+    // lowest offset any of its buffers can still take.
+    int64_t level = kInf;
+    for (int32_t k = coverBegin[hole], ke = coverBegin[hole + 1]; k < ke; ++k) {
+      int32_t c = coverItems[k];
+      if (!placed[c])
+        level = std::min(level, pos[c] > holeFloor ? pos[c] : nextPosition(c));
+    }
+    if (level == kInf || level > cap - rem[hole])
+      return false;
+    size_t mark = trail.size();
+    save(floor[hole]);
+    floor[hole] = level;
+    for (int32_t k = coverBegin[hole], ke = coverBegin[hole + 1]; k < ke; ++k) {
+      int32_t c = coverItems[k];
+      if (!placed[c])
+        raisePosition(c, level);
+    }
+    if (dfs(lo, hi))
+      return true;
+    undoTo(mark);
+    return false;
+  }
+
+  const Problem &problem;
+  std::vector<int32_t> members;
+  int32_t m = 0;
+  int32_t numSections = 0;
+  std::vector<int64_t> size, align;
+  std::vector<int32_t> first, last;
+  std::vector<int32_t> adjBegin, adjItems, twinPrev;
+  std::vector<int32_t> coverBegin, coverItems;
+
+  // Search state; every mutable slot is restored through the trail.
+  Clock::time_point deadline;
+  int64_t cap = 0;
+  int holeRule = 0;
+  uint64_t budget = 0, nodes = 0;
+  bool stopped = false;
+  std::vector<int64_t> floor, rem, pos, off, placed;
+  int64_t maxTop = 0;
+  std::vector<std::pair<int64_t *, int64_t>> trail;
+};
+
+/// Splits the buffers at time points no lifetime crosses.
+std::vector<std::vector<int32_t>> splitComponents(const Problem &p) {
+  std::vector<int32_t> crossing(p.numTimes + 1, 0);
+  for (int32_t i = 0; i < p.numBuffers(); ++i) {
+    ++crossing[p.start[i] + 1];
+    --crossing[p.end[i]];
+  }
+  std::vector<int32_t> componentOfTime(p.numTimes, 0);
+  int32_t c = 0, running = 0;
+  for (int32_t t = 0; t < p.numTimes; ++t) {
+    running += crossing[t];
+    if (t > 0 && running == 0)
+      ++c;
+    componentOfTime[t] = c;
+  }
+  std::vector<std::vector<int32_t>> components(c + 1);
+  for (int32_t i = 0; i < p.numBuffers(); ++i)
+    components[componentOfTime[p.start[i]]].push_back(i);
+  components.erase(std::remove_if(components.begin(), components.end(),
+                                  [](const auto &v) { return v.empty(); }),
+                   components.end());
+  return components;
+}
+
+} // namespace
+
+/// The Luby sequence 1 1 2 1 1 2 4 1 1 2 ... (restart budgets).
+static uint64_t luby(uint64_t i) {
+  for (uint64_t k = 1;; ++k) {
+    if (i == (uint64_t(1) << k) - 1)
+      return uint64_t(1) << (k - 1);
+    if (i < (uint64_t(1) << k) - 1)
+      return luby(i - (uint64_t(1) << (k - 1)) + 1);
+  }
+}
+
+namespace {
+/// Repeated searches of one component at one capacity with restarts: the
+/// configurations take turns with node budgets following the Luby sequence,
+/// which tames the heavy-tailed run times of a single search order.
+class RestartingSolver {
+public:
+  RestartingSolver(const Problem &p, const std::vector<int32_t> &members)
+      : search(p, members) {}
+
+  ComponentSearch::Status solve(int64_t capacity, Clock::time_point deadline) {
+    static const SearchConfig configs[] = {{2, 0}, {2, 1}, {0, 0},
+                                           {2, 2}, {1, 0}, {0, 1}};
+    constexpr uint64_t numConfigs = sizeof(configs) / sizeof(configs[0]);
+    constexpr uint64_t unit = 4096;
+    for (uint64_t run = 1;; ++run) {
+      if (Clock::now() >= deadline)
+        return ComponentSearch::Status::OutOfBudget;
+      const SearchConfig &config = configs[(run - 1) % numConfigs];
+      uint64_t budget = unit * luby((run - 1) / numConfigs + 1);
+      ComponentSearch::Status st =
+          search.solve(capacity, config, budget, deadline);
+      if (st != ComponentSearch::Status::OutOfBudget)
+        return st;
+    }
+  }
+
+  const ComponentSearch &last() const { return search; }
+
+private:
+  ComponentSearch search;
+};
+} // namespace
+
+bool mplan::detail::searchExact(const Problem &p, Placement &incumbent,
                                 Clock::time_point deadline) {
-  return false;
+  if (incumbent.arena <= p.lowerBound)
+    return true;
+  if (Clock::now() >= deadline)
+    return false;
+  // Only components whose part of the incumbent exceeds the target matter.
+  struct Part {
+    std::vector<int32_t> members;
+    int64_t arena = 0;
+    std::unique_ptr<RestartingSolver> solver;
+  };
+  std::vector<Part> parts;
+  for (std::vector<int32_t> &members : splitComponents(p)) {
+    int64_t arena = 0;
+    for (int32_t i : members)
+      arena = std::max(arena, incumbent.offsets[i] + p.size[i]);
+    parts.push_back({std::move(members), arena, nullptr});
+  }
+  auto arenaOf = [&] {
+    int64_t a = 0;
+    for (const Part &part : parts)
+      a = std::max(a, part.arena);
+    return a;
+  };
+  // Tries to fit every part into `capacity`. Returns Found if all fit,
+  // Infeasible if one provably does not, OutOfBudget otherwise; the parts that
+  // fit keep their new plans.
+  auto tryCapacity = [&](int64_t capacity, Clock::time_point until) {
+    for (Part &part : parts) {
+      if (part.arena <= capacity)
+        continue;
+      if (!part.solver) {
+        // Exact search is for instances of the size MiniMalloc targets.
+        if (part.members.size() > 4000)
+          return ComponentSearch::Status::OutOfBudget;
+        part.solver = std::make_unique<RestartingSolver>(p, part.members);
+      }
+      ComponentSearch::Status st = part.solver->solve(capacity, until);
+      if (st != ComponentSearch::Status::Found)
+        return st;
+      const ComponentSearch &s = part.solver->last();
+      for (size_t j = 0; j < s.memberIds().size(); ++j)
+        incumbent.offsets[s.memberIds()[j]] = s.offsets()[j];
+      part.arena = s.arena();
+    }
+    return ComponentSearch::Status::Found;
+  };
+
+  Clock::time_point begin = Clock::now();
+  // 1. The lower bound itself: a plan there is optimal.
+  int64_t lo = p.lowerBound; // every capacity below `lo` is infeasible
+  ComponentSearch::Status st =
+      tryCapacity(lo, begin + (deadline - begin) * 2 / 5);
+  if (st == ComponentSearch::Status::Infeasible)
+    lo = lo + 1;
+  // 2. Bisection between the best lower bound and the best plan.
+  int64_t guess = lo;
+  while (st != ComponentSearch::Status::Found && Clock::now() < deadline) {
+    int64_t hi = arenaOf();
+    if (lo >= hi)
+      break;
+    // Aim near the low end first: plans found there also shrink `hi`.
+    int64_t capacity = guess + (hi - guess) / 4;
+    if (capacity <= guess)
+      capacity = guess;
+    Clock::time_point now = Clock::now();
+    ComponentSearch::Status s =
+        tryCapacity(capacity, now + (deadline - now) / 3);
+    if (s == ComponentSearch::Status::Infeasible) {
+      lo = capacity + 1;
+      guess = lo;
+    } else if (s == ComponentSearch::Status::OutOfBudget) {
+      guess = capacity + 1;
+    } else if (capacity == lo) {
+      break;
+    }
+  }
+  incumbent.arena = arenaOf();
+  return incumbent.arena <= lo;
 }
