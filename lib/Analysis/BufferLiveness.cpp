@@ -1,115 +1,439 @@
-//===- BufferLiveness.cpp - Live ranges of planned buffers ----------------===//
+//===- BufferLiveness.cpp - Live ranges and aliases of buffers ------------===//
+//
+// See the header for the model. Everything here is linear in the ops and uses
+// it visits: the numbering is one pre-order walk, each root's alias closure is
+// one forward walk over the uses of the values that may alias it, and its
+// range and reason are one pass over those uses (plus, in multi-block
+// regions, one reachability walk over the region's blocks).
+//
+//===----------------------------------------------------------------------===//
 
 #include "mplan/Analysis/BufferLiveness.h"
+#include "mplan/Dialect/MPlan/IR/MPlanOps.h"
 
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Interfaces/ControlFlowInterfaces.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/StringSwitch.h"
 
 #include <limits>
 
 using namespace mlir;
 using namespace mlir::mplan;
 
-BufferLiveness::BufferLiveness(Operation *funcOp) : funcOp(funcOp) {
-  Region &body = funcOp->getRegion(0);
-  for (Block &block : body)
-    for (Operation &op : block)
-      indices[&op] = numIndices++;
-}
-
-int64_t BufferLiveness::getIndex(Operation *op) const {
-  Region *body = &funcOp->getRegion(0);
-  Operation *ancestor = body->findAncestorOpInRegion(*op);
-  if (!ancestor)
-    return -1;
-  return indices.lookup(ancestor);
-}
+//===----------------------------------------------------------------------===//
+// Helpers
+//===----------------------------------------------------------------------===//
 
 static bool isMemRef(Value value) {
   return isa<BaseMemRefType>(value.getType());
 }
 
-void BufferLiveness::getAliases(Value buffer,
-                                SmallVectorImpl<Value> &aliases) const {
+/// True if `value` is a fresh allocation made by its defining op (a new
+/// buffer, not an alias of the op's operands).
+static bool isAllocatedResult(Value value) {
+  auto result = dyn_cast<OpResult>(value);
+  if (!result)
+    return false;
+  auto iface = dyn_cast<MemoryEffectOpInterface>(result.getOwner());
+  if (!iface)
+    return false;
+  SmallVector<SideEffects::EffectInstance<MemoryEffects::Effect>> effects;
+  iface.getEffectsOnValue(value, effects);
+  return llvm::any_of(effects, [](const auto &effect) {
+    return isa<MemoryEffects::Allocate>(effect.getEffect());
+  });
+}
+
+/// True for the ops whose results the analysis treats as roots.
+static bool isRootOp(Operation *op) {
+  return isa<memref::AllocOp, AllocTensorOp>(op);
+}
+
+/// Region ops whose regions run in sequence, within the op's execution.
+static bool isSequentialRegionOp(Operation *op) {
+  return llvm::StringSwitch<bool>(op->getName().getStringRef())
+      .Cases({"scf.for", "scf.while", "scf.if", "scf.index_switch",
+              "scf.execute_region", "affine.for", "affine.if",
+              "memref.alloca_scope"},
+             true)
+      .Default(false);
+}
+
+/// Region ops whose region instances may run concurrently.
+static bool isParallelRegionOp(Operation *op) {
+  StringRef name = op->getName().getStringRef();
+  return name == "scf.parallel" || name == "scf.forall" ||
+         name == "affine.parallel" || name.starts_with("omp.") ||
+         name.starts_with("acc.") || name.starts_with("gpu.");
+}
+
+/// Region ops whose regions may run after the op itself returns.
+static bool isDeferredRegionOp(Operation *op) {
+  return op->getName().getStringRef().starts_with("async.");
+}
+
+static std::string opName(Operation *op) {
+  return "'" + op->getName().getStringRef().str() + "'";
+}
+
+bool BufferLiveness::isDeallocUse(OpOperand &use) {
+  Operation *user = use.getOwner();
+  if (isa<memref::DeallocOp>(user))
+    return true;
+  if (auto dealloc = dyn_cast<bufferization::DeallocOp>(user))
+    return use.getOperandNumber() <
+           dealloc.getMemrefs().getBeginOperandIndex() +
+               dealloc.getMemrefs().size();
+  if (auto metadata = dyn_cast<memref::ExtractStridedMetadataOp>(user)) {
+    for (Value result : metadata->getResults())
+      if (result != metadata.getBaseBuffer() && !result.use_empty())
+        return false;
+    if (metadata.getBaseBuffer().use_empty())
+      return false;
+    for (OpOperand &baseUse : metadata.getBaseBuffer().getUses())
+      if (!isDeallocUse(baseUse))
+        return false;
+    return true;
+  }
+  return false;
+}
+
+/// True if `value` designates exactly the bytes of `root` or a part of them:
+/// it is `root` or obtained from it through ops with one memref operand.
+static bool derivesOnlyFrom(Value value, Value root) {
+  while (value != root) {
+    Operation *def = value.getDefiningOp();
+    if (!def)
+      return false;
+    Value source;
+    for (Value operand : def->getOperands()) {
+      if (!isMemRef(operand))
+        continue;
+      if (source)
+        return false;
+      source = operand;
+    }
+    if (!source)
+      return false;
+    value = source;
+  }
+  return true;
+}
+
+//===----------------------------------------------------------------------===//
+// Construction and numbering
+//===----------------------------------------------------------------------===//
+
+BufferLiveness::BufferLiveness(Operation *funcOp) : funcOp(funcOp) {
+  if (funcOp->getNumRegions() == 0)
+    return;
+  numberRegion(funcOp->getRegion(0));
+  SmallVector<Value> found;
+  funcOp->walk<WalkOrder::PreOrder>([&](Operation *op) {
+    if (op != funcOp && isRootOp(op))
+      found.push_back(op->getResult(0));
+  });
+  for (Value root : found)
+    addRoot(root);
+}
+
+void BufferLiveness::numberRegion(Region &region) {
+  for (Block &block : region)
+    for (Operation &op : block) {
+      int64_t index = numIndices++;
+      for (Region &nested : op.getRegions())
+        numberRegion(nested);
+      indices[&op] = {index, numIndices - 1};
+    }
+}
+
+int64_t BufferLiveness::getIndex(Operation *op) const {
+  auto it = indices.find(op);
+  if (it != indices.end())
+    return it->second.first;
+  if (!op || op == funcOp || !funcOp->isProperAncestor(op))
+    return -1;
+  for (Operation *next = op->getNextNode(); next; next = next->getNextNode()) {
+    auto found = indices.find(next);
+    if (found != indices.end())
+      return found->second.first;
+  }
+  Operation *parent = op->getParentOp();
+  if (parent == funcOp)
+    return numIndices;
+  return getSubtreeEnd(parent);
+}
+
+int64_t BufferLiveness::getSubtreeEnd(Operation *op) const {
+  auto it = indices.find(op);
+  if (it != indices.end())
+    return it->second.second;
+  return getIndex(op);
+}
+
+void BufferLiveness::numberOp(Operation *op, int64_t index) {
+  op->walk([&](Operation *nested) { indices[nested] = {index, index}; });
+}
+
+//===----------------------------------------------------------------------===//
+// Aliases
+//===----------------------------------------------------------------------===//
+
+void BufferLiveness::computeClosure(Value value,
+                                    SmallVectorImpl<Value> &closure) const {
   llvm::SmallPtrSet<Value, 16> seen;
   SmallVector<Value> worklist;
-  auto push = [&](Value value) {
-    if (isMemRef(value) && seen.insert(value).second) {
-      worklist.push_back(value);
-      aliases.push_back(value);
+  auto push = [&](Value alias) {
+    if (isMemRef(alias) && !isAllocatedResult(alias) &&
+        seen.insert(alias).second) {
+      worklist.push_back(alias);
+      closure.push_back(alias);
     }
   };
-  push(buffer);
+  auto pushRegionArgs = [&](Operation *op) {
+    for (Region &region : op->getRegions())
+      if (!region.empty())
+        for (BlockArgument arg : region.front().getArguments())
+          push(arg);
+  };
+  push(value);
   while (!worklist.empty()) {
-    Value value = worklist.pop_back_val();
-    for (OpOperand &use : value.getUses()) {
+    Value current = worklist.pop_back_val();
+    for (OpOperand &use : current.getUses()) {
       Operation *user = use.getOwner();
-      // Any memref an op produces from the buffer may alias it (views, casts,
-      // selects, results of region ops).
-      for (Value result : user->getResults())
-        push(result);
-      // A buffer passed into a region op may be seen through the block
-      // arguments of its regions (loop-carried values).
-      for (Region &region : user->getRegions())
-        for (Block &block : region)
-          for (BlockArgument arg : block.getArguments())
-            push(arg);
-      // A terminator forwards the buffer to successor block arguments, to the
-      // results of its parent op and to the arguments of sibling regions.
+      if (isDeallocUse(use)) {
+        // The base buffer of a metadata op feeding a dealloc still aliases.
+        if (auto metadata = dyn_cast<memref::ExtractStridedMetadataOp>(user))
+          push(metadata.getBaseBuffer());
+        continue;
+      }
       if (user->hasTrait<OpTrait::IsTerminator>()) {
-        for (Block *successor : user->getSuccessors())
-          for (BlockArgument arg : successor->getArguments())
-            push(arg);
+        // Branches forward to successor block arguments.
+        if (user->getNumSuccessors() != 0) {
+          auto branch = dyn_cast<BranchOpInterface>(user);
+          std::optional<BlockArgument> arg;
+          if (branch)
+            arg = branch.getSuccessorBlockArgument(use.getOperandNumber());
+          if (arg) {
+            push(*arg);
+          } else {
+            for (Block *successor : user->getSuccessors())
+              for (BlockArgument successorArg : successor->getArguments())
+                push(successorArg);
+          }
+          continue;
+        }
+        // Region terminators forward to the parent's results and to the
+        // entry arguments of its regions (loop-carried values).
         Operation *parent = user->getParentOp();
         if (parent && parent != funcOp) {
           for (Value result : parent->getResults())
             push(result);
-          for (Region &region : parent->getRegions())
-            for (Block &block : region)
-              for (BlockArgument arg : block.getArguments())
-                push(arg);
+          pushRegionArgs(parent);
         }
+        continue;
       }
+      // Any memref an op produces from the buffer may alias it (views, casts,
+      // selects, results of region ops), and a buffer passed into a region op
+      // may be seen through its regions' arguments.
+      for (Value result : user->getResults())
+        push(result);
+      pushRegionArgs(user);
     }
   }
 }
 
-LiveRange BufferLiveness::getLiveRange(Value buffer) const {
-  // The buffer's bytes matter only from its first use to its last: the
-  // allocation itself touches no memory.
-  int64_t defIndex = 0;
-  if (Operation *def = buffer.getDefiningOp())
-    defIndex = getIndex(def);
-  int64_t first = std::numeric_limits<int64_t>::max();
-  int64_t last = std::numeric_limits<int64_t>::min();
-  SmallVector<Value> aliases;
-  getAliases(buffer, aliases);
-  for (Value alias : aliases)
-    for (Operation *user : alias.getUsers()) {
-      int64_t index = getIndex(user);
-      first = std::min(first, index);
-      last = std::max(last, index);
-    }
-  if (first > last)
-    return LiveRange{defIndex, defIndex + 1};
-  return LiveRange{first, last + 1};
+void BufferLiveness::addAlias(unsigned rootId, Value value) {
+  SmallVector<Value, 1> &owners = rootsOf[value];
+  Value root = roots[rootId].root;
+  if (llvm::is_contained(owners, root))
+    return;
+  owners.push_back(root);
+  roots[rootId].aliases.push_back(value);
 }
 
-/// Why the use of a buffer by `user` keeps the buffer from being planned.
-static std::optional<std::string> getCaptureReason(Operation *user,
-                                                   Operation *funcOp,
-                                                   OpOperand &use) {
-  if (user->getParentOp() == funcOp &&
-      user->hasTrait<OpTrait::ReturnLike>())
+ArrayRef<Value> BufferLiveness::getRootsOf(Value value) const {
+  auto it = rootsOf.find(value);
+  if (it == rootsOf.end())
+    return {};
+  return it->second;
+}
+
+Value BufferLiveness::getRoot(Value value) const {
+  ArrayRef<Value> owners = getRootsOf(value);
+  return owners.size() == 1 ? owners.front() : Value();
+}
+
+ArrayRef<Value> BufferLiveness::getAliases(Value root) const {
+  auto it = rootIndex.find(root);
+  if (it == rootIndex.end())
+    return {};
+  return roots[it->second].aliases;
+}
+
+void BufferLiveness::getAliases(Value buffer,
+                                SmallVectorImpl<Value> &aliases) const {
+  auto it = rootIndex.find(buffer);
+  if (it != rootIndex.end()) {
+    llvm::append_range(aliases, roots[it->second].aliases);
+    return;
+  }
+  computeClosure(buffer, aliases);
+}
+
+SmallVector<Value> BufferLiveness::getRoots() const {
+  SmallVector<Value> result;
+  for (const RootInfo &info : roots)
+    if (!info.erased)
+      result.push_back(info.root);
+  return result;
+}
+
+//===----------------------------------------------------------------------===//
+// Ranges
+//===----------------------------------------------------------------------===//
+
+std::optional<LiveRange> BufferLiveness::chargeUse(Region *region,
+                                                   Operation *user) const {
+  Operation *ancestor = region->findAncestorOpInRegion(*user);
+  if (!ancestor)
+    return std::nullopt;
+  return LiveRange{getIndex(ancestor), getSubtreeEnd(ancestor) + 1};
+}
+
+/// The region a value is defined in.
+static Region *getDefRegion(Value value) { return value.getParentRegion(); }
+
+LiveRange BufferLiveness::computeRange(Value def,
+                                       ArrayRef<Value> aliases) const {
+  Region *region = getDefRegion(def);
+  Operation *defOp = def.getDefiningOp();
+  int64_t defIndex = defOp ? getIndex(defOp)
+                           : (def.getParentBlock()->empty()
+                                  ? 0
+                                  : getIndex(&def.getParentBlock()->front()));
+  if (!region)
+    return {defIndex, defIndex + 1};
+
+  if (region->hasOneBlock()) {
+    int64_t lo = std::numeric_limits<int64_t>::max();
+    int64_t hi = std::numeric_limits<int64_t>::min();
+    for (Value alias : aliases)
+      for (OpOperand &use : alias.getUses()) {
+        if (isDeallocUse(use))
+          continue;
+        std::optional<LiveRange> span = chargeUse(region, use.getOwner());
+        if (!span)
+          continue;
+        lo = std::min(lo, span->start);
+        hi = std::max(hi, span->end);
+      }
+    if (lo > hi)
+      return {defIndex, defIndex + 1};
+    return {lo, hi};
+  }
+
+  // Multi-block region: the blocks on a path from the definition to a use
+  // that does not pass through the definition again.
+  Block *defBlock = def.getParentBlock();
+  llvm::DenseMap<Block *, LiveRange> useSpans;
+  for (Value alias : aliases)
+    for (OpOperand &use : alias.getUses()) {
+      if (isDeallocUse(use))
+        continue;
+      Operation *ancestor = region->findAncestorOpInRegion(*use.getOwner());
+      if (!ancestor)
+        continue;
+      LiveRange span{getIndex(ancestor), getSubtreeEnd(ancestor) + 1};
+      auto [it, inserted] = useSpans.try_emplace(ancestor->getBlock(), span);
+      if (!inserted)
+        it->second = it->second.merge(span);
+    }
+  if (useSpans.empty())
+    return {defIndex, defIndex + 1};
+
+  llvm::DenseSet<Block *> forward;
+  SmallVector<Block *> worklist;
+  for (Block *successor : defBlock->getSuccessors())
+    if (forward.insert(successor).second)
+      worklist.push_back(successor);
+  while (!worklist.empty()) {
+    Block *block = worklist.pop_back_val();
+    if (block == defBlock)
+      continue;
+    for (Block *successor : block->getSuccessors())
+      if (forward.insert(successor).second)
+        worklist.push_back(successor);
+  }
+  llvm::DenseSet<Block *> backward;
+  for (auto &entry : useSpans)
+    if (backward.insert(entry.first).second)
+      worklist.push_back(entry.first);
+  while (!worklist.empty()) {
+    Block *block = worklist.pop_back_val();
+    if (block == defBlock)
+      continue;
+    for (Block *predecessor : block->getPredecessors())
+      if (backward.insert(predecessor).second)
+        worklist.push_back(predecessor);
+  }
+  auto isLive = [&](Block *block) {
+    return block != defBlock && forward.contains(block) &&
+           backward.contains(block);
+  };
+  auto liveOut = [&](Block *block) {
+    return llvm::any_of(block->getSuccessors(), isLive);
+  };
+
+  int64_t lo = defIndex, hi = defIndex + 1;
+  auto include = [&](LiveRange span) {
+    lo = std::min(lo, span.start);
+    hi = std::max(hi, span.end);
+  };
+  for (Block &block : *region) {
+    if (block.empty() || (&block != defBlock && !isLive(&block)))
+      continue;
+    int64_t blockStart = getIndex(&block.front());
+    int64_t blockEnd = getSubtreeEnd(&block.back()) + 1;
+    auto useSpan = useSpans.find(&block);
+    if (liveOut(&block))
+      include({&block == defBlock ? defIndex : blockStart, blockEnd});
+    else if (useSpan != useSpans.end())
+      include({&block == defBlock ? std::min(defIndex, useSpan->second.start)
+                                  : blockStart,
+               useSpan->second.end});
+  }
+  return {lo, hi};
+}
+
+//===----------------------------------------------------------------------===//
+// Escapes and captures
+//===----------------------------------------------------------------------===//
+
+/// Why the use of a buffer by `use`'s owner keeps the buffer from being
+/// planned, or std::nullopt if the use is understood.
+static std::optional<std::string> getCaptureReason(OpOperand &use,
+                                                   Operation *funcOp) {
+  Operation *user = use.getOwner();
+  if (user->getParentOp() == funcOp && user->hasTrait<OpTrait::ReturnLike>())
     return std::string("escapes via return");
+  for (Operation *ancestor = user->getParentOp();
+       ancestor && ancestor != funcOp; ancestor = ancestor->getParentOp())
+    if (isDeferredRegionOp(ancestor))
+      return "used inside " + opName(ancestor) +
+             ", whose region may run after it returns";
+  if (isDeferredRegionOp(user))
+    return "passed to " + opName(user) + ", which may run after it returns";
   if (auto call = dyn_cast<CallOpInterface>(user)) {
     std::string reason = "passed to a call";
-    if (auto symbol = dyn_cast_if_present<SymbolRefAttr>(
-            call.getCallableForCallee()))
+    if (auto symbol =
+            dyn_cast_if_present<SymbolRefAttr>(call.getCallableForCallee()))
       reason += " to " + symbol.getLeafReference().str();
     return reason;
   }
@@ -117,48 +441,315 @@ static std::optional<std::string> getCaptureReason(Operation *user,
     if (store.getValueToStore() == use.get())
       return std::string("stored to memory");
   if (isa<memref::ExtractAlignedPointerAsIndexOp>(user))
-    return std::string("its address is taken by '") +
-           user->getName().getStringRef().str() + "'";
-  // Terminators and region ops only forward the buffer; the aliases they
-  // create are followed by getAliases.
+    return "its address is taken by " + opName(user);
+  if (auto dealloc = dyn_cast<bufferization::DeallocOp>(user))
+    return std::nullopt; // a retained value: only compared by address
+  // Terminators and region ops forward the buffer; the aliases they create
+  // are followed by the closure.
   if (user->hasTrait<OpTrait::IsTerminator>() ||
       isa<RegionBranchOpInterface>(user))
     return std::nullopt;
   if (!isa<MemoryEffectOpInterface>(user) &&
       !user->hasTrait<OpTrait::HasRecursiveMemoryEffects>())
-    return std::string("captured by '") +
-           user->getName().getStringRef().str() +
-           "', whose memory effects are unknown";
-  // A non-memref, non-integer result computed from the buffer may carry its
-  // address (for example a cast to an LLVM pointer or struct).
-  for (Value result : user->getResults())
-    if (!isa<BaseMemRefType>(result.getType()) &&
-        !result.getType().isIntOrIndexOrFloat())
-      return std::string("converted by '") +
-             user->getName().getStringRef().str() + "' to " +
-             [&] {
-               std::string text;
-               llvm::raw_string_ostream os(text);
-               os << result.getType();
-               return text;
-             }();
+    return "captured by " + opName(user) + ", whose memory effects are unknown";
+  // A non-memref result computed from the buffer other than a scalar or a
+  // vector may carry its address (a cast to an LLVM pointer, a tensor, ...).
+  for (Value result : user->getResults()) {
+    Type type = result.getType();
+    if (isa<BaseMemRefType, VectorType, ComplexType>(type) ||
+        type.isIntOrIndexOrFloat())
+      continue;
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    os << "converted by " << opName(user) << " to " << type;
+    return text;
+  }
   return std::nullopt;
 }
 
 std::optional<std::string>
-BufferLiveness::getUnplannableReason(Value buffer) const {
-  Region &body = funcOp->getRegion(0);
-  if (!body.hasOneBlock())
-    return std::string("function has multiple blocks");
-  Operation *def = buffer.getDefiningOp();
-  if (!def || def->getBlock() != &body.front())
-    return std::string("allocated inside a nested region");
-  SmallVector<Value> aliases;
-  getAliases(buffer, aliases);
-  for (Value alias : aliases)
-    for (OpOperand &use : alias.getUses())
-      if (std::optional<std::string> reason =
-              getCaptureReason(use.getOwner(), funcOp, use))
-        return reason;
-  return std::nullopt;
+BufferLiveness::computeReason(Value def, ArrayRef<Value> aliases) const {
+  Region *region = getDefRegion(def);
+  Block *defBlock = def.getParentBlock();
+  if (!region || !defBlock)
+    return std::string("not defined in a block");
+  Operation *defOp = def.getDefiningOp();
+  if (!defOp)
+    return std::string("function argument");
+
+  // Where the buffer is allocated.
+  for (Operation *ancestor = defOp->getParentOp();
+       ancestor && ancestor != funcOp; ancestor = ancestor->getParentOp()) {
+    if (isParallelRegionOp(ancestor))
+      return "allocated inside " + opName(ancestor) +
+             ", whose iterations may run concurrently";
+    if (isDeferredRegionOp(ancestor))
+      return "allocated inside " + opName(ancestor) +
+             ", whose region may run after it returns";
+    if (!isSequentialRegionOp(ancestor))
+      return "allocated inside " + opName(ancestor) +
+             ", whose region semantics the analysis does not model";
+  }
+
+  // Is the definition's block part of a CFG cycle in its region?
+  std::optional<bool> inCycle;
+  auto defBlockInCycle = [&] {
+    if (inCycle)
+      return *inCycle;
+    llvm::SmallPtrSet<Block *, 16> seen;
+    SmallVector<Block *> worklist(defBlock->getSuccessors().begin(),
+                                  defBlock->getSuccessors().end());
+    inCycle = false;
+    while (!worklist.empty()) {
+      Block *block = worklist.pop_back_val();
+      if (block == defBlock) {
+        inCycle = true;
+        break;
+      }
+      if (seen.insert(block).second)
+        llvm::append_range(worklist, block->getSuccessors());
+    }
+    return *inCycle;
+  };
+
+  std::optional<std::string> reason;
+  for (Value alias : aliases) {
+    // Aliases must stay inside the region the buffer is allocated in, and not
+    // be carried from one iteration of it to the next.
+    if (auto arg = dyn_cast<BlockArgument>(alias)) {
+      Block *owner = arg.getOwner();
+      if (owner == defBlock)
+        return std::string("carried across loop iterations");
+      if (!region->isAncestor(owner->getParent()))
+        return std::string("carried out of the region it is allocated in");
+      if (owner->getParent() == region && defBlockInCycle())
+        return std::string("may live across a back edge of its block");
+    } else if (Operation *aliasDef = alias.getDefiningOp()) {
+      if (!region->isAncestor(aliasDef->getParentRegion()))
+        return std::string("yielded out of the region it is allocated in");
+    }
+    for (OpOperand &use : alias.getUses()) {
+      if (isDeallocUse(use)) {
+        if (!derivesOnlyFrom(use.get(), def))
+          return "deallocated by " + opName(use.getOwner()) +
+                 " through a value that may alias other buffers";
+        continue;
+      }
+      if (!region->findAncestorOpInRegion(*use.getOwner()))
+        return std::string("used outside the region it is allocated in");
+      if (std::optional<std::string> found = getCaptureReason(use, funcOp)) {
+        if (*found == "escapes via return")
+          return found;
+        if (!reason)
+          reason = std::move(found);
+      }
+    }
+  }
+  return reason;
+}
+
+//===----------------------------------------------------------------------===//
+// Roots
+//===----------------------------------------------------------------------===//
+
+void BufferLiveness::addRoot(Value root) {
+  if (rootIndex.count(root))
+    return;
+  unsigned id = roots.size();
+  roots.push_back(RootInfo{root, {}, {}, std::nullopt, false});
+  rootIndex[root] = id;
+  analyzeRoot(roots[id]);
+}
+
+void BufferLiveness::analyzeRoot(RootInfo &info) {
+  unsigned id = rootIndex.lookup(info.root);
+  for (Value alias : info.aliases) {
+    auto it = rootsOf.find(alias);
+    if (it == rootsOf.end())
+      continue;
+    llvm::erase(it->second, info.root);
+    if (it->second.empty())
+      rootsOf.erase(it);
+  }
+  info.aliases.clear();
+  SmallVector<Value> closure;
+  computeClosure(info.root, closure);
+  for (Value alias : closure)
+    addAlias(id, alias);
+  RootInfo &fresh = roots[id];
+  fresh.reason = computeReason(fresh.root, fresh.aliases);
+  fresh.range = computeRange(fresh.root, fresh.aliases);
+}
+
+LiveRange BufferLiveness::getLiveRange(Value root) const {
+  auto it = rootIndex.find(root);
+  if (it != rootIndex.end())
+    return roots[it->second].range;
+  SmallVector<Value> closure;
+  computeClosure(root, closure);
+  return computeRange(root, closure);
+}
+
+std::optional<std::string>
+BufferLiveness::getUnplannableReason(Value root) const {
+  auto it = rootIndex.find(root);
+  if (it != rootIndex.end())
+    return roots[it->second].reason;
+  SmallVector<Value> closure;
+  computeClosure(root, closure);
+  return computeReason(root, closure);
+}
+
+//===----------------------------------------------------------------------===//
+// In-place updates
+//===----------------------------------------------------------------------===//
+
+void BufferLiveness::notifyOpInserted(Operation *op) {
+  numberOp(op, getIndex(op));
+  if (isRootOp(op)) {
+    addRoot(op->getResult(0));
+    return;
+  }
+  // The op uses its memref operands (and its nested ops use theirs).
+  op->walk([&](Operation *nested) {
+    for (OpOperand &operand : nested->getOpOperands()) {
+      ArrayRef<Value> owners = getRootsOf(operand.get());
+      if (owners.empty())
+        continue;
+      SmallVector<Value, 2> ownerCopy(owners.begin(), owners.end());
+      for (Value owner : ownerCopy) {
+        RootInfo &info = roots[rootIndex.lookup(owner)];
+        Region *region = getDefRegion(owner);
+        if (std::optional<LiveRange> span = chargeUse(region, nested))
+          info.range = info.range.merge(*span);
+        if (!info.reason)
+          if (std::optional<std::string> reason =
+                  getCaptureReason(operand, funcOp))
+            info.reason = reason;
+      }
+    }
+  });
+  // Its memref results alias the roots of its memref operands.
+  SmallVector<Value, 2> owners;
+  for (Value operand : op->getOperands())
+    for (Value owner : getRootsOf(operand))
+      if (!llvm::is_contained(owners, owner))
+        owners.push_back(owner);
+  for (Value result : op->getResults()) {
+    if (!isMemRef(result) || isAllocatedResult(result))
+      continue;
+    SmallVector<Value> closure;
+    computeClosure(result, closure);
+    for (Value owner : owners) {
+      unsigned id = rootIndex.lookup(owner);
+      for (Value alias : closure)
+        addAlias(id, alias);
+      RootInfo &info = roots[id];
+      info.range = info.range.merge(computeRange(owner, closure));
+      if (!info.reason)
+        info.reason = computeReason(owner, closure);
+    }
+  }
+}
+
+void BufferLiveness::notifyReplaced(Value from, Value to) {
+  if (from == to)
+    return;
+  ArrayRef<Value> owners = getRootsOf(to);
+  if (owners.empty())
+    return;
+  SmallVector<Value, 2> ownerCopy(owners.begin(), owners.end());
+  SmallVector<Value> closure;
+  computeClosure(from, closure);
+  for (Value owner : ownerCopy) {
+    unsigned id = rootIndex.lookup(owner);
+    for (Value alias : closure)
+      addAlias(id, alias);
+    RootInfo &info = roots[id];
+    info.range = info.range.merge(computeRange(owner, closure));
+    if (!info.reason)
+      info.reason = computeReason(owner, closure);
+  }
+}
+
+void BufferLiveness::notifyOpErased(Operation *op) {
+  auto forget = [&](Value value) {
+    auto root = rootIndex.find(value);
+    if (root != rootIndex.end()) {
+      RootInfo &info = roots[root->second];
+      for (Value alias : info.aliases) {
+        auto it = rootsOf.find(alias);
+        if (it == rootsOf.end())
+          continue;
+        llvm::erase(it->second, value);
+        if (it->second.empty())
+          rootsOf.erase(it);
+      }
+      info.aliases.clear();
+      info.erased = true;
+      rootIndex.erase(root);
+    }
+    auto it = rootsOf.find(value);
+    if (it == rootsOf.end())
+      return;
+    for (Value owner : it->second) {
+      auto ownerIt = rootIndex.find(owner);
+      if (ownerIt != rootIndex.end())
+        llvm::erase(roots[ownerIt->second].aliases, value);
+    }
+    rootsOf.erase(it);
+  };
+  op->walk([&](Operation *nested) {
+    for (Value result : nested->getResults())
+      forget(result);
+    for (Region &region : nested->getRegions())
+      for (Block &block : region)
+        for (BlockArgument arg : block.getArguments())
+          forget(arg);
+    indices.erase(nested);
+  });
+}
+
+void BufferLiveness::notifyOpMoved(Operation *op) {
+  op->walk([&](Operation *nested) { indices.erase(nested); });
+  int64_t index = getIndex(op);
+  numberOp(op, index);
+  op->walk([&](Operation *nested) {
+    for (Value operand : nested->getOperands())
+      for (Value owner : getRootsOf(operand)) {
+        RootInfo &info = roots[rootIndex.lookup(owner)];
+        if (std::optional<LiveRange> span =
+                chargeUse(getDefRegion(owner), nested))
+          info.range = info.range.merge(*span);
+      }
+  });
+}
+
+void BufferLiveness::extendLiveRange(Value root, LiveRange range) {
+  auto it = rootIndex.find(root);
+  if (it != rootIndex.end())
+    roots[it->second].range = roots[it->second].range.merge(range);
+}
+
+void BufferLiveness::mergeInto(Value from, Value into) {
+  auto fromIt = rootIndex.find(from);
+  auto intoIt = rootIndex.find(into);
+  if (fromIt == rootIndex.end() || intoIt == rootIndex.end() ||
+      fromIt->second == intoIt->second)
+    return;
+  unsigned intoId = intoIt->second;
+  SmallVector<Value> fromAliases(roots[fromIt->second].aliases.begin(),
+                                 roots[fromIt->second].aliases.end());
+  LiveRange fromRange = roots[fromIt->second].range;
+  for (Value alias : fromAliases)
+    addAlias(intoId, alias);
+  roots[intoId].range = roots[intoId].range.merge(fromRange);
+  if (!roots[intoId].reason)
+    roots[intoId].reason = roots[fromIt->second].reason;
+}
+
+void BufferLiveness::recomputeLiveRange(Value root) {
+  auto it = rootIndex.find(root);
+  if (it != rootIndex.end())
+    analyzeRoot(roots[it->second]);
 }

@@ -1,8 +1,47 @@
-//===- BufferLiveness.h - Live ranges of planned buffers --------*- C++ -*-===//
+//===- BufferLiveness.h - Live ranges and aliases of buffers ----*- C++ -*-===//
 //
-// Numbers the operations of a function in evaluation order and computes, for
-// every buffer, the half-open range [def, last use + 1) of that numbering in
-// which the buffer or anything that may alias it is used.
+// The analysis every mplan pass plans with: a numbering of a function's
+// operations in evaluation order ("sequenced SSA"), the alias closure of every
+// buffer, why a buffer cannot be planned (escapes, captures, concurrency) and
+// its live range [start, end) over the numbering.
+//
+// Numbering. Every operation of the function, at any nesting depth, gets a
+// pre-order index: an op's index is smaller than the indices of the ops nested
+// in its regions, which are smaller than the index of its next sibling. An op
+// with regions therefore spans [getIndex(op), getSubtreeEnd(op)].
+//
+// Roots. A root is a `memref.alloc` or `mplan.alloc_tensor` result of the
+// function. Its aliases are every memref value that may designate the same
+// bytes: results of view-like ops and casts, `arith.select`, results and block
+// arguments of region ops it flows into, successor block arguments. Results
+// of ops that allocate (bufferization.clone, memref.alloc, ...) are new
+// buffers, not aliases.
+//
+// Live ranges. Let R be the region holding the root's definition and use(x)
+// the ancestor of a use x in R. A use charges the whole span of use(x) (a use
+// inside a loop keeps the buffer live for the whole loop; a buffer allocated
+// inside a loop body is live within one iteration: its range lies inside the
+// loop's span). In a single-block R the range is
+// [min span start, max span end + 1) over all uses of all aliases, i.e. from
+// first use to last use + 1. In a multi-block R every block on a path from the
+// definition to a use (not through the definition again) contributes its
+// span, so every program point where the buffer is live lies in its range.
+// Deallocations (`memref.dealloc`, `bufferization.dealloc` operands and the
+// `extract_strided_metadata` feeding them) are not uses: they disappear when
+// the buffer is planned.
+//
+// Unmanaged buffers. getUnmanagedReason gives the first reason found:
+// returned from the function, passed to a call, stored, address taken,
+// captured by an op whose memory effects are unknown, converted to a
+// non-memref value, carried across a loop iteration or out of the region it
+// is allocated in, allocated inside a parallel loop body, deallocated through
+// a value that may alias other buffers, ...
+//
+// In-place updates. Passes that rewrite IR (fold views, elide copies) keep the
+// analysis valid by calling the notify* methods; each costs time proportional
+// to the values and uses it touches, never a whole-function walk. Ranges only
+// grow under updates (conservative); recomputeLiveRange(root) shrinks one root
+// back to its exact range.
 //
 //===----------------------------------------------------------------------===//
 
@@ -11,6 +50,8 @@
 
 #include "mlir/IR/Operation.h"
 #include "mlir/IR/Value.h"
+#include "mlir/Pass/AnalysisManager.h"
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallVector.h"
 #include <optional>
@@ -26,43 +67,149 @@ struct LiveRange {
   bool overlaps(const LiveRange &other) const {
     return start < other.end && other.start < end;
   }
+  /// The smallest range containing both.
+  LiveRange merge(const LiveRange &other) const {
+    return {std::min(start, other.start), std::max(end, other.end)};
+  }
+  bool operator==(const LiveRange &other) const {
+    return start == other.start && end == other.end;
+  }
 };
 
-/// Live ranges of the buffers of one function.
-///
-/// The numbering ("sequenced SSA") gives each operation of the function's
-/// body an index in program order; an operation nested in a region is
-/// charged to its ancestor in the body, so a buffer used inside a loop is
-/// live for the whole loop.
+/// Sequencing, aliases, escapes and live ranges of the buffers of one
+/// function. Usable as an MLIR analysis (`getAnalysis<BufferLiveness>()` on a
+/// function-like op) or standalone.
 class BufferLiveness {
 public:
-  /// Analyzes `funcOp`, an operation with one region (a function).
+  /// Analyzes `funcOp`, an operation with one region (a function). Linear in
+  /// the number of ops plus the total size of the roots' alias closures.
   explicit BufferLiveness(Operation *funcOp);
+  BufferLiveness(Operation *funcOp, AnalysisManager &)
+      : BufferLiveness(funcOp) {}
 
-  /// The index of `op`'s ancestor in the function body, or -1 if `op` is not
-  /// inside the analyzed function.
+  Operation *getFunction() const { return funcOp; }
+
+  //===--------------------------------------------------------------------===//
+  // Numbering
+  //===--------------------------------------------------------------------===//
+
+  /// The pre-order index of `op`. An op inserted after the analysis ran and
+  /// not announced with notifyOpInserted gets the index of its next numbered
+  /// sibling (or its parent's subtree end). -1 if `op` is not in the function.
   int64_t getIndex(Operation *op) const;
-
-  /// The number of indices used by the numbering.
+  /// The largest index of `op` and the ops nested in it.
+  int64_t getSubtreeEnd(Operation *op) const;
+  /// The number of indices used by the numbering (one past the largest).
   int64_t getNumIndices() const { return numIndices; }
 
-  /// The live range of `buffer`, a value defined in the function body, over
-  /// all its uses and the uses of everything that may alias it.
-  LiveRange getLiveRange(Value buffer) const;
+  //===--------------------------------------------------------------------===//
+  // Roots and aliases
+  //===--------------------------------------------------------------------===//
 
-  /// Why `buffer` cannot be given a planned slot (it escapes, it is captured
-  /// by an op whose effects are unknown, its function has a control flow the
-  /// analysis does not model, ...), or std::nullopt if it can.
-  std::optional<std::string> getUnplannableReason(Value buffer) const;
+  /// The buffers the analysis tracks (memref.alloc and mplan.alloc_tensor
+  /// results), in program order; erased roots are dropped.
+  SmallVector<Value> getRoots() const;
+  bool isRoot(Value value) const { return rootIndex.count(value); }
 
-  /// Appends `buffer` and every value that may alias it to `aliases`.
+  /// The roots `value` may alias (empty for function arguments and buffers
+  /// the analysis does not track).
+  ArrayRef<Value> getRootsOf(Value value) const;
+  /// The unique root `value` may alias, or null if none or several.
+  Value getRoot(Value value) const;
+
+  /// `root` and every value that may alias it (root first). Empty if `root`
+  /// is not a root.
+  ArrayRef<Value> getAliases(Value root) const;
+  /// Legacy form: appends the aliases of `buffer` (a root) to `aliases`. For
+  /// a non-root value, appends the value and its forward alias closure.
   void getAliases(Value buffer, SmallVectorImpl<Value> &aliases) const;
 
+  /// True if `use` only deallocates (memref.dealloc, a bufferization.dealloc
+  /// memref operand, or an extract_strided_metadata feeding only those).
+  static bool isDeallocUse(OpOperand &use);
+
+  //===--------------------------------------------------------------------===//
+  // Live ranges and escapes
+  //===--------------------------------------------------------------------===//
+
+  /// The live range of `root` over the numbering. For a non-root value,
+  /// computes the range of the value and its forward aliases on the fly.
+  LiveRange getLiveRange(Value root) const;
+
+  /// Why `root` must not be given a planned slot, or std::nullopt if it can.
+  /// For a non-root value, analyzes it on the fly.
+  std::optional<std::string> getUnplannableReason(Value root) const;
+
+  //===--------------------------------------------------------------------===//
+  // In-place updates (call them while rewriting; each is local)
+  //===--------------------------------------------------------------------===//
+
+  /// `op` (and the ops nested in it) was just inserted: numbers it like its
+  /// next numbered sibling, adds its memref results that alias a memref
+  /// operand (views, casts) to the operand's roots and extends those roots'
+  /// ranges by the op. An op with an allocating result becomes a new root if
+  /// it is a memref.alloc or mplan.alloc_tensor.
+  void notifyOpInserted(Operation *op);
+
+  /// Call BEFORE `from.replaceAllUsesWith(to)`: every root of `to` gains the
+  /// forward alias closure of `from` and the uses of `from`'s closure extend
+  /// its live range (the copy-elision case: a buffer replaced by a view of
+  /// another). Roots of `from` keep their (now conservative) ranges.
+  void notifyReplaced(Value from, Value to);
+
+  /// Call BEFORE erasing `op`: forgets `op`, the ops nested in it and their
+  /// results (an erased root disappears). Ranges are not shrunk.
+  void notifyOpErased(Operation *op);
+
+  /// `op` was moved: renumbers it (and its nested ops) like its new next
+  /// sibling and extends the ranges of the roots of its memref operands.
+  void notifyOpMoved(Operation *op);
+
+  /// Extends `root`'s live range to cover `range` as well.
+  void extendLiveRange(Value root, LiveRange range);
+  /// Makes `into` also cover everything `from` covers (aliases and range);
+  /// `from` stays a root until its op is erased.
+  void mergeInto(Value from, Value into);
+  /// Recomputes `root`'s aliases, reason and range from its current uses
+  /// (cost proportional to its alias closure).
+  void recomputeLiveRange(Value root);
+
+  /// Analysis invalidation: kept unless the pass says otherwise.
+  bool isInvalidated(const AnalysisManager::PreservedAnalyses &pa) {
+    return !pa.isPreserved<BufferLiveness>();
+  }
+
 private:
+  struct RootInfo {
+    Value root;
+    SmallVector<Value, 4> aliases;
+    LiveRange range;
+    std::optional<std::string> reason;
+    bool erased = false;
+  };
+
+  void numberRegion(Region &region);
+  void numberOp(Operation *op, int64_t index);
+  void addRoot(Value root);
+  void analyzeRoot(RootInfo &info);
+  void addAlias(unsigned rootId, Value value);
+  void computeClosure(Value value, SmallVectorImpl<Value> &closure) const;
+  LiveRange computeRange(Value def, ArrayRef<Value> aliases) const;
+  std::optional<std::string> computeReason(Value def,
+                                           ArrayRef<Value> aliases) const;
+  std::optional<LiveRange> chargeUse(Region *region, Operation *user) const;
+
   Operation *funcOp;
-  llvm::DenseMap<Operation *, int64_t> indices;
+  /// Pre-order index and subtree end of every numbered op.
+  llvm::DenseMap<Operation *, std::pair<int64_t, int64_t>> indices;
   int64_t numIndices = 0;
+  std::vector<RootInfo> roots;
+  llvm::DenseMap<Value, unsigned> rootIndex;
+  llvm::DenseMap<Value, SmallVector<Value, 1>> rootsOf;
 };
+
+/// Another name for the same analysis, for passes that only use aliases.
+using BufferAliasAnalysis = BufferLiveness;
 
 } // namespace mplan
 } // namespace mlir
