@@ -5,29 +5,34 @@
 // ASPLOS 2023):
 //
 //  * Canonical solutions. Any plan can be compacted (every buffer pushed
-//    down until it rests on a buffer live at the same time, or on 0), and a
-//    compacted plan, listed by (offset, index), is rebuilt exactly by placing
-//    each buffer at the lowest feasible offset above the buffers placed before
-//    it. The search therefore only ever places a buffer at the lowest level
-//    of the "floor" over its lifetime, and in non-decreasing (offset, index)
-//    order. At each node it takes the lowest level v any unplaced buffer can
-//    reach and branches: one of the buffers whose floor is exactly v goes
-//    there next, or nothing ever goes at v again ("waste": the minimum offset
-//    rises to the next level).
-//  * Section inference. Time is cut into sections (between consecutive event
-//    points). Every unplaced buffer of a section lands at or above both the
-//    section's floor and the minimum offset, so floor + remaining sizes must
-//    fit under the capacity in every section, else backtrack.
+//    down until it rests on a buffer live at the same time, or on 0) without
+//    growing. The search only builds compacted plans, bottom-up: it keeps a
+//    floor per section (time span between consecutive event points), takes
+//    the lowest section that still has unplaced buffers (the "hole") and
+//    branches on which buffer sits exactly at its floor there, or on none
+//    ("waste": the hole's floor rises to the lowest offset any of its buffers
+//    can still take, which is the top of an unplaced neighbour). Every
+//    compacted plan is reached along exactly one path.
+//  * Section inference. Every unplaced buffer of a section lands at or above
+//    its lowest position, so for every threshold p the unplaced buffers of a
+//    section whose lowest position is >= p must fit between p and the
+//    capacity (which includes floor + remaining sizes <= capacity). Else
+//    backtrack.
 //  * Dominance. Identical buffers (same lifetime, size, alignment) are placed
-//    in index order only; a buffer whose floor fell below the minimum offset
-//    must rise on a neighbour that is still unplaced, else backtrack.
-//  * Temporal decomposition. Time points that no buffer crosses split the
-//    problem into independent components, solved one at a time.
-//  * Iterative tightening. Each component is first searched at the capacity
-//    of the max-live lower bound (a plan there is optimal), then minimized
-//    from the best known plan downwards (each plan found lowers the capacity
-//    of the ongoing search), until the lower bound is reached, the search
-//    space is exhausted (optimal) or the deadline passes.
+//    in one order only. Once the branch "b sits at the hole's floor" is
+//    exhausted, b is lifted onto its unplaced neighbours for the remaining
+//    siblings (a nogood), so no plan is explored twice; a buffer that can no
+//    longer fit under the capacity ends the branch.
+//  * Temporal decomposition. Sections with no unplaced buffer split the
+//    remaining buffers into independent runs (statically: time points no
+//    lifetime crosses); runs are solved one after another and a failing run
+//    fails the node without retrying the others.
+//  * Restarts and iterative tightening. Searches run with node budgets
+//    following the Luby sequence, cycling through hole rules and candidate
+//    orders. The capacity is first the max-live lower bound (a plan there is
+//    optimal); then capacities between the best lower bound and the best
+//    plan found are tried, each plan found lowering the upper end, until the
+//    deadline. The portfolio heuristic provides the starting plan.
 //
 //===----------------------------------------------------------------------===//
 
@@ -119,6 +124,7 @@ public:
     holeRule = config.holeRule;
     budget = nodeBudget;
     stopped = false;
+    deadEnd = false;
     nodes = 0;
     // Candidate order within each section's list.
     std::vector<int32_t> rank(m);
@@ -178,12 +184,16 @@ private:
     }
   }
 
+  /// Raises the lowest position of unplaced `c` to `level` (aligned);
+  /// flags a dead end when `c` can no longer fit under the capacity.
   void raisePosition(int32_t c, int64_t level) {
     int64_t mask = align[c] - 1;
-    int64_t aligned = (level + mask) & ~mask;
+    int64_t aligned = level >= kInf - mask ? kInf : (level + mask) & ~mask;
     if (aligned > pos[c]) {
       save(pos[c]);
       pos[c] = aligned;
+      if (aligned > cap - size[c])
+        deadEnd = true;
     }
   }
 
@@ -234,7 +244,7 @@ private:
       stopped = true;
       return false;
     }
-    if (maxTop > cap)
+    if (maxTop > cap || deadEnd)
       return false;
     // Section inference; split into runs of sections with unplaced buffers
     // (no unplaced buffer crosses a fully placed section, so runs are
@@ -253,6 +263,21 @@ private:
       int64_t slack = cap - floor[s] - rem[s];
       if (slack < 0)
         return false;
+      {
+        // For every threshold p, the unplaced buffers of the section whose
+        // position is at least p fit between p and the capacity.
+        scratch.clear();
+        for (int32_t k = coverBegin[s], ke = coverBegin[s + 1]; k < ke; ++k)
+          if (!placed[coverItems[k]])
+            scratch.emplace_back(pos[coverItems[k]], size[coverItems[k]]);
+        std::sort(scratch.begin(), scratch.end());
+        int64_t above = 0;
+        for (size_t k = scratch.size(); k-- > 0;) {
+          above += scratch[k].second;
+          if (scratch[k].first > cap - above)
+            return false;
+        }
+      }
       if (floor[s] > holeFloor)
         continue;
       int64_t key = slack;
@@ -304,8 +329,16 @@ private:
       if (dfs(lo, hi))
         return true;
       undoTo(mark);
+      deadEnd = false;
       if (stopped)
         return false;
+      // Every completion with `b` at this floor has been explored: in the
+      // remaining branches it sits higher, on a neighbour still unplaced.
+      raisePosition(b, nextPosition(b));
+      if (deadEnd) {
+        deadEnd = false;
+        return false;
+      }
     }
     // Branch 2: nothing ever sits at the hole's floor; raise it to the
     // lowest offset any of its buffers can still take.
@@ -328,6 +361,7 @@ private:
     if (dfs(lo, hi))
       return true;
     undoTo(mark);
+    deadEnd = false;
     return false;
   }
 
@@ -345,7 +379,8 @@ private:
   int64_t cap = 0;
   int holeRule = 0;
   uint64_t budget = 0, nodes = 0;
-  bool stopped = false;
+  bool stopped = false, deadEnd = false;
+  std::vector<std::pair<int64_t, int64_t>> scratch;
   std::vector<int64_t> floor, rem, pos, off, placed;
   int64_t maxTop = 0;
   std::vector<std::pair<int64_t *, int64_t>> trail;
