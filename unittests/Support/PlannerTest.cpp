@@ -1,0 +1,287 @@
+//===- PlannerTest.cpp - Strategies, bound and validators -----------------===//
+
+#include "mplan/Support/Planner.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <limits>
+#include <numeric>
+#include <random>
+
+using namespace mplan;
+
+namespace {
+
+constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
+
+Plan planOrDie(const std::vector<Buffer> &buffers, const std::string &strategy,
+               int64_t alignment = 1, double seconds = 1.0) {
+  PlanOptions options;
+  options.strategy = strategy;
+  options.alignment = alignment;
+  options.timeLimitSeconds = seconds;
+  Expected<Plan> plan = planBuffers(buffers, options);
+  EXPECT_TRUE(plan.ok()) << strategy << ": " << plan.error();
+  if (!plan.ok())
+    return Plan();
+  std::optional<std::string> err =
+      validatePlan(buffers, plan->offsets, plan->arenaSize, alignment);
+  EXPECT_FALSE(err) << strategy << ": " << *err;
+  return *plan;
+}
+
+// A chain-shaped example in the style of Pisarchyk & Lee's figures, checked
+// by hand. Greedy by size places t5, t7, t2, t0 at 0, t1 above t0/t2 (36),
+// t3 above t2 (36), t6 above t5 (64) and t4 above t5 (64): arena 74, which is
+// the max-live bound (t5 + t6 at time 6).
+const std::vector<Buffer> kChain = {
+    {0, 0, 2, 32, 1}, {1, 1, 3, 28, 1}, {2, 2, 5, 36, 1}, {3, 3, 5, 16, 1},
+    {4, 4, 6, 8, 1},  {5, 5, 7, 64, 1}, {6, 6, 8, 10, 1}, {7, 7, 9, 40, 1}};
+
+TEST(Planner, GreedyBySizeHandChecked) {
+  Plan plan = planOrDie(kChain, "greedy-by-size");
+  EXPECT_EQ(plan.offsets, (std::vector<int64_t>{0, 36, 0, 36, 64, 0, 64, 0}));
+  EXPECT_EQ(plan.arenaSize, 74);
+  EXPECT_EQ(plan.lowerBound, 74);
+  EXPECT_TRUE(plan.provenOptimal);
+  EXPECT_EQ(lowerBound(kChain), 74);
+}
+
+TEST(Planner, NaiveIsABumpAllocator) {
+  Plan plan = planOrDie(kChain, "naive");
+  EXPECT_EQ(plan.offsets,
+            (std::vector<int64_t>{0, 32, 60, 96, 112, 120, 184, 194}));
+  EXPECT_EQ(plan.arenaSize, 234);
+}
+
+TEST(Planner, LinearScanReusesFreedSpace) {
+  // First fit in start order among the live buffers: t0@0, t1@32, t2 (36)
+  // does not fit under t1 -> 60, t3@0 (t1 ended), t4@16, t5 (64) above t4
+  // -> 24, t6@0, t7@10 (t5 ended): arena 96 (t2 at 60..96).
+  Plan plan = planOrDie(kChain, "linear-scan");
+  EXPECT_EQ(plan.offsets, (std::vector<int64_t>{0, 32, 60, 0, 16, 24, 0, 10}));
+  EXPECT_EQ(plan.arenaSize, 96);
+}
+
+// An IREE LayoutSlices-style case: an arena-wide alignment of 16 pads every
+// slice (100 -> 112, 50 -> 64, 30 -> 32). B must sit above A; C fits into the
+// 112-byte gap under B (best fit).
+TEST(Planner, AlignedSlicesHandChecked) {
+  std::vector<Buffer> slices = {
+      {10, 0, 2, 100, 1}, {11, 1, 3, 50, 1}, {12, 2, 4, 30, 1}};
+  EXPECT_EQ(lowerBound(slices, 16), 176);
+  Plan plan = planOrDie(slices, "greedy-by-size", 16);
+  EXPECT_EQ(plan.offsets, (std::vector<int64_t>{0, 112, 0}));
+  EXPECT_EQ(plan.arenaSize, 176);
+  for (const std::string &s : strategyNames()) {
+    Plan p = planOrDie(slices, s, 16);
+    for (int64_t off : p.offsets)
+      EXPECT_EQ(off % 16, 0) << s;
+  }
+  // Per-buffer alignment is honoured as well.
+  std::vector<Buffer> mixed = {{1, 0, 2, 3, 1}, {2, 0, 2, 8, 64}};
+  Plan m = planOrDie(mixed, "best");
+  EXPECT_EQ(m.offsets[1] % 64, 0);
+}
+
+TEST(Planner, BestReachesTheBoundOnAnInterleavedExample) {
+  // Greedy by size is suboptimal here; the optimum equals the bound (6).
+  std::vector<Buffer> buffers = {{0, 0, 2, 2, 1}, {1, 1, 4, 2, 1},
+                                 {2, 0, 1, 4, 1}, {3, 2, 5, 3, 1},
+                                 {4, 3, 5, 1, 1}, {5, 4, 6, 3, 1}};
+  Plan best = planOrDie(buffers, "best");
+  EXPECT_EQ(best.arenaSize, *lowerBound(buffers));
+  EXPECT_TRUE(best.provenOptimal);
+}
+
+TEST(Planner, ZeroSizeAndEmpty) {
+  Plan empty = planOrDie({}, "best");
+  EXPECT_EQ(empty.arenaSize, 0);
+  std::vector<Buffer> buffers = {{1, 0, 5, 0, 1}, {2, 0, 5, 8, 1}};
+  for (const std::string &s : strategyNames()) {
+    Plan p = planOrDie(buffers, s);
+    EXPECT_EQ(p.offsets[0], 0) << s;
+    EXPECT_EQ(p.arenaSize, 8) << s;
+  }
+}
+
+TEST(Planner, InputErrors) {
+  PlanOptions options;
+  EXPECT_FALSE(planBuffers({{1, 2, 2, 4, 1}}, options).ok());
+  EXPECT_FALSE(planBuffers({{1, 0, 2, -4, 1}}, options).ok());
+  EXPECT_FALSE(planBuffers({{1, 0, 2, 4, 3}}, options).ok());
+  Expected<Plan> dup = planBuffers({{1, 0, 2, 4, 1}, {1, 3, 4, 4, 1}}, options);
+  ASSERT_FALSE(dup.ok());
+  EXPECT_NE(dup.error().find("duplicate buffer id 1"), std::string::npos);
+  options.strategy = "nope";
+  EXPECT_FALSE(planBuffers({}, options).ok());
+  options.strategy = "best";
+  options.alignment = 12;
+  EXPECT_FALSE(planBuffers({}, options).ok());
+}
+
+TEST(Planner, Overflow) {
+  // Huge buffers that never overlap are fine (both at 0) ...
+  std::vector<Buffer> apart = {{1, 0, 1, kMax, 1}, {2, 1, 2, kMax, 1}};
+  EXPECT_EQ(lowerBound(apart), kMax);
+  for (const std::string &s : strategyNames()) {
+    if (s == "naive")
+      continue;
+    Plan p = planOrDie(apart, s);
+    EXPECT_EQ(p.arenaSize, kMax) << s;
+  }
+  // ... but the bump allocator overflows, and so do overlapping ones.
+  PlanOptions naive;
+  naive.strategy = "naive";
+  EXPECT_FALSE(planBuffers(apart, naive).ok());
+  std::vector<Buffer> together = {{1, 0, 2, kMax / 2 + 1, 1},
+                                  {2, 1, 3, kMax / 2 + 1, 1}};
+  EXPECT_FALSE(lowerBound(together));
+  EXPECT_TRUE(validateInput(together).has_value());
+  EXPECT_FALSE(planBuffers(together, PlanOptions()).ok());
+  // Rounding up to the alignment can overflow too.
+  std::vector<Buffer> big = {{1, 0, 1, kMax, 1}};
+  PlanOptions aligned;
+  aligned.alignment = 64;
+  EXPECT_FALSE(planBuffers(big, aligned).ok());
+}
+
+TEST(Validator, CatchesOverlapsAndMisalignment) {
+  std::vector<Buffer> buffers = {{7, 0, 2, 8, 1}, {9, 1, 3, 8, 4}};
+  EXPECT_FALSE(validatePlan(buffers, {0, 8}, 16));
+  std::optional<std::string> err = validatePlan(buffers, {0, 4}, 16);
+  ASSERT_TRUE(err);
+  EXPECT_NE(err->find("buffers 7 and 9"), std::string::npos) << *err;
+  EXPECT_TRUE(validatePlan(buffers, {0, 8}, 15));  // exceeds the arena
+  EXPECT_TRUE(validatePlan(buffers, {0, 10}, 32)); // misaligned
+  EXPECT_TRUE(validatePlan(buffers, {0}, 32));     // missing offset
+  // Touching lifetimes ([0,2) and [2,3)) may share bytes.
+  EXPECT_FALSE(validatePlan({{1, 0, 2, 8, 1}, {2, 2, 3, 8, 1}}, {0, 0}, 8));
+}
+
+// The optimum by brute force: every compacted plan is produced by placing the
+// buffers in some order, each on top of the earlier ones it overlaps.
+int64_t bruteForce(const std::vector<Buffer> &buffers) {
+  std::vector<size_t> perm(buffers.size());
+  std::iota(perm.begin(), perm.end(), 0);
+  int64_t best = kMax;
+  do {
+    std::vector<int64_t> top(buffers.size(), 0);
+    int64_t arena = 0;
+    for (size_t k = 0; k < perm.size(); ++k) {
+      const Buffer &b = buffers[perm[k]];
+      int64_t off = 0;
+      for (size_t j = 0; j < k; ++j) {
+        const Buffer &o = buffers[perm[j]];
+        if (o.start < b.end && b.start < o.end)
+          off = std::max(off, top[perm[j]]);
+      }
+      top[perm[k]] = off + b.size;
+      arena = std::max(arena, off + b.size);
+    }
+    best = std::min(best, arena);
+  } while (std::next_permutation(perm.begin(), perm.end()));
+  return best;
+}
+
+std::vector<Buffer> randomInstance(std::mt19937_64 &rng, int n, int horizon,
+                                   int64_t maxSize, bool aligned) {
+  std::vector<Buffer> buffers;
+  for (int i = 0; i < n; ++i) {
+    Buffer b;
+    b.id = i * 3 + 1;
+    b.start = rng() % horizon;
+    b.end = b.start + 1 + rng() % horizon;
+    b.size = rng() % (maxSize + 1);
+    b.alignment = aligned ? int64_t(1) << (rng() % 4) : 1;
+    buffers.push_back(b);
+  }
+  return buffers;
+}
+
+TEST(Property, EveryStrategyIsValidAndBestIsNeverWorse) {
+  std::mt19937_64 rng(12345);
+  for (int iter = 0; iter < 2000; ++iter) {
+    int n = 1 + rng() % 25;
+    std::vector<Buffer> buffers =
+        randomInstance(rng, n, 1 + rng() % 12, 1 + rng() % 100, iter % 3 == 0);
+    int64_t alignment = iter % 5 == 0 ? 8 : 1;
+    int64_t bound = *lowerBound(buffers, alignment);
+    int64_t others = kMax;
+    for (const std::string &s : strategyNames()) {
+      if (s == "best")
+        continue;
+      Plan p = planOrDie(buffers, s, alignment);
+      EXPECT_GE(p.arenaSize, bound) << s;
+      others = std::min(others, p.arenaSize);
+    }
+    Plan best = planOrDie(buffers, "best", alignment, 0.05);
+    EXPECT_GE(best.arenaSize, bound);
+    EXPECT_LE(best.arenaSize, others) << "iteration " << iter;
+    if (::testing::Test::HasFailure())
+      break;
+  }
+}
+
+TEST(Property, BestMatchesBruteForceOnTinyInstances) {
+  std::mt19937_64 rng(777);
+  for (int iter = 0; iter < 1500; ++iter) {
+    int n = 1 + rng() % 7;
+    std::vector<Buffer> buffers =
+        randomInstance(rng, n, 1 + rng() % 6, 1 + rng() % 20, false);
+    Plan best = planOrDie(buffers, "best", 1, 1.0);
+    int64_t optimum = bruteForce(buffers);
+    EXPECT_EQ(best.arenaSize, optimum) << "iteration " << iter;
+    EXPECT_TRUE(best.provenOptimal) << "iteration " << iter;
+    if (::testing::Test::HasFailure())
+      break;
+  }
+}
+
+TEST(Property, BestReachesTheBoundOnChainsAndBranches) {
+  // DNN-shaped: each op consumes the previous activation (and sometimes a
+  // skip connection from a few ops back) and produces a new one.
+  std::mt19937_64 rng(99);
+  for (int iter = 0; iter < 200; ++iter) {
+    int n = 10 + rng() % 60;
+    std::vector<Buffer> buffers;
+    for (int i = 0; i < n; ++i) {
+      int64_t lastUse = i + 2;
+      if (rng() % 4 == 0)
+        lastUse = i + 2 + int64_t(rng() % 4); // a branch merged later
+      buffers.push_back(
+          {int64_t(i), int64_t(i), lastUse, int64_t(64 * (1 + rng() % 64)), 1});
+    }
+    Plan best = planOrDie(buffers, "best", 1, 1.0);
+    EXPECT_EQ(best.arenaSize, best.lowerBound) << "iteration " << iter;
+    if (::testing::Test::HasFailure())
+      break;
+  }
+}
+
+TEST(Planner, BestRespectsItsTimeLimitAndIsDeterministic) {
+  std::mt19937_64 rng(5);
+  std::vector<Buffer> buffers = randomInstance(rng, 300, 60, 1000, false);
+  Plan a = planOrDie(buffers, "best", 1, 0.2);
+  EXPECT_LT(a.seconds, 0.3);
+  Plan portfolio = planOrDie(buffers, "portfolio");
+  EXPECT_LE(a.arenaSize, portfolio.arenaSize);
+  Plan p2 = planOrDie(buffers, "portfolio");
+  EXPECT_EQ(portfolio.offsets, p2.offsets);
+}
+
+TEST(Planner, LargeInstancesScale) {
+  std::mt19937_64 rng(1);
+  std::vector<Buffer> buffers;
+  for (int i = 0; i < 100000; ++i) {
+    int64_t start = static_cast<int64_t>(rng() % 100000);
+    buffers.push_back({int64_t(i), start, start + 1 + int64_t(rng() % 16),
+                       int64_t(1 + rng() % 4096), 1});
+  }
+  Plan p = planOrDie(buffers, "portfolio");
+  EXPECT_GE(p.arenaSize, p.lowerBound);
+  EXPECT_LT(p.seconds, 2.0);
+}
+
+} // namespace
