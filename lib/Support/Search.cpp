@@ -240,7 +240,7 @@ private:
   /// (the placement is kept), false on failure (state restored) or when
   /// out of budget (`stopped`).
   bool dfs(int32_t lo, int32_t hi) {
-    if (++nodes > budget || ((nodes & 1023) == 0 && Clock::now() > deadline)) {
+    if (++nodes > budget || ((nodes & 127) == 0 && Clock::now() > deadline)) {
       stopped = true;
       return false;
     }

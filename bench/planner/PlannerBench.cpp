@@ -1,0 +1,174 @@
+//===- PlannerBench.cpp - Planner benchmark (markdown tables) -------------===//
+//
+//   mplan-plan-bench [--minimalloc DIR] [--time-limit SECONDS] [--runs N]
+//                    [--max-random N]
+//
+// Prints markdown tables: arena / lower bound and time per strategy on the
+// MiniMalloc challenging instances, on DNN-shaped instances, and scaling of
+// the heuristics on random instances (median of N runs).
+//
+//===----------------------------------------------------------------------===//
+
+#include "DnnInstances.h"
+
+#include "mplan/Support/Csv.h"
+#include "mplan/Support/Planner.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+
+using namespace mplan;
+
+namespace {
+struct Result {
+  int64_t arena = 0;
+  double seconds = 0;
+  bool ok = false;
+};
+
+Result run(const std::vector<Buffer> &buffers, const std::string &strategy,
+           double limit) {
+  PlanOptions options;
+  options.strategy = strategy;
+  options.timeLimitSeconds = limit;
+  Expected<Plan> plan = planBuffers(buffers, options);
+  if (!plan)
+    return {};
+  if (std::optional<std::string> err =
+          validatePlan(buffers, plan->offsets, plan->arenaSize)) {
+    std::fprintf(stderr, "INVALID PLAN (%s): %s\n", strategy.c_str(),
+                 err->c_str());
+    std::exit(1);
+  }
+  return {plan->arenaSize, plan->seconds, true};
+}
+
+void table(const std::vector<std::pair<std::string, std::vector<Buffer>>> &set,
+           double limit, const char *capacityNote) {
+  const std::vector<std::string> &names = strategyNames();
+  std::printf("| instance | buffers | lower bound |");
+  for (const std::string &n : names)
+    std::printf(" %s |", n.c_str());
+  std::printf("\n|---|---:|---:|");
+  for (size_t i = 0; i < names.size(); ++i)
+    std::printf("---:|");
+  std::printf("\n");
+  for (const auto &[name, buffers] : set) {
+    int64_t lb = lowerBound(buffers).value_or(-1);
+    std::printf("| %s | %zu | %lld |", name.c_str(), buffers.size(),
+                static_cast<long long>(lb));
+    for (const std::string &n : names) {
+      Result r = run(buffers, n, limit);
+      if (!r.ok) {
+        std::printf(" error |");
+        continue;
+      }
+      std::printf(" %.4f (%.3f s) |",
+                  static_cast<double>(r.arena) / static_cast<double>(lb),
+                  r.seconds);
+    }
+    std::printf("\n");
+  }
+  std::printf("\nCells: arena / lower bound (planning time). %s\n\n",
+              capacityNote);
+}
+
+std::vector<Buffer> randomInstance(int64_t n, uint64_t seed) {
+  // Lifetimes of 1-16 steps for most buffers and up to 256 for one in ten,
+  // starts uniform over n steps, sizes 64 B - 256 KiB (log-uniform-ish).
+  std::mt19937_64 rng(seed);
+  std::vector<Buffer> buffers;
+  buffers.reserve(n);
+  for (int64_t i = 0; i < n; ++i) {
+    int64_t start = static_cast<int64_t>(rng() % n);
+    int64_t len = rng() % 10 == 0 ? 1 + static_cast<int64_t>(rng() % 256)
+                                  : 1 + static_cast<int64_t>(rng() % 16);
+    int64_t size = int64_t(64) << (rng() % 13);
+    size += static_cast<int64_t>(rng() % size);
+    buffers.push_back({i, start, start + len, size, 1});
+  }
+  return buffers;
+}
+} // namespace
+
+int main(int argc, char **argv) {
+  std::string dir = "../shared/benchmarks/minimalloc";
+  double limit = 10.0;
+  int runs = 3;
+  int64_t maxRandom = 1000000;
+  for (int i = 1; i + 1 < argc; i += 2) {
+    if (!std::strcmp(argv[i], "--minimalloc"))
+      dir = argv[i + 1];
+    else if (!std::strcmp(argv[i], "--time-limit"))
+      limit = std::atof(argv[i + 1]);
+    else if (!std::strcmp(argv[i], "--runs"))
+      runs = std::atoi(argv[i + 1]);
+    else if (!std::strcmp(argv[i], "--max-random"))
+      maxRandom = std::atoll(argv[i + 1]);
+  }
+
+  std::printf("### MiniMalloc challenging instances (capacity 1048576)\n\n");
+  std::vector<std::pair<std::string, std::vector<Buffer>>> mm;
+  for (const char *name : {"A", "B", "C", "D", "E", "F"}) {
+    std::string path = dir + "/" + name + ".1048576.csv";
+    Expected<CsvTable> t = readBufferCsvFile(path);
+    if (!t) {
+      std::fprintf(stderr, "skipping %s\n", t.error().c_str());
+      continue;
+    }
+    mm.emplace_back(name, t->buffers);
+  }
+  table(mm, limit, "`best` ran with the time limit given on the command line.");
+
+  std::printf("### DNN-shaped instances (activations, batch 1, fp32)\n\n");
+  std::vector<std::pair<std::string, std::vector<Buffer>>> dnn;
+  for (bench::Instance &inst : bench::dnnInstances())
+    dnn.emplace_back(inst.name, std::move(inst.buffers));
+  table(dnn, limit, "");
+
+  std::printf("### Random instances: scaling (median of %d runs)\n\n", runs);
+  const char *heuristics[] = {"linear-scan", "greedy-by-size",
+                              "greedy-by-breadth", "portfolio", "best"};
+  std::printf("| buffers |");
+  for (const char *h : heuristics)
+    std::printf(" %s arena/LB | time (s) | t(n)/t(n/2) |", h);
+  std::printf("\n|---:|");
+  for (size_t i = 0; i < sizeof(heuristics) / sizeof(heuristics[0]); ++i)
+    std::printf("---:|---:|---:|");
+  std::printf("\n");
+  std::vector<double> prev(sizeof(heuristics) / sizeof(heuristics[0]), 0);
+  int64_t prevN = 0;
+  for (int64_t n = 1000; n <= maxRandom; prevN = n, n *= (n % 3 == 1 ? 2 : 5)) {
+    // 1k, 2k, 10k, 20k, 100k, 200k, 1M
+    std::vector<Buffer> buffers = randomInstance(n, 42 + n);
+    int64_t lb = lowerBound(buffers).value_or(1);
+    std::printf("| %lld |", static_cast<long long>(n));
+    for (size_t h = 0; h < prev.size(); ++h) {
+      std::vector<double> times;
+      Result r;
+      for (int k = 0; k < runs; ++k) {
+        r = run(buffers, heuristics[h], 1.0);
+        times.push_back(r.seconds);
+      }
+      std::sort(times.begin(), times.end());
+      double med = times[times.size() / 2];
+      bool doubled = prev[h] > 0 && n == 2 * prevN;
+      if (doubled)
+        std::printf(" %.4f | %.4f | %.2f |",
+                    static_cast<double>(r.arena) / static_cast<double>(lb), med,
+                    med / prev[h]);
+      else
+        std::printf(" %.4f | %.4f | |",
+                    static_cast<double>(r.arena) / static_cast<double>(lb),
+                    med);
+      prev[h] = med;
+    }
+    std::printf("\n");
+  }
+  return 0;
+}
