@@ -61,4 +61,50 @@ def MPlanVerifyPlan : Pass<"mplan-verify-plan", "func::FuncOp"> {
   }];
 }
 
+def MPlanFoldViews : Pass<"mplan-fold-views", "func::FuncOp"> {
+  let summary = "Reduce view chains on planner buffers to one mplan.view";
+  let description = [{
+    Rewrites every static view-like op of an `mplan.alloc_tensor` (or of a
+    view of one) -- `memref.subview`, `expand_shape`, `collapse_shape`,
+    `reinterpret_cast`, `cast`, zero-shift `memref.view` and chains of them --
+    into one `mplan.view` of the buffer at a static byte offset with exactly
+    the replaced op's result type, folds views of views and erases views
+    without uses. Views whose type is not static are left alone. Records the
+    number of view ops removed and canonicalized as the function attributes
+    `mplan.views_removed` and `mplan.views_canonicalized` (accumulated over
+    runs; the plan report shows them).
+  }];
+  let dependentDialects = ["::mlir::mplan::MPlanDialect",
+                           "::mlir::memref::MemRefDialect"];
+}
+
+def MPlanElideCopies : Pass<"mplan-elide-copies", "func::FuncOp"> {
+  let summary = "Remove copies between planner buffers by aliasing them";
+  let description = [{
+    For every `memref.copy` / `linalg.copy` between two unplanned
+    `mplan.alloc_tensor` buffers of the same block (run `mplan-fold-views`
+    first so their views are `mplan.view` ops):
+
+    * *write in place* (pad, concat): when the source is a whole buffer and
+      the target a static region of another, the source becomes that region:
+      its producers write straight into the destination. The destination's
+      initialization (a fill-like op that only writes the destination) is
+      moved before the producer when it writes the region in between; any
+      other access to the region between the source's first use and the copy,
+      any write to the source after the copy and any write to the region
+      while the source is still read make the copy stay.
+    * *view copy to view*: when the target is a whole buffer only read after
+      the copy and the source region is not written while the target is
+      still used, the target becomes a view of the source.
+
+    The buffer and the copy disappear; live ranges follow from the rewritten
+    IR. Write and alias information is computed once per function and
+    updated in place for the ops each rewrite touches. Records
+    `mplan.copies_removed` and `mplan.copy_bytes_avoided` as function
+    attributes (accumulated; the plan report shows them).
+  }];
+  let dependentDialects = ["::mlir::mplan::MPlanDialect",
+                           "::mlir::memref::MemRefDialect"];
+}
+
 #endif // MPLAN_TRANSFORMS_PASSES_TD

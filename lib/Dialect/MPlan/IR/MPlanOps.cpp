@@ -2,10 +2,13 @@
 
 #include "mplan/Dialect/MPlan/IR/MPlanOps.h"
 
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/IR/OpImplementation.h"
+#include "mlir/IR/PatternMatch.h"
 #include "llvm/Support/CheckedArithmetic.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -92,7 +95,8 @@ FailureOr<int64_t> mlir::mplan::getMemRefByteSize(MemRefType type) {
       span->max, 1); // min is 0 for non-negative strides
   if (span->min != 0 || !count)
     return failure();
-  std::optional<int64_t> bytes = llvm::checkedMul<int64_t>(*count, *elementSize);
+  std::optional<int64_t> bytes =
+      llvm::checkedMul<int64_t>(*count, *elementSize);
   if (!bytes)
     return failure();
   return *bytes;
@@ -161,51 +165,62 @@ LogicalResult AllocTensorOp::verify() {
 
 Value ViewOp::getViewSource() { return getSource(); }
 
-LogicalResult ViewOp::verify() {
-  MemRefType sourceType = getSource().getType();
-  MemRefType resultType = getResult().getType();
+std::optional<std::string> mlir::mplan::checkViewTypes(MemRefType sourceType,
+                                                       int64_t byteOffset,
+                                                       MemRefType resultType) {
+  auto describe = [](auto &&...parts) {
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    (os << ... << parts);
+    return text;
+  };
   if (sourceType.getElementType() != resultType.getElementType())
-    return emitOpError("element type ")
-           << resultType.getElementType()
-           << " differs from the source's element type "
-           << sourceType.getElementType();
+    return describe("element type ", resultType.getElementType(),
+                    " differs from the source's element type ",
+                    sourceType.getElementType());
   if (sourceType.getMemorySpace() != resultType.getMemorySpace())
-    return emitOpError("memory space differs from the source's");
+    return describe("memory space differs from the source's");
   FailureOr<ElementSpan> source = getElementSpan(sourceType);
   if (failed(source))
-    return emitOpError("source type ")
-           << sourceType << " must have a static strided layout";
+    return describe("source type ", sourceType,
+                    " must have a static strided layout");
   FailureOr<ElementSpan> result = getElementSpan(resultType);
   if (failed(result))
-    return emitOpError("result type ")
-           << resultType << " must have a static strided layout";
+    return describe("result type ", resultType,
+                    " must have a static strided layout");
   FailureOr<int64_t> elementSize =
       getElementByteSize(sourceType.getElementType());
   if (failed(elementSize) || *elementSize == 0)
-    return emitOpError("element type has no fixed non-zero byte size");
+    return describe("element type has no fixed non-zero byte size");
 
-  int64_t byteOffset = getByteOffset();
   if (byteOffset % *elementSize != 0)
-    return emitOpError("byte offset ")
-           << byteOffset << " is not a multiple of the element size "
-           << *elementSize;
+    return describe("byte offset ", byteOffset,
+                    " is not a multiple of the element size ", *elementSize);
   std::optional<int64_t> expectedOffset =
       llvm::checkedAdd<int64_t>(source->offset, byteOffset / *elementSize);
   if (!expectedOffset || *expectedOffset != result->offset)
-    return emitOpError("result layout offset ")
-           << result->offset << " must equal the source's layout offset "
-           << source->offset << " plus the byte offset " << byteOffset
-           << " in elements";
+    return describe("result layout offset ", result->offset,
+                    " must equal the source's layout offset ", source->offset,
+                    " plus the byte offset ", byteOffset, " in elements");
   if (result->empty)
-    return success();
+    return std::nullopt;
   if (source->empty)
-    return emitOpError("views elements of an empty source");
+    return describe("views elements of an empty source");
   // Every addressable element of the view must be an element of the source.
-  std::optional<int64_t> lo = llvm::checkedAdd<int64_t>(result->offset, result->min);
-  std::optional<int64_t> hi = llvm::checkedAdd<int64_t>(result->offset, result->max);
+  std::optional<int64_t> lo =
+      llvm::checkedAdd<int64_t>(result->offset, result->min);
+  std::optional<int64_t> hi =
+      llvm::checkedAdd<int64_t>(result->offset, result->max);
   if (!lo || !hi || *lo < source->offset + source->min ||
       *hi > source->offset + source->max)
-    return emitOpError("view addresses elements outside its source's bytes");
+    return describe("view addresses elements outside its source's bytes");
+  return std::nullopt;
+}
+
+LogicalResult ViewOp::verify() {
+  if (std::optional<std::string> error = checkViewTypes(
+          getSource().getType(), getByteOffset(), getResult().getType()))
+    return emitOpError(*error);
   return success();
 }
 
@@ -224,6 +239,97 @@ OpFoldResult ViewOp::fold(FoldAdaptor) {
     return getResult();
   }
   return {};
+}
+
+//===----------------------------------------------------------------------===//
+// View canonicalization: memref view chains on planner buffers to mplan.view
+//===----------------------------------------------------------------------===//
+
+Value mlir::mplan::getViewRoot(Value value) {
+  if (value.getDefiningOp<AllocTensorOp>())
+    return value;
+  if (auto view = value.getDefiningOp<ViewOp>())
+    if (view.getSource().getDefiningOp<AllocTensorOp>())
+      return view.getSource();
+  return {};
+}
+
+/// Replaces `op`, a view-like op of `source` whose result has type
+/// `resultType` and whose layout offset is relative to the base of `source`'s
+/// underlying allocation, by one mplan.view of the planner buffer that
+/// `source` views. The result type is kept exactly, so no user changes.
+static LogicalResult replaceByRootView(Operation *op, Value source,
+                                       MemRefType resultType,
+                                       PatternRewriter &rewriter) {
+  Value root = getViewRoot(source);
+  if (!root)
+    return rewriter.notifyMatchFailure(op, "source is not a planner buffer");
+  auto rootType = cast<MemRefType>(root.getType());
+  SmallVector<int64_t> strides;
+  int64_t offset, rootOffset;
+  if (failed(resultType.getStridesAndOffset(strides, offset)) ||
+      ShapedType::isDynamic(offset) ||
+      failed(rootType.getStridesAndOffset(strides, rootOffset)) ||
+      ShapedType::isDynamic(rootOffset))
+    return rewriter.notifyMatchFailure(op, "dynamic layout offset");
+  FailureOr<int64_t> elementSize =
+      getElementByteSize(rootType.getElementType());
+  if (failed(elementSize))
+    return rewriter.notifyMatchFailure(op, "element without a byte size");
+  std::optional<int64_t> elements =
+      llvm::checkedSub<int64_t>(offset, rootOffset);
+  std::optional<int64_t> byteOffset =
+      elements ? llvm::checkedMul<int64_t>(*elements, *elementSize)
+               : std::nullopt;
+  if (!byteOffset || checkViewTypes(rootType, *byteOffset, resultType))
+    return rewriter.notifyMatchFailure(op, "not a static view of the root");
+  rewriter.replaceOpWithNewOp<ViewOp>(op, resultType, root, *byteOffset);
+  return success();
+}
+
+namespace {
+/// subview, expand_shape, collapse_shape, reinterpret_cast and cast: the
+/// result's layout offset is relative to the base of the source's
+/// allocation, so the op is a view of the root at that offset.
+template <typename OpTy>
+struct FoldViewLikeIntoRootView : public OpRewritePattern<OpTy> {
+  using OpRewritePattern<OpTy>::OpRewritePattern;
+  LogicalResult matchAndRewrite(OpTy op,
+                                PatternRewriter &rewriter) const override {
+    auto resultType = dyn_cast<MemRefType>(op->getResult(0).getType());
+    if (!resultType)
+      return failure();
+    return replaceByRootView(op, op->getOperand(0), resultType, rewriter);
+  }
+};
+
+/// memref.view starts a new base at its byte shift: it is a view of the root
+/// with the same type only when the shift is zero and the element type does
+/// not change (an mplan.view never reinterprets elements).
+struct FoldMemRefViewIntoRootView : public OpRewritePattern<memref::ViewOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(memref::ViewOp op,
+                                PatternRewriter &rewriter) const override {
+    if (!op.getSizes().empty() || !matchPattern(op.getByteShift(), m_Zero()))
+      return rewriter.notifyMatchFailure(op, "non-zero or dynamic shift");
+    return replaceByRootView(op, op.getSource(), op.getType(), rewriter);
+  }
+};
+} // namespace
+
+void mlir::mplan::populateViewFoldingPatterns(RewritePatternSet &patterns) {
+  MLIRContext *ctx = patterns.getContext();
+  patterns.add<FoldViewLikeIntoRootView<memref::SubViewOp>,
+               FoldViewLikeIntoRootView<memref::ExpandShapeOp>,
+               FoldViewLikeIntoRootView<memref::CollapseShapeOp>,
+               FoldViewLikeIntoRootView<memref::ReinterpretCastOp>,
+               FoldViewLikeIntoRootView<memref::CastOp>,
+               FoldMemRefViewIntoRootView>(ctx);
+}
+
+void ViewOp::getCanonicalizationPatterns(RewritePatternSet &results,
+                                         MLIRContext *context) {
+  populateViewFoldingPatterns(results);
 }
 
 #define GET_OP_CLASSES

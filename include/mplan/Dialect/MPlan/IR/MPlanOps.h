@@ -6,9 +6,13 @@
 #include "mlir/Bytecode/BytecodeOpInterface.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/OpDefinition.h"
+#include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 #include "mplan/Dialect/MPlan/IR/MPlanDialect.h"
+
+#include <optional>
+#include <string>
 
 #define GET_OP_CLASSES
 #include "mplan/Dialect/MPlan/IR/MPlanOps.h.inc"
@@ -27,6 +31,25 @@ FailureOr<int64_t> getElementByteSize(Type type);
 /// addressable element, or failure if the layout is not static or the size
 /// overflows. An empty memref spans 0 bytes.
 FailureOr<int64_t> getMemRefByteSize(MemRefType type);
+
+/// Checks that `result` is a valid type for an mplan.view of a `source` at
+/// `byteOffset` bytes (same element type and memory space, static strided
+/// layouts, layout offsets that agree with the byte offset, every element
+/// inside the source); returns why not, or std::nullopt if it is.
+std::optional<std::string> checkViewTypes(MemRefType source, int64_t byteOffset,
+                                          MemRefType result);
+
+/// The planner buffer (an mplan.alloc_tensor result) that `value` is, or that
+/// the mplan.view defining `value` views; null otherwise.
+Value getViewRoot(Value value);
+
+/// Patterns that turn memref view-like ops (subview, expand_shape,
+/// collapse_shape, reinterpret_cast, cast, memref.view) of planner buffers
+/// into one mplan.view of the buffer with exactly the same result type.
+/// Together with ViewOp's folder (view of view, identity view) and the
+/// removal of dead pure ops, they reduce every static view chain on a
+/// planner buffer to one mplan.view of it.
+void populateViewFoldingPatterns(RewritePatternSet &patterns);
 
 } // namespace mplan
 } // namespace mlir

@@ -123,7 +123,10 @@ def MPlan_ViewOp : MPlan_Op<"view", [
     element the view can address lies within the source's elements.
 
     A view of a view folds into one view of the root; a view that reproduces
-    its source folds away.
+    its source folds away. Canonicalization also turns static memref view
+    chains (`subview`, `expand_shape`, `collapse_shape`, `reinterpret_cast`,
+    `cast`, zero-shift `memref.view`) on an `mplan.alloc_tensor` into one
+    `mplan.view` of it with exactly the same result type.
 
     ```mlir
     %v = mplan.view %a[64] : memref<64xf32> to memref<4x4xf32, strided<[4, 1], offset: 16>>
@@ -136,6 +139,7 @@ def MPlan_ViewOp : MPlan_Op<"view", [
   }];
   let hasVerifier = 1;
   let hasFolder = 1;
+  let hasCanonicalizer = 1;
 }
 
 #endif // MPLAN_DIALECT_MPLAN_IR_MPLANOPS_TD

@@ -1,0 +1,813 @@
+//===- ElideCopies.cpp - Remove copies between planner buffers ------------===//
+//
+// Two rewrites of `copy %src, %dst` between planner buffers (unplanned
+// mplan.alloc_tensor results, "roots") of one block:
+//
+//  * write in place (pad, concat): %src is a whole root X and %dst a static
+//    region R of another root Y. X becomes R: X's producers write straight
+//    into Y, X and the copy disappear.
+//  * view copy to view: %dst is a whole root X and %src a static region R of
+//    another root Y. X becomes a view of R.
+//
+// Both replace every use of X by the matching part of R, so they are legal
+// only when nobody can tell X and R apart. With F the first and L the last
+// access to X and C the copy (positions in the block):
+//
+//  write in place: no access to R through Y in [F, C) (Y's fill-like
+//    initializations there are moved before F when that is legal), no write
+//    to X after C, no write to R through Y in (C, L].
+//  view copy: X is only written by C and only read after it, no write to R
+//    through Y in (C, L].
+//
+// "Access" and "write" come from MemoryEffectOpInterface on the ops using an
+// alias of a root; an op nested in a region, or one whose effects are unknown,
+// counts as reading and writing at its ancestor in the roots' block. A region
+// is the static strided type of the alias, in the root's elements; an alias
+// not made by mplan.view (select, loop arguments, dynamic subviews...) may
+// address any of the root's bytes. The accesses are collected once per
+// function and updated in place by every rewrite.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mplan/Dialect/MPlan/IR/MPlanOps.h"
+#include "mplan/Transforms/Passes.h"
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Transforms/RegionUtils.h"
+#include "llvm/ADT/SetVector.h"
+
+namespace mlir {
+namespace mplan {
+#define GEN_PASS_DEF_MPLANELIDECOPIES
+#include "mplan/Transforms/Passes.h.inc"
+} // namespace mplan
+} // namespace mlir
+
+using namespace mlir;
+using namespace mlir::mplan;
+
+//===----------------------------------------------------------------------===//
+// Regions of a root: boxes in its index space
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// The elements a static strided view of a root with an identity layout
+/// addresses, as a box of the root's index space: root dimension i holds
+/// indices {start[i] + t * step[i] : t < count[i]}.
+struct Box {
+  SmallVector<int64_t> start, step, count;
+  /// For each dimension of the view: the root dimension it walks, or -1 for
+  /// a dimension of size 1.
+  SmallVector<int64_t> viewDimToRootDim;
+};
+} // namespace
+
+static bool getStaticLayout(MemRefType type, SmallVectorImpl<int64_t> &strides,
+                            int64_t &offset) {
+  return type.hasStaticShape() &&
+         succeeded(type.getStridesAndOffset(strides, offset)) &&
+         !ShapedType::isDynamic(offset) &&
+         llvm::none_of(strides, ShapedType::isDynamic);
+}
+
+/// Decomposes `view` (a static strided memref type whose layout offset is in
+/// the elements of a root of shape `rootShape` and identity layout) into a
+/// box, or fails if the view is not a box (it reshapes, or overlaps itself).
+static std::optional<Box> decomposeBox(ArrayRef<int64_t> rootShape,
+                                       MemRefType view) {
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (!getStaticLayout(view, strides, offset))
+    return std::nullopt;
+  int64_t rank = rootShape.size();
+  SmallVector<int64_t> rootStrides(rank, 1);
+  int64_t numElements = 1;
+  for (int64_t i = rank - 1; i >= 0; --i) {
+    if (rootShape[i] <= 0)
+      return std::nullopt;
+    rootStrides[i] = numElements;
+    numElements *= rootShape[i];
+  }
+  if (offset < 0 || offset >= numElements)
+    return std::nullopt;
+  Box box;
+  box.step.assign(rank, 1);
+  box.count.assign(rank, 1);
+  for (int64_t i = 0; i < rank; ++i)
+    box.start.push_back((offset / rootStrides[i]) % rootShape[i]);
+  SmallVector<bool> used(rank, false);
+  for (auto [size, stride] : llvm::zip_equal(view.getShape(), strides)) {
+    if (size == 1) {
+      box.viewDimToRootDim.push_back(-1);
+      continue;
+    }
+    if (size <= 0 || stride <= 0)
+      return std::nullopt;
+    // The root dimension whose stride range [s_i, s_i * d_i) holds `stride`.
+    int64_t dim = -1;
+    for (int64_t i = 0; i < rank; ++i)
+      if (rootShape[i] > 1 && stride % rootStrides[i] == 0 &&
+          stride / rootStrides[i] < rootShape[i])
+        dim = i;
+    if (dim < 0 || used[dim])
+      return std::nullopt;
+    int64_t step = stride / rootStrides[dim];
+    if (box.start[dim] + (size - 1) * step >= rootShape[dim])
+      return std::nullopt;
+    used[dim] = true;
+    box.step[dim] = step;
+    box.count[dim] = size;
+    box.viewDimToRootDim.push_back(dim);
+  }
+  return box;
+}
+
+/// The first and last element (in the root's elements) `type` addresses.
+static std::optional<std::pair<int64_t, int64_t>> getSpan(MemRefType type) {
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (!getStaticLayout(type, strides, offset))
+    return std::nullopt;
+  int64_t lo = offset, hi = offset;
+  for (auto [size, stride] : llvm::zip_equal(type.getShape(), strides)) {
+    if (size == 0)
+      return std::nullopt;
+    (stride < 0 ? lo : hi) += (size - 1) * stride;
+  }
+  return std::make_pair(lo, hi);
+}
+
+/// Whether two index sets {a + t * m : t < n} may intersect.
+static bool mayIntersect(int64_t a, int64_t m, int64_t n, int64_t b, int64_t k,
+                         int64_t p) {
+  int64_t aEnd = a + (n - 1) * m, bEnd = b + (p - 1) * k;
+  if (aEnd < b || bEnd < a)
+    return false;
+  // Same step, different residue: interleaved, disjoint.
+  if (n > 1 && p > 1 && m == k && (a - b) % m != 0)
+    return false;
+  return true;
+}
+
+/// A region of a root: the static strided type of an alias (layout offset in
+/// the root's elements), or std::nullopt for "any of the root's bytes".
+using Extent = std::optional<MemRefType>;
+
+/// Whether regions `a` and `b` of a root of shape `rootShape` may overlap.
+static bool mayOverlap(ArrayRef<int64_t> rootShape, const Extent &a,
+                       const Extent &b) {
+  if (!a || !b)
+    return true;
+  std::optional<Box> boxA = decomposeBox(rootShape, *a);
+  std::optional<Box> boxB = decomposeBox(rootShape, *b);
+  if (boxA && boxB) {
+    for (size_t i = 0; i < rootShape.size(); ++i)
+      if (!mayIntersect(boxA->start[i], boxA->step[i], boxA->count[i],
+                        boxB->start[i], boxB->step[i], boxB->count[i]))
+        return false;
+    return true;
+  }
+  auto spanA = getSpan(*a), spanB = getSpan(*b);
+  if (!spanA || !spanB)
+    return true;
+  return spanA->first <= spanB->second && spanB->first <= spanA->second;
+}
+
+/// A static strided type with `shape`, `strides` and `offset`, written as
+/// `original` if that describes the same layout, else as an identity layout
+/// when it is one.
+static MemRefType makeStridedType(MemRefType original,
+                                  ArrayRef<int64_t> strides, int64_t offset) {
+  SmallVector<int64_t> oldStrides;
+  int64_t oldOffset;
+  if (getStaticLayout(original, oldStrides, oldOffset) && oldOffset == offset &&
+      ArrayRef<int64_t>(oldStrides) == strides)
+    return original;
+  auto identity =
+      MemRefType::get(original.getShape(), original.getElementType(),
+                      MemRefLayoutAttrInterface(), original.getMemorySpace());
+  SmallVector<int64_t> identityStrides;
+  int64_t identityOffset;
+  if (offset == 0 &&
+      succeeded(
+          identity.getStridesAndOffset(identityStrides, identityOffset)) &&
+      ArrayRef<int64_t>(identityStrides) == strides)
+    return identity;
+  return MemRefType::get(
+      original.getShape(), original.getElementType(),
+      StridedLayoutAttr::get(original.getContext(), offset, strides),
+      original.getMemorySpace());
+}
+
+/// `view` is a region of root X (identity layout, shape of `xType`); X is
+/// about to become `region` (a region of root Y with X's shape). Returns the
+/// type of the same elements as a region of Y, or std::nullopt if it is not
+/// a static strided type.
+static Extent composeRegion(MemRefType xType, MemRefType view,
+                            MemRefType region) {
+  if (view == xType)
+    return region;
+  std::optional<Box> box = decomposeBox(xType.getShape(), view);
+  SmallVector<int64_t> regionStrides, viewStrides;
+  int64_t regionOffset, viewOffset;
+  if (!box || !getStaticLayout(region, regionStrides, regionOffset) ||
+      !getStaticLayout(view, viewStrides, viewOffset))
+    return std::nullopt;
+  int64_t offset = regionOffset;
+  for (auto [start, stride] : llvm::zip_equal(box->start, regionStrides))
+    offset += start * stride;
+  SmallVector<int64_t> strides;
+  for (auto [dim, oldStride] :
+       llvm::zip_equal(box->viewDimToRootDim, viewStrides))
+    strides.push_back(dim < 0 ? oldStride
+                              : box->step[dim] * regionStrides[dim]);
+  return makeStridedType(view, strides, offset);
+}
+
+//===----------------------------------------------------------------------===//
+// Accesses of roots
+//===----------------------------------------------------------------------===//
+
+namespace {
+struct Access {
+  /// The ancestor, in the root's block, of the op that accesses the root.
+  Operation *op;
+  /// The op that uses the alias (op itself or an op nested in it).
+  Operation *user;
+  bool read, write;
+  Extent region;
+};
+
+struct RootState {
+  AllocTensorOp alloc;
+  /// False if an alias of the root is used outside its block: the root is
+  /// never rewritten.
+  bool tracked = true;
+  bool erased = false;
+  SmallVector<Access> accesses;
+};
+
+struct AliasInfo {
+  unsigned root;
+  Extent region;
+};
+
+/// Which roots each memref value may alias, where, and who reads and writes
+/// each root, for one function. Built once; rewrites update it.
+class AccessAnalysis {
+public:
+  explicit AccessAnalysis(func::FuncOp func);
+
+  std::vector<RootState> roots;
+  llvm::DenseMap<Value, AliasInfo> aliasOf;
+
+  int64_t pos(Operation *op) const { return positions.lookup(op); }
+  /// Records that `op` was just moved or inserted right before its next
+  /// sibling.
+  void notifyPlaced(Operation *op);
+  /// Forgets `value` (about to be erased).
+  void forget(Value value) { aliasOf.erase(value); }
+
+private:
+  void renumber(Block *block);
+  void analyzeRoot(unsigned id);
+
+  static constexpr int64_t kGap = 1 << 12;
+  llvm::DenseMap<Operation *, int64_t> positions;
+};
+} // namespace
+
+AccessAnalysis::AccessAnalysis(func::FuncOp func) {
+  int64_t next = 0;
+  func.walk<WalkOrder::PreOrder>([&](Operation *op) {
+    positions[op] = next;
+    next += kGap;
+    if (auto alloc = dyn_cast<AllocTensorOp>(op))
+      if (!alloc.isPlanned()) {
+        roots.push_back(RootState{alloc, true, false, {}});
+      }
+  });
+  for (unsigned id = 0; id < roots.size(); ++id)
+    analyzeRoot(id);
+}
+
+void AccessAnalysis::renumber(Block *block) {
+  int64_t next = 0;
+  for (Operation &op : *block) {
+    positions[&op] = next;
+    next += kGap;
+  }
+}
+
+void AccessAnalysis::notifyPlaced(Operation *op) {
+  Operation *next = op->getNextNode();
+  Operation *prev = op->getPrevNode();
+  assert(next && "an op placed before a sibling");
+  int64_t hi = positions.lookup(next);
+  int64_t lo = prev ? positions.lookup(prev) : hi - 2 * kGap;
+  if (hi - lo >= 2) {
+    positions[op] = lo + (hi - lo) / 2;
+    return;
+  }
+  renumber(op->getBlock());
+}
+
+/// The read and write effects of `user` on `value`; both when unknown.
+static std::pair<bool, bool> getEffectsOn(Operation *user, Value value) {
+  auto iface = dyn_cast<MemoryEffectOpInterface>(user);
+  if (!iface)
+    return {true, true};
+  // Ops with regions other than a pure linalg payload may access the value
+  // from inside; be conservative.
+  if (user->getNumRegions() && !isa<linalg::LinalgOp>(user))
+    return {true, true};
+  SmallVector<MemoryEffects::EffectInstance> effects;
+  iface.getEffects(effects);
+  bool read = false, write = false;
+  for (const MemoryEffects::EffectInstance &effect : effects) {
+    bool onValue = effect.getValue() == value;
+    bool anywhere = !effect.getValue() && !effect.getSymbolRef();
+    if (!onValue && !anywhere)
+      continue;
+    if (isa<MemoryEffects::Read>(effect.getEffect()))
+      read = true;
+    else
+      write = true; // Write, Allocate and Free all change what is there.
+    if (anywhere)
+      read = write = true;
+  }
+  return {read, write};
+}
+
+void AccessAnalysis::analyzeRoot(unsigned id) {
+  RootState &state = roots[id];
+  Block *block = state.alloc->getBlock();
+  SmallVector<Value> worklist;
+  auto push = [&](Value value, Extent region) {
+    if (!isa<BaseMemRefType>(value.getType()))
+      return;
+    auto [it, inserted] = aliasOf.try_emplace(value, AliasInfo{id, region});
+    if (inserted) {
+      worklist.push_back(value);
+      return;
+    }
+    if (it->second.root != id) {
+      // An alias of two roots (select, loop results): neither is rewritten.
+      state.tracked = false;
+      roots[it->second.root].tracked = false;
+    }
+  };
+  Value root = state.alloc.getResult();
+  push(root, cast<MemRefType>(root.getType()));
+  while (!worklist.empty()) {
+    Value value = worklist.pop_back_val();
+    Extent region = aliasOf.lookup(value).region;
+    for (OpOperand &use : value.getUses()) {
+      Operation *user = use.getOwner();
+      Operation *ancestor = block->findAncestorOpInBlock(*user);
+      if (!ancestor) {
+        state.tracked = false;
+        continue;
+      }
+      if (auto view = dyn_cast<ViewOp>(user)) {
+        push(view.getResult(),
+             region ? Extent(view.getResult().getType()) : std::nullopt);
+        continue;
+      }
+      if (isa<ViewLikeOpInterface>(user) && user->getNumRegions() == 0 &&
+          isMemoryEffectFree(user)) {
+        for (Value result : user->getResults())
+          push(result, std::nullopt);
+        continue;
+      }
+      // Anything else may alias the value in its memref results, region
+      // arguments and, for terminators, successor and parent values.
+      for (Value result : user->getResults())
+        push(result, std::nullopt);
+      for (Region &nested : user->getRegions())
+        for (Block &nestedBlock : nested)
+          for (BlockArgument arg : nestedBlock.getArguments())
+            push(arg, std::nullopt);
+      if (user->hasTrait<OpTrait::IsTerminator>()) {
+        for (Block *successor : user->getSuccessors())
+          for (BlockArgument arg : successor->getArguments())
+            push(arg, std::nullopt);
+        if (Operation *parent = user->getParentOp()) {
+          for (Value result : parent->getResults())
+            push(result, std::nullopt);
+          for (Region &nested : parent->getRegions())
+            for (Block &nestedBlock : nested)
+              for (BlockArgument arg : nestedBlock.getArguments())
+                push(arg, std::nullopt);
+        }
+      }
+      auto [read, write] = ancestor == user ? getEffectsOn(user, value)
+                                            : std::make_pair(true, true);
+      if (read || write)
+        state.accesses.push_back(Access{ancestor, user, read, write, region});
+    }
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// The rewrite
+//===----------------------------------------------------------------------===//
+
+namespace {
+struct CopyEliminator {
+  CopyEliminator(func::FuncOp func) : func(func), analysis(func) {}
+
+  /// Tries both rewrites on `copy`; true if the copy is gone.
+  bool tryCopy(Operation *copy, Value source, Value target);
+
+  int64_t copiesRemoved = 0;
+  int64_t bytesAvoided = 0;
+
+private:
+  /// The root `value` is, if it is a whole tracked root of `block`.
+  std::optional<unsigned> getWholeRoot(Value value, Block *block);
+  /// The root and region `value` is a static region of, if any.
+  std::optional<std::pair<unsigned, MemRefType>> getRegion(Value value,
+                                                           Block *block);
+  /// Whether every use of root `x` can take a value of type `region` (or
+  /// the matching part of it) instead; fills `newViewTypes`.
+  bool canRetype(unsigned x, MemRefType region, Operation *copy,
+                 llvm::DenseMap<Operation *, MemRefType> &newViewTypes);
+  /// Whether `access` (of root y, in the window before position `before`) is
+  /// an initialization that can move before `before`.
+  bool isMovableInit(unsigned y, const Access &access, Operation *before);
+  /// Replaces root `x` by `region` of root `y`, erasing `copy`.
+  void merge(unsigned x, unsigned y, MemRefType region, Operation *copy,
+             const llvm::DenseMap<Operation *, MemRefType> &newViewTypes,
+             ArrayRef<Operation *> initsToMove, Operation *firstAccess);
+
+  func::FuncOp func;
+  AccessAnalysis analysis;
+};
+} // namespace
+
+std::optional<unsigned> CopyEliminator::getWholeRoot(Value value,
+                                                     Block *block) {
+  auto it = analysis.aliasOf.find(value);
+  if (it == analysis.aliasOf.end())
+    return std::nullopt;
+  RootState &state = analysis.roots[it->second.root];
+  if (state.erased || !state.tracked || state.alloc.getResult() != value ||
+      state.alloc->getBlock() != block)
+    return std::nullopt;
+  return it->second.root;
+}
+
+std::optional<std::pair<unsigned, MemRefType>>
+CopyEliminator::getRegion(Value value, Block *block) {
+  auto it = analysis.aliasOf.find(value);
+  if (it == analysis.aliasOf.end() || !it->second.region)
+    return std::nullopt;
+  RootState &state = analysis.roots[it->second.root];
+  if (state.erased || !state.tracked || state.alloc->getBlock() != block)
+    return std::nullopt;
+  // Only the root itself or an mplan.view of it: the new views are made of
+  // the root.
+  if (value != state.alloc.getResult() &&
+      !(value.getDefiningOp<ViewOp>() &&
+        value.getDefiningOp<ViewOp>().getSource() == state.alloc.getResult()))
+    return std::nullopt;
+  return std::make_pair(it->second.root, *it->second.region);
+}
+
+/// Users that accept a memref operand of any strided layout.
+static bool isLayoutAgnosticUse(OpOperand &use) {
+  Operation *user = use.getOwner();
+  if (isa<linalg::LinalgOp, memref::CopyOp, memref::LoadOp>(user))
+    return true;
+  if (auto store = dyn_cast<memref::StoreOp>(user))
+    return use.get() == store.getMemRef();
+  return false;
+}
+
+bool CopyEliminator::canRetype(
+    unsigned x, MemRefType region, Operation *copy,
+    llvm::DenseMap<Operation *, MemRefType> &newViewTypes) {
+  AllocTensorOp alloc = analysis.roots[x].alloc;
+  MemRefType xType = alloc.getType();
+  for (OpOperand &use : alloc.getResult().getUses()) {
+    Operation *user = use.getOwner();
+    if (user == copy || isLayoutAgnosticUse(use))
+      continue;
+    auto view = dyn_cast<ViewOp>(user);
+    if (!view)
+      return false;
+    Extent composed = composeRegion(xType, view.getType(), region);
+    if (!composed)
+      return false;
+    for (OpOperand &viewUse : view.getResult().getUses())
+      if (!isLayoutAgnosticUse(viewUse) && viewUse.getOwner() != copy)
+        return false;
+    newViewTypes[view] = *composed;
+  }
+  return true;
+}
+
+bool CopyEliminator::isMovableInit(unsigned y, const Access &access,
+                                   Operation *before) {
+  Operation *op = access.op;
+  if (access.user != op)
+    return false;
+  auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+  if (!linalgOp || op->getNumResults() != 0)
+    return false;
+  // It only touches Y: no memref inputs, one memref init that is Y or an
+  // mplan.view of Y.
+  for (OpOperand *input : linalgOp.getDpsInputOperands())
+    if (isa<BaseMemRefType>(input->get().getType()))
+      return false;
+  if (linalgOp.getNumDpsInits() != 1)
+    return false;
+  Value init = linalgOp.getDpsInitOperand(0)->get();
+  Value yRoot = analysis.roots[y].alloc.getResult();
+  auto initView = init.getDefiningOp<ViewOp>();
+  if (init != yRoot && !(initView && initView.getSource() == yRoot))
+    return false;
+  // A pure payload.
+  bool pure = true;
+  for (Region &region : op->getRegions())
+    region.walk([&](Operation *nested) {
+      if (!isMemoryEffectFree(nested))
+        pure = false;
+    });
+  if (!pure)
+    return false;
+  // Everything it uses must be available before `before`.
+  Block *block = before->getBlock();
+  int64_t limit = analysis.pos(before);
+  auto available = [&](Value value) {
+    if (value == init)
+      return true;
+    // Values of enclosing scopes (and block arguments) dominate the block.
+    Operation *def = value.getDefiningOp();
+    if (!def || def->getBlock() != block)
+      return true;
+    return analysis.pos(def) < limit;
+  };
+  for (Value operand : op->getOperands())
+    if (!available(operand))
+      return false;
+  llvm::SetVector<Value> captured;
+  getUsedValuesDefinedAbove(op->getRegions(), captured);
+  return llvm::all_of(captured, available);
+}
+
+void CopyEliminator::merge(
+    unsigned x, unsigned y, MemRefType region, Operation *copy,
+    const llvm::DenseMap<Operation *, MemRefType> &newViewTypes,
+    ArrayRef<Operation *> initsToMove, Operation *firstAccess) {
+  RootState &xs = analysis.roots[x];
+  RootState &ys = analysis.roots[y];
+  AllocTensorOp xAlloc = xs.alloc, yAlloc = ys.alloc;
+  Value yRoot = yAlloc.getResult();
+  MemRefType xType = xAlloc.getType();
+  int64_t elementSize = *getElementByteSize(xType.getElementType());
+  auto layoutOffset = [](MemRefType type) {
+    SmallVector<int64_t> strides;
+    int64_t offset = 0;
+    (void)type.getStridesAndOffset(strides, offset);
+    return offset;
+  };
+
+  // Y must be defined before X's uses: allocations touch no memory, so Y's
+  // moves up freely.
+  if (analysis.pos(yAlloc) > analysis.pos(xAlloc)) {
+    yAlloc->moveBefore(xAlloc);
+    analysis.notifyPlaced(yAlloc);
+  }
+  // Initializations of Y that wrote the region between X's first access and
+  // the copy now run before that access.
+  for (Operation *init : initsToMove) {
+    Value target = cast<linalg::LinalgOp>(init).getDpsInitOperand(0)->get();
+    if (Operation *view = target.getDefiningOp<ViewOp>())
+      if (analysis.pos(view) > analysis.pos(firstAccess)) {
+        view->moveBefore(firstAccess);
+        analysis.notifyPlaced(view);
+      }
+    init->moveBefore(firstAccess);
+    analysis.notifyPlaced(init);
+  }
+
+  OpBuilder builder(xAlloc);
+  Value replacement = yRoot;
+  if (region != yAlloc.getType()) {
+    replacement = ViewOp::create(builder, xAlloc.getLoc(), region, yRoot,
+                                 layoutOffset(region) * elementSize);
+    analysis.notifyPlaced(replacement.getDefiningOp());
+  }
+  analysis.aliasOf[replacement] = AliasInfo{y, Extent(region)};
+
+  // The copy goes, and with it its target view if nothing else uses it.
+  for (RootState *state : {&xs, &ys})
+    llvm::erase_if(state->accesses,
+                   [&](const Access &access) { return access.user == copy; });
+  SmallVector<Value> copyOperands(copy->getOperands());
+  copy->erase();
+  for (Value operand : copyOperands)
+    if (auto view = operand.getDefiningOp<ViewOp>())
+      if (view->use_empty() && view.getSource() != xAlloc.getResult()) {
+        analysis.forget(view.getResult());
+        view->erase();
+      }
+
+  // X's accesses become Y's, in Y's coordinates.
+  for (Access access : xs.accesses) {
+    access.region = access.region ? composeRegion(xType, *access.region, region)
+                                  : std::nullopt;
+    ys.accesses.push_back(access);
+  }
+  xs.accesses.clear();
+
+  // Every use of X takes the matching part of Y.
+  for (OpOperand &use : llvm::make_early_inc_range(xAlloc->getUses())) {
+    auto view = dyn_cast<ViewOp>(use.getOwner());
+    if (!view) {
+      use.set(replacement);
+      continue;
+    }
+    MemRefType type = newViewTypes.lookup(view);
+    builder.setInsertionPoint(view);
+    Value newView = yRoot;
+    if (type != yAlloc.getType()) {
+      newView = ViewOp::create(builder, view.getLoc(), type, yRoot,
+                               layoutOffset(type) * elementSize);
+      analysis.notifyPlaced(newView.getDefiningOp());
+    }
+    analysis.aliasOf[newView] = AliasInfo{y, Extent(type)};
+    analysis.forget(view.getResult());
+    view.getResult().replaceAllUsesWith(newView);
+    view->erase();
+  }
+  analysis.forget(xAlloc.getResult());
+  xAlloc->erase();
+  xs.erased = true;
+}
+
+bool CopyEliminator::tryCopy(Operation *copy, Value source, Value target) {
+  Block *block = copy->getBlock();
+  auto sourceType = dyn_cast<MemRefType>(source.getType());
+  auto targetType = dyn_cast<MemRefType>(target.getType());
+  if (!sourceType || !targetType || !sourceType.hasStaticShape() ||
+      sourceType.getShape() != targetType.getShape() ||
+      sourceType.getElementType() != targetType.getElementType())
+    return false;
+  int64_t copyPos = analysis.pos(copy);
+  FailureOr<int64_t> elementSize =
+      getElementByteSize(sourceType.getElementType());
+  if (failed(elementSize))
+    return false;
+  int64_t bytes = sourceType.getNumElements() * *elementSize;
+
+  // Write in place: the source (whole) becomes the target's region.
+  if (std::optional<unsigned> x = getWholeRoot(source, block)) {
+    if (auto region = getRegion(target, block); region && region->first != *x) {
+      auto [y, regionType] = *region;
+      RootState &xs = analysis.roots[*x];
+      RootState &ys = analysis.roots[y];
+      ArrayRef<int64_t> yShape = ys.alloc.getType().getShape();
+      int64_t first = copyPos, last = copyPos;
+      Operation *firstAccess = copy;
+      bool legal = true;
+      for (const Access &access : xs.accesses) {
+        int64_t p = analysis.pos(access.op);
+        if (p < first) {
+          first = p;
+          firstAccess = access.op;
+        }
+        last = std::max(last, p);
+        // No write to X after the copy: it would show through Y.
+        if (access.user != copy && p >= copyPos && access.write)
+          legal = false;
+      }
+      SmallVector<const Access *> inits;
+      for (const Access &access : ys.accesses) {
+        if (!legal)
+          break;
+        if (access.user == copy)
+          continue;
+        int64_t p = analysis.pos(access.op);
+        if (!mayOverlap(yShape, access.region, regionType))
+          continue;
+        // Between X's first access and the copy the region belongs to X.
+        if (p >= first && p < copyPos) {
+          if (isMovableInit(y, access, firstAccess))
+            inits.push_back(&access);
+          else
+            legal = false;
+        }
+        // While X is still read after the copy, nothing rewrites the region.
+        if (p > copyPos && p <= last && access.write)
+          legal = false;
+      }
+      // An initialization moves over the accesses to Y between X's first
+      // access and itself: none may touch what it writes.
+      for (const Access *init : inits) {
+        if (!legal)
+          break;
+        int64_t initPos = analysis.pos(init->op);
+        for (const Access &other : ys.accesses)
+          if (other.op != init->op && analysis.pos(other.op) >= first &&
+              analysis.pos(other.op) < initPos &&
+              mayOverlap(yShape, other.region, init->region))
+            legal = false;
+      }
+      llvm::DenseMap<Operation *, MemRefType> newViewTypes;
+      if (legal && canRetype(*x, regionType, copy, newViewTypes)) {
+        SmallVector<Operation *> initOps;
+        for (const Access *init : inits)
+          initOps.push_back(init->op);
+        llvm::sort(initOps, [&](Operation *a, Operation *b) {
+          return analysis.pos(a) < analysis.pos(b);
+        });
+        initOps.erase(llvm::unique(initOps), initOps.end());
+        merge(*x, y, regionType, copy, newViewTypes, initOps, firstAccess);
+        ++copiesRemoved;
+        bytesAvoided += bytes;
+        return true;
+      }
+    }
+  }
+
+  // View copy to view: the target (whole) becomes the source's region.
+  if (std::optional<unsigned> x = getWholeRoot(target, block)) {
+    if (auto region = getRegion(source, block); region && region->first != *x) {
+      auto [y, regionType] = *region;
+      RootState &xs = analysis.roots[*x];
+      RootState &ys = analysis.roots[y];
+      ArrayRef<int64_t> yShape = ys.alloc.getType().getShape();
+      int64_t last = copyPos;
+      bool legal = true;
+      for (const Access &access : xs.accesses) {
+        if (access.user == copy)
+          continue;
+        int64_t p = analysis.pos(access.op);
+        // X holds the copy and nothing else: read only, after the copy.
+        if (p <= copyPos || access.write)
+          legal = false;
+        last = std::max(last, p);
+      }
+      for (const Access &access : ys.accesses) {
+        if (!legal)
+          break;
+        int64_t p = analysis.pos(access.op);
+        if (access.user != copy && access.write && p > copyPos && p <= last &&
+            mayOverlap(yShape, access.region, regionType))
+          legal = false;
+      }
+      llvm::DenseMap<Operation *, MemRefType> newViewTypes;
+      if (legal && canRetype(*x, regionType, copy, newViewTypes)) {
+        merge(*x, y, regionType, copy, newViewTypes, {}, copy);
+        ++copiesRemoved;
+        bytesAvoided += bytes;
+        return true;
+      }
+    }
+  }
+  return false;
+}
+
+/// Adds `delta` to the integer function attribute `name`.
+static void accumulateAttr(func::FuncOp func, StringRef name, int64_t delta) {
+  if (delta == 0)
+    return;
+  int64_t old = 0;
+  if (auto attr = func->getAttrOfType<IntegerAttr>(name))
+    old = attr.getInt();
+  func->setAttr(name, IntegerAttr::get(IntegerType::get(func.getContext(), 64),
+                                       old + delta));
+}
+
+namespace {
+struct MPlanElideCopiesPass
+    : public mlir::mplan::impl::MPlanElideCopiesBase<MPlanElideCopiesPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    func::FuncOp func = getOperation();
+    if (func.isExternal())
+      return;
+    SmallVector<Operation *> copies;
+    func.walk([&](Operation *op) {
+      if (isa<memref::CopyOp>(op) ||
+          (isa<linalg::CopyOp>(op) && op->getNumResults() == 0))
+        copies.push_back(op);
+    });
+    if (copies.empty())
+      return markAllAnalysesPreserved();
+    CopyEliminator eliminator(func);
+    for (Operation *copy : copies) {
+      Value source = copy->getOperand(0), target = copy->getOperand(1);
+      (void)eliminator.tryCopy(copy, source, target);
+    }
+    accumulateAttr(func, "mplan.copies_removed", eliminator.copiesRemoved);
+    accumulateAttr(func, "mplan.copy_bytes_avoided", eliminator.bytesAvoided);
+  }
+};
+} // namespace

@@ -1,0 +1,77 @@
+//===- FoldViews.cpp - View chains on planner buffers to mplan.view -------===//
+
+#include "mplan/Dialect/MPlan/IR/MPlanOps.h"
+#include "mplan/Transforms/Passes.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+namespace mlir {
+namespace mplan {
+#define GEN_PASS_DEF_MPLANFOLDVIEWS
+#include "mplan/Transforms/Passes.h.inc"
+} // namespace mplan
+} // namespace mlir
+
+using namespace mlir;
+using namespace mlir::mplan;
+
+/// The view ops this pass canonicalizes or removes.
+static bool isViewOp(Operation *op) {
+  return isa<ViewOp, memref::SubViewOp, memref::ExpandShapeOp,
+             memref::CollapseShapeOp, memref::ReinterpretCastOp, memref::CastOp,
+             memref::ViewOp>(op);
+}
+
+/// Adds `delta` to the integer function attribute `name`.
+static void accumulateAttr(func::FuncOp func, StringRef name, int64_t delta) {
+  if (delta == 0)
+    return;
+  int64_t old = 0;
+  if (auto attr = func->getAttrOfType<IntegerAttr>(name))
+    old = attr.getInt();
+  func->setAttr(name, IntegerAttr::get(IntegerType::get(func.getContext(), 64),
+                                       old + delta));
+}
+
+namespace {
+struct MPlanFoldViewsPass
+    : public mlir::mplan::impl::MPlanFoldViewsBase<MPlanFoldViewsPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    func::FuncOp func = getOperation();
+    if (func.isExternal())
+      return;
+    auto countViews = [&](int64_t &all, int64_t &memrefViews) {
+      all = memrefViews = 0;
+      func.walk([&](Operation *op) {
+        if (!isViewOp(op))
+          return;
+        ++all;
+        if (!isa<ViewOp>(op))
+          ++memrefViews;
+      });
+    };
+    int64_t viewsBefore, memrefViewsBefore;
+    countViews(viewsBefore, memrefViewsBefore);
+
+    RewritePatternSet patterns(&getContext());
+    populateViewFoldingPatterns(patterns);
+    // Only the ops the patterns touch and their users need visiting; the
+    // driver erases views that become dead.
+    GreedyRewriteConfig config;
+    config.setRegionSimplificationLevel(GreedySimplifyRegionLevel::Disabled);
+    if (failed(applyPatternsGreedily(func, std::move(patterns), config))) {
+      func.emitError("mplan-fold-views did not converge");
+      return signalPassFailure();
+    }
+
+    int64_t viewsAfter, memrefViewsAfter;
+    countViews(viewsAfter, memrefViewsAfter);
+    accumulateAttr(func, "mplan.views_removed", viewsBefore - viewsAfter);
+    accumulateAttr(func, "mplan.views_canonicalized",
+                   memrefViewsBefore - memrefViewsAfter);
+  }
+};
+} // namespace

@@ -1,0 +1,161 @@
+// RUN: mplan-opt %s --split-input-file --mplan-elide-copies | FileCheck %s
+
+// Pad: the producer writes straight into the padded buffer; the padding fill
+// moves before it; the small buffer and the copy vanish.
+
+// CHECK-LABEL: func.func @pad
+// CHECK-SAME:    (%[[IN:.*]]: memref<4x4xf32>, %[[OUT:.*]]: memref<6x6xf32>)
+// CHECK-SAME:    mplan.copies_removed = 1 : i64, mplan.copy_bytes_avoided = 64 : i64
+// CHECK:         %[[BIG:.*]] = mplan.alloc_tensor id(1) -> memref<6x6xf32>
+// CHECK-NEXT:    %[[V:.*]] = mplan.view %[[BIG]][28] : memref<6x6xf32> to memref<4x4xf32, strided<[6, 1], offset: 7>>
+// CHECK-NEXT:    linalg.fill ins(%{{.*}} : f32) outs(%[[BIG]] : memref<6x6xf32>)
+// CHECK-NEXT:    linalg.map { math.absf } ins(%[[IN]] : memref<4x4xf32>) outs(%[[V]] : memref<4x4xf32, strided<[6, 1], offset: 7>>)
+// CHECK-NEXT:    linalg.copy ins(%[[BIG]] : memref<6x6xf32>) outs(%[[OUT]] : memref<6x6xf32>)
+// CHECK-NEXT:    return
+func.func @pad(%in: memref<4x4xf32>, %out: memref<6x6xf32>) {
+  %cst = arith.constant 0.0 : f32
+  %small = mplan.alloc_tensor id(0) -> memref<4x4xf32>
+  linalg.map { math.absf } ins(%in : memref<4x4xf32>) outs(%small : memref<4x4xf32>)
+  %big = mplan.alloc_tensor id(1) -> memref<6x6xf32>
+  linalg.fill ins(%cst : f32) outs(%big : memref<6x6xf32>)
+  %v = mplan.view %big[28] : memref<6x6xf32> to memref<4x4xf32, strided<[6, 1], offset: 7>>
+  memref.copy %small, %v : memref<4x4xf32> to memref<4x4xf32, strided<[6, 1], offset: 7>>
+  linalg.copy ins(%big : memref<6x6xf32>) outs(%out : memref<6x6xf32>)
+  return
+}
+
+// -----
+
+// The bufferized tensor.pad form: a linalg.map fill over linalg.index, a
+// producer made of a fill and a conv-like accumulation, and a copy into a
+// view (written here as mplan.view, as mplan-fold-views leaves it).
+
+// CHECK-LABEL: func.func @pad_map_fill
+// CHECK:         %[[BIG:.*]] = mplan.alloc_tensor id(1) -> memref<1x6x6x2xf32>
+// CHECK-NEXT:    %[[V:.*]] = mplan.view %[[BIG]][{{[0-9]+}}] : memref<1x6x6x2xf32> to memref<1x4x4x2xf32, strided<[72, 12, 2, 1], offset: 14>>
+// CHECK-NEXT:    linalg.map outs(%[[BIG]] : memref<1x6x6x2xf32>)
+// CHECK:         linalg.fill ins(%{{.*}} : f32) outs(%[[V]] :
+// CHECK-NEXT:    linalg.generic {{.*}} ins(%{{.*}} : memref<1x4x4x2xf32>) outs(%[[V]] :
+// CHECK-NOT:     memref.copy
+// CHECK:         linalg.copy ins(%[[BIG]]
+func.func @pad_map_fill(%in: memref<1x4x4x2xf32>, %out: memref<1x6x6x2xf32>) {
+  %cst = arith.constant 0.0 : f32
+  %small = mplan.alloc_tensor id(0) -> memref<1x4x4x2xf32>
+  linalg.fill ins(%cst : f32) outs(%small : memref<1x4x4x2xf32>)
+  linalg.generic {indexing_maps = [affine_map<(a, b, c, d) -> (a, b, c, d)>, affine_map<(a, b, c, d) -> (a, b, c, d)>],
+                  iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%in : memref<1x4x4x2xf32>) outs(%small : memref<1x4x4x2xf32>) {
+  ^bb0(%x: f32, %acc: f32):
+    %s = arith.addf %x, %acc : f32
+    linalg.yield %s : f32
+  }
+  %big = mplan.alloc_tensor id(1) -> memref<1x6x6x2xf32>
+  linalg.map outs(%big : memref<1x6x6x2xf32>)
+    (%init: f32) {
+      %0 = linalg.index 0 : index
+      linalg.yield %cst : f32
+    }
+  %v = mplan.view %big[56] : memref<1x6x6x2xf32> to memref<1x4x4x2xf32, strided<[72, 12, 2, 1], offset: 14>>
+  memref.copy %small, %v : memref<1x4x4x2xf32> to memref<1x4x4x2xf32, strided<[72, 12, 2, 1], offset: 14>>
+  linalg.copy ins(%big : memref<1x6x6x2xf32>) outs(%out : memref<1x6x6x2xf32>)
+  return
+}
+
+// -----
+
+// Concat along the last dimension: both parts are written in place, even
+// though the first part is read (by another op) before its copy; the two
+// regions interleave but do not overlap.
+
+// CHECK-LABEL: func.func @concat
+// CHECK-SAME:    mplan.copies_removed = 2 : i64, mplan.copy_bytes_avoided = 96 : i64
+// CHECK:         %[[CAT:.*]] = mplan.alloc_tensor id(2) -> memref<4x6xf32>
+// CHECK-NEXT:    %[[V0:.*]] = mplan.view %[[CAT]][0] : memref<4x6xf32> to memref<4x2xf32, strided<[6, 1]>>
+// CHECK-NEXT:    linalg.map { math.absf } ins(%{{.*}} : memref<4x2xf32>) outs(%[[V0]] :
+// CHECK-NEXT:    linalg.copy ins(%[[V0]] : {{.*}}) outs(%{{.*}} : memref<4x2xf32>)
+// CHECK-NEXT:    %[[V1:.*]] = mplan.view %[[CAT]][8] : memref<4x6xf32> to memref<4x4xf32, strided<[6, 1], offset: 2>>
+// CHECK-NEXT:    linalg.map { arith.negf } ins(%{{.*}} : memref<4x4xf32>) outs(%[[V1]] :
+// CHECK-NEXT:    linalg.copy ins(%[[CAT]] : memref<4x6xf32>)
+// CHECK-NEXT:    return
+func.func @concat(%a: memref<4x2xf32>, %b: memref<4x4xf32>, %side: memref<4x2xf32>, %out: memref<4x6xf32>) {
+  %p0 = mplan.alloc_tensor id(0) -> memref<4x2xf32>
+  linalg.map { math.absf } ins(%a : memref<4x2xf32>) outs(%p0 : memref<4x2xf32>)
+  linalg.copy ins(%p0 : memref<4x2xf32>) outs(%side : memref<4x2xf32>)
+  %p1 = mplan.alloc_tensor id(1) -> memref<4x4xf32>
+  linalg.map { arith.negf } ins(%b : memref<4x4xf32>) outs(%p1 : memref<4x4xf32>)
+  %cat = mplan.alloc_tensor id(2) -> memref<4x6xf32>
+  %v0 = mplan.view %cat[0] : memref<4x6xf32> to memref<4x2xf32, strided<[6, 1]>>
+  memref.copy %p0, %v0 : memref<4x2xf32> to memref<4x2xf32, strided<[6, 1]>>
+  %v1 = mplan.view %cat[8] : memref<4x6xf32> to memref<4x4xf32, strided<[6, 1], offset: 2>>
+  memref.copy %p1, %v1 : memref<4x4xf32> to memref<4x4xf32, strided<[6, 1], offset: 2>>
+  linalg.copy ins(%cat : memref<4x6xf32>) outs(%out : memref<4x6xf32>)
+  return
+}
+
+// -----
+
+// A part that is read after the copy still goes in place (nothing writes the
+// region afterwards), and a view of it is re-expressed in the destination.
+
+// CHECK-LABEL: func.func @read_after_copy_and_view
+// CHECK:         %[[BIG:.*]] = mplan.alloc_tensor id(1) -> memref<6x6xf32>
+// CHECK-NEXT:    %[[V:.*]] = mplan.view %[[BIG]][28] : memref<6x6xf32> to memref<4x4xf32, strided<[6, 1], offset: 7>>
+// CHECK-NEXT:    linalg.fill ins(%{{.*}} : f32) outs(%[[BIG]]
+// CHECK-NEXT:    linalg.map { math.absf } ins(%{{.*}}) outs(%[[V]] :
+// CHECK-NEXT:    %[[ROW:.*]] = mplan.view %[[BIG]][52] : memref<6x6xf32> to memref<4xf32, strided<[1], offset: 13>>
+// CHECK-NEXT:    linalg.copy ins(%[[ROW]] : memref<4xf32, strided<[1], offset: 13>>) outs(%{{.*}} : memref<4xf32>)
+// CHECK-NEXT:    linalg.copy ins(%[[BIG]] : memref<6x6xf32>)
+func.func @read_after_copy_and_view(%in: memref<4x4xf32>, %row: memref<4xf32>, %out: memref<6x6xf32>) {
+  %cst = arith.constant 0.0 : f32
+  %small = mplan.alloc_tensor id(0) -> memref<4x4xf32>
+  linalg.map { math.absf } ins(%in : memref<4x4xf32>) outs(%small : memref<4x4xf32>)
+  %big = mplan.alloc_tensor id(1) -> memref<6x6xf32>
+  linalg.fill ins(%cst : f32) outs(%big : memref<6x6xf32>)
+  %v = mplan.view %big[28] : memref<6x6xf32> to memref<4x4xf32, strided<[6, 1], offset: 7>>
+  memref.copy %small, %v : memref<4x4xf32> to memref<4x4xf32, strided<[6, 1], offset: 7>>
+  %r = mplan.view %small[16] : memref<4x4xf32> to memref<4xf32, strided<[1], offset: 4>>
+  linalg.copy ins(%r : memref<4xf32, strided<[1], offset: 4>>) outs(%row : memref<4xf32>)
+  linalg.copy ins(%big : memref<6x6xf32>) outs(%out : memref<6x6xf32>)
+  return
+}
+
+// -----
+
+// View copy to view: a buffer that only holds a copy of a slice of another,
+// and is only read, becomes a view of that slice.
+
+// CHECK-LABEL: func.func @view_copy
+// CHECK:         %[[A:.*]] = mplan.alloc_tensor id(0) -> memref<8x4xf32>
+// CHECK-NEXT:    linalg.map { math.absf } ins(%{{.*}}) outs(%[[A]] :
+// CHECK-NEXT:    %[[V:.*]] = mplan.view %[[A]][32] : memref<8x4xf32> to memref<2x4xf32, strided<[4, 1], offset: 8>>
+// CHECK-NEXT:    linalg.copy ins(%[[V]] : memref<2x4xf32, strided<[4, 1], offset: 8>>) outs(%{{.*}} : memref<2x4xf32>)
+// CHECK-NEXT:    return
+func.func @view_copy(%in: memref<8x4xf32>, %out: memref<2x4xf32>) {
+  %a = mplan.alloc_tensor id(0) -> memref<8x4xf32>
+  linalg.map { math.absf } ins(%in : memref<8x4xf32>) outs(%a : memref<8x4xf32>)
+  %b = mplan.alloc_tensor id(1) -> memref<2x4xf32>
+  %s = mplan.view %a[32] : memref<8x4xf32> to memref<2x4xf32, strided<[4, 1], offset: 8>>
+  memref.copy %s, %b : memref<2x4xf32, strided<[4, 1], offset: 8>> to memref<2x4xf32>
+  linalg.copy ins(%b : memref<2x4xf32>) outs(%out : memref<2x4xf32>)
+  return
+}
+
+// -----
+
+// The source of a copy into a whole buffer that is modified in place
+// afterwards: the source is not read again, so it is written in place.
+
+// CHECK-LABEL: func.func @copy_then_update
+// CHECK:         %[[B:.*]] = mplan.alloc_tensor id(1) -> memref<4xf32>
+// CHECK-NEXT:    linalg.map { math.absf } ins(%{{.*}}) outs(%[[B]] :
+// CHECK-NEXT:    linalg.map { arith.negf } ins(%[[B]] : memref<4xf32>) outs(%[[B]] :
+// CHECK-NOT:     memref.copy
+func.func @copy_then_update(%in: memref<4xf32>, %out: memref<4xf32>) {
+  %a = mplan.alloc_tensor id(0) -> memref<4xf32>
+  linalg.map { math.absf } ins(%in : memref<4xf32>) outs(%a : memref<4xf32>)
+  %b = mplan.alloc_tensor id(1) -> memref<4xf32>
+  memref.copy %a, %b : memref<4xf32> to memref<4xf32>
+  linalg.map { arith.negf } ins(%b : memref<4xf32>) outs(%b : memref<4xf32>)
+  linalg.copy ins(%b : memref<4xf32>) outs(%out : memref<4xf32>)
+  return
+}
