@@ -236,6 +236,8 @@ Expected<Plan> mplan::planBuffers(const std::vector<Buffer> &buffers,
   if (!isPowerOf2(options.alignment))
     return Error{"alignment " + std::to_string(options.alignment) +
                  " is not a power of two"};
+  if (options.capacity < 0)
+    return Error{"the capacity must be non-negative"};
   if (!(options.timeLimitSeconds >= 0))
     return Error{"the time limit must be non-negative"};
   if (std::optional<std::string> err = validateInput(buffers))
@@ -273,7 +275,7 @@ Expected<Plan> mplan::planBuffers(const std::vector<Buffer> &buffers,
         // Keep a small reserve for building the result.
         Clock::time_point deadline =
             begin + budget - std::chrono::milliseconds(2);
-        proven = searchExact(p, placement, deadline);
+        proven = searchExact(p, placement, deadline, options.capacity);
         if (placement.arena < before)
           name = "best(search)";
       }

@@ -93,10 +93,11 @@ using Clock = std::chrono::steady_clock;
 
 /// Exact branch-and-bound search (MiniMalloc-style). Improves `incumbent`
 /// (which must be a valid placement) until it reaches problem.lowerBound,
-/// proves it optimal, or `deadline` passes. Returns true if `incumbent` is
-/// proven optimal on return.
+/// proves it optimal, or `deadline` passes. With `capacity` > 0 it stops as
+/// soon as the arena is at most max(capacity, lower bound). Returns true if
+/// `incumbent` is proven optimal on return.
 bool searchExact(const Problem &problem, Placement &incumbent,
-                 Clock::time_point deadline);
+                 Clock::time_point deadline, int64_t capacity = 0);
 
 } // namespace detail
 } // namespace mplan

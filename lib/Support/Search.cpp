@@ -53,16 +53,8 @@ namespace {
 
 constexpr int64_t kInf = std::numeric_limits<int64_t>::max();
 
-/// How a search run picks among the lowest sections and orders candidates.
-struct SearchConfig {
-  /// 0: least slack first, 1: leftmost, 2: fewest candidates first.
-  int holeRule = 2;
-  /// Candidate order: 0 size, 1 lifetime, 2 area (all decreasing).
-  int candidateOrder = 0;
-};
-
 /// Exact search over one independent part of the problem (buffers between
-/// two consecutive cuts).
+/// two consecutive cuts), MiniMalloc-style.
 class ComponentSearch {
 public:
   enum class Status { Found, Infeasible, OutOfBudget };
@@ -87,7 +79,7 @@ public:
       first[k] = p.start[g] - t0;
       last[k] = p.end[g] - t0;
     }
-    // Neighbours: buffers overlapping in time.
+    // Neighbours: buffers overlapping in time (components are small).
     adjBegin.assign(m + 1, 0);
     for (int32_t a = 0; a < m; ++a) {
       adjBegin[a] = static_cast<int32_t>(adjItems.size());
@@ -96,7 +88,7 @@ public:
           adjItems.push_back(b);
     }
     adjBegin[m] = static_cast<int32_t>(adjItems.size());
-    // Buffers live in each section.
+    // Buffers live in each section, and each section's total.
     coverBegin.assign(numSections + 1, 0);
     for (int32_t k = 0; k < m; ++k)
       for (int32_t t = first[k]; t < last[k]; ++t)
@@ -104,6 +96,17 @@ public:
     for (int32_t t = 0; t < numSections; ++t)
       coverBegin[t + 1] += coverBegin[t];
     coverItems.resize(coverBegin[numSections]);
+    std::vector<int32_t> fill(coverBegin.begin(), coverBegin.end() - 1);
+    std::vector<int64_t> sectionTotal(numSections, 0);
+    for (int32_t k = 0; k < m; ++k)
+      for (int32_t t = first[k]; t < last[k]; ++t) {
+        coverItems[fill[t]++] = k;
+        sectionTotal[t] += size[k];
+      }
+    maxTotal.assign(m, 0);
+    for (int32_t k = 0; k < m; ++k)
+      for (int32_t t = first[k]; t < last[k]; ++t)
+        maxTotal[k] = std::max(maxTotal[k], sectionTotal[t]);
     // Identical buffers are interchangeable: only one order is searched.
     twinPrev.assign(m, -1);
     for (int32_t a = 0; a < m; ++a)
@@ -116,66 +119,89 @@ public:
   }
 
   /// Searches for a placement with every padded top <= capacity, visiting at
-  /// most `nodeBudget` nodes and stopping at `deadline`.
-  Status solve(int64_t capacity, const SearchConfig &config,
-               uint64_t nodeBudget, Clock::time_point deadlineIn) {
+  /// most `nodeBudget` nodes and stopping at `deadline`. `heuristic` selects
+  /// the static preorder that breaks ties between equal lowest offsets.
+  Status solve(int64_t capacity, int heuristic, uint64_t nodeBudget,
+               Clock::time_point deadlineIn) {
     deadline = deadlineIn;
     cap = capacity;
-    holeRule = config.holeRule;
     budget = nodeBudget;
     stopped = false;
-    deadEnd = false;
     nodes = 0;
-    // Candidate order within each section's list.
-    std::vector<int32_t> rank(m);
+    // Static preorder (MiniMalloc's "WAT", "TAW", "TWA": W lifetime, A area,
+    // T largest section total; all decreasing).
+    rank.assign(m, 0);
     {
       std::vector<int32_t> perm(m);
       std::iota(perm.begin(), perm.end(), 0);
       auto key = [&](int32_t k) {
-        long double len = static_cast<long double>(problem.length[members[k]]);
-        long double sz = static_cast<long double>(size[k]);
-        long double primary = config.candidateOrder == 0   ? sz
-                              : config.candidateOrder == 1 ? len
-                                                           : len * sz;
-        long double secondary = config.candidateOrder == 0 ? len : sz;
-        return std::make_tuple(-primary, -secondary, first[k], k);
+        long double w = static_cast<long double>(problem.length[members[k]]);
+        long double a = w * static_cast<long double>(size[k]);
+        long double t = static_cast<long double>(maxTotal[k]);
+        switch (heuristic % 3) {
+        case 0:
+          return std::make_tuple(-w, -a, -t, k);
+        case 1:
+          return std::make_tuple(-t, -a, -w, k);
+        default:
+          return std::make_tuple(-t, -w, -a, k);
+        }
       };
       std::sort(perm.begin(), perm.end(),
                 [&](int32_t a, int32_t b) { return key(a) < key(b); });
       for (int32_t r = 0; r < m; ++r)
         rank[perm[r]] = r;
-      std::vector<int32_t> fill(coverBegin.begin(), coverBegin.end() - 1);
-      for (int32_t r = 0; r < m; ++r) {
-        int32_t k = perm[r];
-        for (int32_t t = first[k]; t < last[k]; ++t)
-          coverItems[fill[t]++] = k;
-      }
     }
     floor.assign(numSections, 0);
-    rem.assign(numSections, 0);
+    total.assign(numSections, 0);
     for (int32_t k = 0; k < m; ++k)
       for (int32_t t = first[k]; t < last[k]; ++t)
-        rem[t] += size[k];
-    pos.assign(m, 0);
+        total[t] += size[k];
+    cuts.assign(numSections, 0);
+    for (int32_t k = 0; k < m; ++k)
+      for (int32_t t = first[k]; t + 1 < last[k]; ++t)
+        ++cuts[t];
+    minOff.assign(m, 0);
     off.assign(m, -1);
-    placed.assign(m, 0);
-    maxTop = 0;
     trail.clear();
+    levels.assign(2 * m + 4, {});
+    stamp.assign(numSections, 0);
+    stampNow = 0;
     for (int32_t k = 0; k < m; ++k)
       if (size[k] > cap)
         return Status::Infeasible;
-    if (dfs(0, numSections))
-      return Status::Found;
-    return stopped ? Status::OutOfBudget : Status::Infeasible;
+    std::vector<Item> all;
+    for (int32_t k = 0; k < m; ++k)
+      all.push_back({0, rank[k], k});
+    std::sort(all.begin(), all.end());
+    Status st = dfs(all, 0, numSections, 0, -1, 0);
+    return st;
   }
 
   /// The plan of the last successful solve(), per member.
   const std::vector<int64_t> &offsets() const { return off; }
-  int64_t arena() const { return maxTop; }
+  int64_t arena() const {
+    int64_t a = 0;
+    for (int32_t k = 0; k < m; ++k)
+      a = std::max(a, off[k] + size[k]);
+    return a;
+  }
   const std::vector<int32_t> &memberIds() const { return members; }
   uint64_t nodeCount() const { return nodes; }
+  size_t numMembers() const { return members.size(); }
 
 private:
+  /// An unplaced buffer in a node's candidate order: by lowest offset, then
+  /// by static rank.
+  struct Item {
+    int64_t offset;
+    int32_t rank;
+    int32_t k;
+    bool operator<(const Item &o) const {
+      return offset != o.offset ? offset < o.offset : rank < o.rank;
+    }
+  };
+
   void save(int64_t &slot) { trail.emplace_back(&slot, slot); }
   void undoTo(size_t mark) {
     while (trail.size() > mark) {
@@ -184,192 +210,159 @@ private:
     }
   }
 
-  /// Raises the lowest position of unplaced `c` to `level` (aligned);
-  /// flags a dead end when `c` can no longer fit under the capacity.
-  void raisePosition(int32_t c, int64_t level) {
-    int64_t mask = align[c] - 1;
-    int64_t aligned = level >= kInf - mask ? kInf : (level + mask) & ~mask;
-    if (aligned > pos[c]) {
-      save(pos[c]);
-      pos[c] = aligned;
-      if (aligned > cap - size[c])
-        deadEnd = true;
-    }
-  }
-
-  /// Places `b` at its position; every change goes on the trail.
-  void place(int32_t b) {
-    int64_t at = pos[b];
+  /// Places `b` at `at`; every change goes on the trail. Returns false when
+  /// an affected section provably cannot be completed under the capacity.
+  bool place(int32_t b, int64_t at) {
     int64_t top = at + size[b];
-    if (top > maxTop) {
-      save(maxTop);
-      maxTop = top;
-    }
+    save(off[b]);
+    off[b] = at;
     for (int32_t s = first[b]; s < last[b]; ++s) {
       save(floor[s]);
       floor[s] = top;
-      save(rem[s]);
-      rem[s] -= size[b];
+      save(total[s]);
+      total[s] -= size[b];
+      if (s + 1 < last[b]) {
+        save(cuts[s]);
+        --cuts[s];
+      }
     }
+    ++stampNow;
+    bool ok = true;
     for (int32_t k = adjBegin[b], ke = adjBegin[b + 1]; k < ke; ++k) {
       int32_t c = adjItems[k];
-      if (!placed[c])
-        raisePosition(c, top);
+      if (off[c] >= 0 || minOff[c] >= top)
+        continue;
+      int64_t mask = align[c] - 1;
+      save(minOff[c]);
+      minOff[c] = (top + mask) & ~mask;
+      if (minOff[c] > cap - size[c])
+        ok = false;
+      for (int32_t s = first[c]; s < last[c]; ++s)
+        if (stamp[s] != stampNow) {
+          stamp[s] = stampNow;
+          touched.push_back(s);
+        }
     }
-    save(placed[b]);
-    placed[b] = 1;
-    off[b] = at;
+    // A section's floor is at least the lowest offset of its unplaced
+    // buffers; inference: floor + unplaced sizes fit under the capacity.
+    for (int32_t s : touched) {
+      int64_t lowest = kInf;
+      for (int32_t k = coverBegin[s], ke = coverBegin[s + 1]; k < ke; ++k) {
+        int32_t c = coverItems[k];
+        if (off[c] < 0)
+          lowest = std::min(lowest, minOff[c]);
+      }
+      if (lowest != kInf && lowest > floor[s]) {
+        save(floor[s]);
+        floor[s] = lowest;
+      }
+      if (floor[s] > cap - total[s])
+        ok = false;
+    }
+    touched.clear();
+    return ok && top <= cap;
   }
 
-  /// The lowest offset unplaced buffer `c` can take if not its current
-  /// position: in a compacted plan it then rests on an unplaced neighbour.
-  int64_t nextPosition(int32_t c) const {
-    int64_t next = kInf;
-    for (int32_t k = adjBegin[c], ke = adjBegin[c + 1]; k < ke; ++k) {
-      int32_t d = adjItems[k];
-      if (!placed[d])
-        next = std::min(next, pos[d] + size[d]);
-    }
-    if (next == kInf)
-      return kInf;
-    int64_t mask = align[c] - 1;
-    return std::max((next + mask) & ~mask, pos[c] + 1);
+  /// Every section of [lo, hi) still fits: offsets only grow along a path,
+  /// so each section's floor is at least `at`.
+  bool check(int32_t lo, int32_t hi, int64_t at) const {
+    for (int32_t s = lo; s < hi; ++s)
+      if (std::max(at, floor[s]) > cap - total[s])
+        return false;
+    return true;
   }
 
-  /// Solves sections [lo, hi): true when every buffer live there is placed
-  /// (the placement is kept), false on failure (state restored) or when
-  /// out of budget (`stopped`).
-  bool dfs(int32_t lo, int32_t hi) {
-    if (++nodes > budget || ((nodes & 127) == 0 && Clock::now() > deadline)) {
+  /// Solves the unplaced buffers in `parent` (a partition spanning sections
+  /// [lo, hi)); placements are canonical: non-decreasing (offset, rank)
+  /// after (lastOff, lastRank).
+  Status dfs(const std::vector<Item> &parent, int32_t lo, int32_t hi,
+             int64_t lastOff, int32_t lastRank, int depth) {
+    if (++nodes > budget || ((nodes & 255) == 0 && Clock::now() > deadline)) {
       stopped = true;
-      return false;
+      return Status::OutOfBudget;
     }
-    if (maxTop > cap || deadEnd)
-      return false;
-    // Section inference; split into runs of sections with unplaced buffers
-    // (no unplaced buffer crosses a fully placed section, so runs are
-    // independent).
-    int32_t runs = 0, runLo = -1;
-    int32_t hole = -1;
-    int64_t holeFloor = kInf, holeKey = kInf;
-    for (int32_t s = lo; s < hi; ++s) {
-      if (rem[s] == 0)
-        continue;
-      if (s == lo || rem[s - 1] == 0) {
-        ++runs;
-        if (runs == 1)
-          runLo = s;
+    // Each level places one buffer, so depth <= m (levels is never resized
+    // during a search: callers hold references into it).
+    std::vector<Item> &order = levels[depth];
+    order.clear();
+    for (const Item &it : parent)
+      if (off[it.k] < 0)
+        order.push_back({minOff[it.k], it.rank, it.k});
+    if (order.empty())
+      return Status::Found;
+    // The parent's order is nearly sorted: insertion sort.
+    for (size_t i = 1; i < order.size(); ++i) {
+      Item x = order[i];
+      size_t j = i;
+      while (j > 0 && x < order[j - 1]) {
+        order[j] = order[j - 1];
+        --j;
       }
-      int64_t slack = cap - floor[s] - rem[s];
-      if (slack < 0)
-        return false;
-      {
-        // For every threshold p, the unplaced buffers of the section whose
-        // position is at least p fit between p and the capacity.
-        scratch.clear();
-        for (int32_t k = coverBegin[s], ke = coverBegin[s + 1]; k < ke; ++k)
-          if (!placed[coverItems[k]])
-            scratch.emplace_back(pos[coverItems[k]], size[coverItems[k]]);
-        std::sort(scratch.begin(), scratch.end());
-        int64_t above = 0;
-        for (size_t k = scratch.size(); k-- > 0;) {
-          above += scratch[k].second;
-          if (scratch[k].first > cap - above)
-            return false;
-        }
-      }
-      if (floor[s] > holeFloor)
-        continue;
-      int64_t key = slack;
-      if (holeRule == 1) {
-        key = s;
-      } else if (holeRule == 2) {
-        int64_t count = 0;
-        for (int32_t k = coverBegin[s], ke = coverBegin[s + 1]; k < ke; ++k)
-          if (!placed[coverItems[k]] && pos[coverItems[k]] == floor[s])
-            ++count;
-        key = count * (int64_t(1) << 40) + std::min(slack, int64_t(1) << 39);
-      }
-      if (floor[s] < holeFloor || key < holeKey) {
-        hole = s;
-        holeFloor = floor[s];
-        holeKey = key;
-      }
+      order[j] = x;
     }
-    if (runs == 0)
-      return true;
-    if (runs > 1) {
-      // Temporal decomposition: solve the runs one after the other; a
-      // failure in one cannot be repaired by another.
-      size_t mark = trail.size();
-      int32_t s = runLo;
-      while (s < hi) {
-        int32_t e = s;
-        while (e < hi && rem[e] != 0)
-          ++e;
-        if (!dfs(s, e)) {
-          undoTo(mark);
-          return false;
-        }
-        s = e;
-        while (s < hi && rem[s] == 0)
-          ++s;
-      }
-      return true;
-    }
-    // Branch 1: some buffer live in the hole's section sits at its floor.
-    for (int32_t k = coverBegin[hole], ke = coverBegin[hole + 1]; k < ke; ++k) {
-      int32_t b = coverItems[k];
-      if (placed[b] || pos[b] != holeFloor || pos[b] + size[b] > cap)
+    // Dominance: placing a buffer at or above the lowest top any unplaced
+    // buffer can reach leaves a gap that buffer could fill instead.
+    int64_t minHeight = kInf;
+    for (const Item &it : order)
+      minHeight = std::min(minHeight, it.offset + size[it.k]);
+    for (size_t i = 0; i < order.size(); ++i) {
+      Item it = order[i];
+      if (it.offset >= minHeight)
+        break;
+      if (it.offset < lastOff || (it.offset == lastOff && it.rank < lastRank))
         continue;
-      if (twinPrev[b] >= 0 && !placed[twinPrev[b]])
+      if (it.offset + size[it.k] > cap)
+        continue;
+      int32_t b = it.k;
+      if (twinPrev[b] >= 0 && off[twinPrev[b]] < 0)
         continue;
       size_t mark = trail.size();
-      place(b);
-      if (dfs(lo, hi))
-        return true;
+      Status st = Status::Infeasible;
+      if (place(b, it.offset) && check(lo, hi, it.offset))
+        st = decompose(order, lo, hi, it, b, depth);
+      if (st == Status::Found)
+        return st;
       undoTo(mark);
-      deadEnd = false;
-      if (stopped)
-        return false;
-      // Every completion with `b` at this floor has been explored: in the
-      // remaining branches it sits higher, on a neighbour still unplaced.
-      raisePosition(b, nextPosition(b));
-      if (deadEnd) {
-        deadEnd = false;
-        return false;
-      }
+      if (st == Status::OutOfBudget)
+        return st;
     }
-    // Branch 2: nothing ever sits at the hole's floor; raise it to the
-    // lowest offset any of its buffers can still take.
-    int64_t level = kInf;
-    for (int32_t k = coverBegin[hole], ke = coverBegin[hole + 1]; k < ke; ++k) {
-      int32_t c = coverItems[k];
-      if (!placed[c])
-        level = std::min(level, pos[c] > holeFloor ? pos[c] : nextPosition(c));
+    return Status::Infeasible;
+  }
+
+  /// After placing `b`: if some section boundary inside its lifetime is no
+  /// longer crossed by an unplaced buffer, the parts are independent and are
+  /// solved one after the other (each restarting the canonical order).
+  Status decompose(const std::vector<Item> &order, int32_t lo, int32_t hi,
+                   const Item &placedItem, int32_t b, int depth) {
+    std::vector<int32_t> cutpoints;
+    for (int32_t s = std::max(first[b], lo); s + 1 < last[b] && s + 1 < hi; ++s)
+      if (cuts[s] == 0)
+        cutpoints.push_back(s + 1);
+    if (cutpoints.empty())
+      return dfs(order, lo, hi, placedItem.offset, placedItem.rank, depth + 1);
+    cutpoints.insert(cutpoints.begin(), lo);
+    cutpoints.push_back(hi);
+    std::vector<Item> sub;
+    for (size_t c = 1; c < cutpoints.size(); ++c) {
+      int32_t sLo = cutpoints[c - 1], sHi = cutpoints[c];
+      sub.clear();
+      for (const Item &it : order)
+        if (off[it.k] < 0 && first[it.k] < sHi && sLo < last[it.k])
+          sub.push_back(it);
+      if (sub.empty())
+        continue;
+      Status st = dfs(sub, sLo, sHi, 0, -1, depth + 1);
+      if (st != Status::Found)
+        return st; // the caller undoes the parts already placed
     }
-    if (level == kInf || level > cap - rem[hole])
-      return false;
-    size_t mark = trail.size();
-    save(floor[hole]);
-    floor[hole] = level;
-    for (int32_t k = coverBegin[hole], ke = coverBegin[hole + 1]; k < ke; ++k) {
-      int32_t c = coverItems[k];
-      if (!placed[c])
-        raisePosition(c, level);
-    }
-    if (dfs(lo, hi))
-      return true;
-    undoTo(mark);
-    deadEnd = false;
-    return false;
+    return Status::Found;
   }
 
   const Problem &problem;
   std::vector<int32_t> members;
   int32_t m = 0;
   int32_t numSections = 0;
-  std::vector<int64_t> size, align;
+  std::vector<int64_t> size, align, maxTotal;
   std::vector<int32_t> first, last;
   std::vector<int32_t> adjBegin, adjItems, twinPrev;
   std::vector<int32_t> coverBegin, coverItems;
@@ -377,13 +370,14 @@ private:
   // Search state; every mutable slot is restored through the trail.
   Clock::time_point deadline;
   int64_t cap = 0;
-  int holeRule = 0;
   uint64_t budget = 0, nodes = 0;
-  bool stopped = false, deadEnd = false;
-  std::vector<std::pair<int64_t, int64_t>> scratch;
-  std::vector<int64_t> floor, rem, pos, off, placed;
-  int64_t maxTop = 0;
+  bool stopped = false;
+  std::vector<int32_t> rank;
+  std::vector<int64_t> floor, total, cuts, minOff, off;
   std::vector<std::pair<int64_t *, int64_t>> trail;
+  std::vector<std::vector<Item>> levels;
+  std::vector<int32_t> stamp, touched;
+  int32_t stampNow = 0;
 };
 
 /// Splits the buffers at time points no lifetime crosses.
@@ -412,16 +406,6 @@ std::vector<std::vector<int32_t>> splitComponents(const Problem &p) {
 
 } // namespace
 
-/// The Luby sequence 1 1 2 1 1 2 4 1 1 2 ... (restart budgets).
-static uint64_t luby(uint64_t i) {
-  for (uint64_t k = 1;; ++k) {
-    if (i == (uint64_t(1) << k) - 1)
-      return uint64_t(1) << (k - 1);
-    if (i < (uint64_t(1) << k) - 1)
-      return luby(i - (uint64_t(1) << (k - 1)) + 1);
-  }
-}
-
 namespace {
 /// Repeated searches of one component at one capacity with restarts: the
 /// configurations take turns with node budgets following the Luby sequence,
@@ -432,19 +416,19 @@ public:
       : search(p, members) {}
 
   ComponentSearch::Status solve(int64_t capacity, Clock::time_point deadline) {
-    static const SearchConfig configs[] = {{2, 0}, {2, 1}, {0, 0},
-                                           {2, 2}, {1, 0}, {0, 1}};
-    constexpr uint64_t numConfigs = sizeof(configs) / sizeof(configs[0]);
-    constexpr uint64_t unit = 4096;
-    for (uint64_t run = 1;; ++run) {
-      if (Clock::now() >= deadline)
-        return ComponentSearch::Status::OutOfBudget;
-      const SearchConfig &config = configs[(run - 1) % numConfigs];
-      uint64_t budget = unit * luby((run - 1) / numConfigs + 1);
-      ComponentSearch::Status st =
-          search.solve(capacity, config, budget, deadline);
-      if (st != ComponentSearch::Status::OutOfBudget)
-        return st;
+    // MiniMalloc's round robin: every preorder gets the same node budget,
+    // which doubles after each round.
+    constexpr int numHeuristics = 3;
+    uint64_t limit = std::max<uint64_t>(search.numMembers(), 64);
+    for (;;) {
+      limit *= 2;
+      for (int h = 0; h < numHeuristics; ++h) {
+        if (Clock::now() >= deadline)
+          return ComponentSearch::Status::OutOfBudget;
+        ComponentSearch::Status st = search.solve(capacity, h, limit, deadline);
+        if (st != ComponentSearch::Status::OutOfBudget)
+          return st;
+      }
     }
   }
 
@@ -456,9 +440,13 @@ private:
 } // namespace
 
 bool mplan::detail::searchExact(const Problem &p, Placement &incumbent,
-                                Clock::time_point deadline) {
+                                Clock::time_point deadline, int64_t capacity) {
   if (incumbent.arena <= p.lowerBound)
     return true;
+  // A plan within the given capacity is good enough.
+  bool hasCapacity = capacity > 0;
+  if (hasCapacity && incumbent.arena <= capacity)
+    return false;
   if (Clock::now() >= deadline)
     return false;
   // Only components whose part of the incumbent exceeds the target matter.
@@ -505,12 +493,18 @@ bool mplan::detail::searchExact(const Problem &p, Placement &incumbent,
   };
 
   Clock::time_point begin = Clock::now();
-  // 1. The lower bound itself: a plan there is optimal.
+  // 1. The lower bound itself (a plan there is optimal), or the capacity the
+  //    caller asked for, with the whole budget.
   int64_t lo = p.lowerBound; // every capacity below `lo` is infeasible
-  ComponentSearch::Status st =
-      tryCapacity(lo, begin + (deadline - begin) * 2 / 5);
+  int64_t target = hasCapacity ? std::max(lo, capacity) : lo;
+  ComponentSearch::Status st = tryCapacity(
+      target, hasCapacity ? deadline : begin + (deadline - begin) * 2 / 5);
+  if (st == ComponentSearch::Status::Found && target > lo) {
+    incumbent.arena = arenaOf();
+    return false;
+  }
   if (st == ComponentSearch::Status::Infeasible)
-    lo = lo + 1;
+    lo = target + 1;
   // 2. Bisection between the best lower bound and the best plan.
   int64_t guess = lo;
   while (st != ComponentSearch::Status::Found && Clock::now() < deadline) {

@@ -1,7 +1,7 @@
 //===- mplan-plan.cpp - Plan a MiniMalloc CSV from the command line -------===//
 //
 //   mplan-plan [--strategy=NAME] [--time-limit=SECONDS] [--alignment=BYTES]
-//              IN.csv [-o OUT.csv]
+//              [--capacity=BYTES] IN.csv [-o OUT.csv]
 //
 // Reads buffers in MiniMalloc's CSV format (id,lower,upper,size; extra
 // columns kept), plans them with the mplan planner library and writes the same
@@ -50,6 +50,12 @@ cl::opt<int64_t> alignment("alignment", cl::init(1),
                                     "bytes (a power of two, default 1)"),
                            cl::value_desc("bytes"), cl::cat(category));
 
+cl::opt<int64_t>
+    capacity("capacity", cl::init(0),
+             cl::desc("Arena size that is good enough: `best` stops as soon "
+                      "as its plan fits (default 0: aim at the lower bound)"),
+             cl::value_desc("bytes"), cl::cat(category));
+
 int fail(const Twine &msg) {
   WithColor::error(errs(), "mplan-plan") << msg << "\n";
   return 1;
@@ -78,6 +84,7 @@ int main(int argc, char **argv) {
   options.strategy = strategy;
   options.timeLimitSeconds = timeLimit;
   options.alignment = alignment;
+  options.capacity = capacity;
   mplan::Expected<mplan::Plan> plan =
       mplan::planBuffers(table->buffers, options);
   if (!plan)

@@ -41,6 +41,11 @@ struct PlanOptions {
   double timeLimitSeconds = 10.0;
   /// Minimum alignment for every buffer (a power of two).
   int64_t alignment = 1;
+  /// Arena size that is good enough for `best` (0: none). The search stops as
+  /// soon as it has a plan of at most max(capacity, lower bound) bytes, like
+  /// MiniMalloc, which takes the capacity as input; without one it aims at
+  /// the lower bound and then narrows the gap until the time limit.
+  int64_t capacity = 0;
 };
 
 /// The result of planning. Every buffer's size is padded to its effective
