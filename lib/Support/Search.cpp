@@ -212,7 +212,7 @@ private:
 
   /// Places `b` at `at`; every change goes on the trail. Returns false when
   /// an affected section provably cannot be completed under the capacity.
-  bool place(int32_t b, int64_t at) {
+  bool place(int32_t b, int64_t at, bool &hatless) {
     int64_t top = at + size[b];
     save(off[b]);
     off[b] = at;
@@ -230,15 +230,19 @@ private:
     bool ok = true;
     for (int32_t k = adjBegin[b], ke = adjBegin[b + 1]; k < ke; ++k) {
       int32_t c = adjItems[k];
-      if (off[c] >= 0 || minOff[c] >= top)
+      if (off[c] >= 0)
+        continue;
+      hatless = false;
+      if (minOff[c] >= top)
         continue;
       int64_t mask = align[c] - 1;
       save(minOff[c]);
       minOff[c] = (top + mask) & ~mask;
       if (minOff[c] > cap - size[c])
         ok = false;
+      // Only a section whose floor is below c's new lowest offset can rise.
       for (int32_t s = first[c]; s < last[c]; ++s)
-        if (stamp[s] != stampNow) {
+        if (stamp[s] != stampNow && minOff[c] > floor[s]) {
           stamp[s] = stampNow;
           touched.push_back(s);
         }
@@ -246,13 +250,16 @@ private:
     // A section's floor is at least the lowest offset of its unplaced
     // buffers; inference: floor + unplaced sizes fit under the capacity.
     for (int32_t s : touched) {
-      int64_t lowest = kInf;
+      int64_t lowest = kInf, fl = floor[s];
       for (int32_t k = coverBegin[s], ke = coverBegin[s + 1]; k < ke; ++k) {
         int32_t c = coverItems[k];
-        if (off[c] < 0)
-          lowest = std::min(lowest, minOff[c]);
+        if (off[c] < 0 && minOff[c] < lowest) {
+          lowest = minOff[c];
+          if (lowest <= fl)
+            break; // no rise
+        }
       }
-      if (lowest != kInf && lowest > floor[s]) {
+      if (lowest != kInf && lowest > fl) {
         save(floor[s]);
         floor[s] = lowest;
       }
@@ -318,13 +325,19 @@ private:
         continue;
       size_t mark = trail.size();
       Status st = Status::Infeasible;
-      if (place(b, it.offset) && check(lo, hi, it.offset))
+      bool hatless = true;
+      if (place(b, it.offset, hatless) && check(lo, hi, it.offset))
         st = decompose(order, lo, hi, it, b, depth);
       if (st == Status::Found)
         return st;
       undoTo(mark);
       if (st == Status::OutOfBudget)
         return st;
+      // Nothing unplaced overlaps `b`: it constrains no other buffer, so if
+      // the rest fails with `b` here it fails with `b` anywhere higher and
+      // with any other buffer here (MiniMalloc's hatless pruning).
+      if (hatless)
+        break;
     }
     return Status::Infeasible;
   }
