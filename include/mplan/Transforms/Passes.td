@@ -107,4 +107,26 @@ def MPlanElideCopies : Pass<"mplan-elide-copies", "func::FuncOp"> {
                            "::mlir::memref::MemRefDialect"];
 }
 
+def MPlanInstrument : Pass<"mplan-instrument", "ModuleOp"> {
+  let summary = "Insert calls into the mplan memory observer runtime";
+  let description = [{
+    Run after `convert-mplan-to-memref` (or on any bufferized program, planned
+    or not) and before `mplan-to-llvm`. Inserts calls into
+    `libmplan_runtime.so` (runtime/mplan_runtime.h) that record, per op
+    location: every `memref.alloc` / `memref.alloca` / `memref.dealloc`, every
+    arena (`mplan.arena` ops and arguments), and the region of every planned
+    buffer (`memref.view` tagged `mplan.buffer_id`), from its definition to
+    its last use (recomputed from the IR, not taken from the plan); plus
+    function entry and exit. At run time the observer counts allocations and
+    frees per function call, tracks peak live bytes, checks that no two live
+    planned buffers of one invocation share a byte and that each lies inside
+    its arena, and prints a summary at exit (`mplan_rt_print_summary` prints
+    it on request). Load the runtime with
+    `mlir-runner -shared-libs=build/lib/libmplan_runtime.so`.
+  }];
+  let dependentDialects = ["::mlir::memref::MemRefDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::func::FuncDialect"];
+}
+
 #endif // MPLAN_TRANSFORMS_PASSES_TD

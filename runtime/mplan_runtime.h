@@ -1,0 +1,60 @@
+/*===- mplan_runtime.h - mplan memory observer runtime ------------*- C -*-===*
+ *
+ * The C runtime that programs instrumented by `mplan-opt --mplan-instrument`
+ * call. Every argument is a 64-bit integer (pointers and sizes are passed as
+ * MLIR `index`, names as the address of a NUL-terminated string), so the
+ * functions can be declared as plain `func.func private` in MLIR.
+ *
+ * Environment:
+ *   MPLAN_RT_OUTPUT   where the summary goes: "stderr" (default), "stdout",
+ *                     "none" or a file path (appended to)
+ *   MPLAN_RT_VERBOSE  "1": the summary also lists every allocation site and
+ *                     every planned buffer placement
+ *   MPLAN_RT_JSON     path: write the summary as JSON at exit
+ *   MPLAN_RT_ABORT    "1": abort at the first error instead of at exit
+ * A run in which an error was found (two live planned buffers overlap, a
+ * planned buffer outside its arena, a free of an unknown pointer) ends with
+ * exit status 3 after the summary.
+ *
+ *===----------------------------------------------------------------------===*/
+
+#ifndef MPLAN_RUNTIME_H
+#define MPLAN_RUNTIME_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Arena/allocation kinds of mplan_rt_alloc. */
+enum {
+  MPLAN_RT_HEAP = 0,    /* malloc'ed, freed by mplan_rt_free */
+  MPLAN_RT_STACK = 1,   /* alloca: released when the function returns */
+  MPLAN_RT_STATIC = 2,  /* a global arena: in use while the function runs */
+  MPLAN_RT_ARGUMENT = 3 /* an arena passed by the caller: no new bytes */
+};
+
+/* Function entry and exit; `name` is the function's name. */
+void mplan_rt_enter(int64_t name);
+void mplan_rt_exit(int64_t name);
+/* A new buffer of `bytes` bytes at `ptr`, created at `site`. */
+void mplan_rt_alloc(int64_t site, int64_t ptr, int64_t bytes, int64_t kind);
+/* The heap buffer at `ptr` is freed at `site`. */
+void mplan_rt_free(int64_t site, int64_t ptr);
+/* Planned buffer `id` starts living at byte `offset` of the arena at `arena`
+ * (`arena_bytes` long), `bytes` long; the planner's live range was
+ * [start, end) (-1, -1 when unknown). */
+void mplan_rt_region_begin(int64_t site, int64_t id, int64_t arena,
+                           int64_t arena_bytes, int64_t offset, int64_t bytes,
+                           int64_t start, int64_t end);
+/* Planned buffer `id` of `arena` is dead (its last use has run). */
+void mplan_rt_region_end(int64_t id, int64_t arena);
+/* Prints the summary now (it is also printed at exit). */
+void mplan_rt_print_summary(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* MPLAN_RUNTIME_H */
