@@ -241,7 +241,13 @@ struct Access {
 };
 
 struct RootState {
-  AllocTensorOp alloc;
+  /// The allocation: an unplanned mplan.alloc_tensor (which a rewrite may
+  /// remove) or a statically shaped memref.alloc left unplanned (returned
+  /// buffers: only a destination of writes in place).
+  Operation *alloc;
+  bool removable;
+  Value value() const { return alloc->getResult(0); }
+  MemRefType type() const { return cast<MemRefType>(value().getType()); }
   /// False if an alias of the root is used outside its block: the root is
   /// never rewritten.
   bool tracked = true;
@@ -284,10 +290,15 @@ AccessAnalysis::AccessAnalysis(func::FuncOp func) {
   func.walk<WalkOrder::PreOrder>([&](Operation *op) {
     positions[op] = next;
     next += kGap;
-    if (auto alloc = dyn_cast<AllocTensorOp>(op))
-      if (!alloc.isPlanned()) {
-        roots.push_back(RootState{alloc, true, false, {}});
-      }
+    if (auto alloc = dyn_cast<AllocTensorOp>(op)) {
+      if (!alloc.isPlanned())
+        roots.push_back(RootState{alloc, true, true, false, {}});
+    } else if (auto alloc = dyn_cast<memref::AllocOp>(op)) {
+      MemRefType type = alloc.getType();
+      if (alloc->getNumOperands() == 0 && type.hasStaticShape() &&
+          type.getLayout().isIdentity())
+        roots.push_back(RootState{alloc, false, true, false, {}});
+    }
   });
   for (unsigned id = 0; id < roots.size(); ++id)
     analyzeRoot(id);
@@ -359,8 +370,7 @@ void AccessAnalysis::analyzeRoot(unsigned id) {
       roots[it->second.root].tracked = false;
     }
   };
-  Value root = state.alloc.getResult();
-  push(root, cast<MemRefType>(root.getType()));
+  push(state.value(), state.type());
   while (!worklist.empty()) {
     Value value = worklist.pop_back_val();
     Extent region = aliasOf.lookup(value).region;
@@ -378,8 +388,20 @@ void AccessAnalysis::analyzeRoot(unsigned id) {
       }
       if (isa<ViewLikeOpInterface>(user) && user->getNumRegions() == 0 &&
           isMemoryEffectFree(user)) {
-        for (Value result : user->getResults())
-          push(result, std::nullopt);
+        // These keep the base of their source: a static result type is the
+        // region (memref.view starts a new base).
+        bool keepsBase = isa<memref::SubViewOp, memref::ExpandShapeOp,
+                             memref::CollapseShapeOp, memref::ReinterpretCastOp,
+                             memref::CastOp>(user);
+        for (Value result : user->getResults()) {
+          auto type = dyn_cast<MemRefType>(result.getType());
+          SmallVector<int64_t> strides;
+          int64_t offset;
+          bool known = keepsBase && region && type &&
+                       getStaticLayout(type, strides, offset) &&
+                       use.getOperandNumber() == 0;
+          push(result, known ? Extent(type) : std::nullopt);
+        }
         continue;
       }
       // Anything else may alias the value in its memref results, region
@@ -394,7 +416,10 @@ void AccessAnalysis::analyzeRoot(unsigned id) {
         for (Block *successor : user->getSuccessors())
           for (BlockArgument arg : successor->getArguments())
             push(arg, std::nullopt);
-        if (Operation *parent = user->getParentOp()) {
+        // A function's return hands the value to the caller: nothing in
+        // this function sees it again.
+        Operation *parent = user->getParentOp();
+        if (parent && !parent->hasTrait<OpTrait::IsIsolatedFromAbove>()) {
           for (Value result : parent->getResults())
             push(result, std::nullopt);
           for (Region &nested : parent->getRegions())
@@ -454,8 +479,8 @@ std::optional<unsigned> CopyEliminator::getWholeRoot(Value value,
   if (it == analysis.aliasOf.end())
     return std::nullopt;
   RootState &state = analysis.roots[it->second.root];
-  if (state.erased || !state.tracked || state.alloc.getResult() != value ||
-      state.alloc->getBlock() != block)
+  if (state.erased || !state.tracked || !state.removable ||
+      state.value() != value || state.alloc->getBlock() != block)
     return std::nullopt;
   return it->second.root;
 }
@@ -467,12 +492,6 @@ CopyEliminator::getRegion(Value value, Block *block) {
     return std::nullopt;
   RootState &state = analysis.roots[it->second.root];
   if (state.erased || !state.tracked || state.alloc->getBlock() != block)
-    return std::nullopt;
-  // Only the root itself or an mplan.view of it: the new views are made of
-  // the root.
-  if (value != state.alloc.getResult() &&
-      !(value.getDefiningOp<ViewOp>() &&
-        value.getDefiningOp<ViewOp>().getSource() == state.alloc.getResult()))
     return std::nullopt;
   return std::make_pair(it->second.root, *it->second.region);
 }
@@ -490,9 +509,9 @@ static bool isLayoutAgnosticUse(OpOperand &use) {
 bool CopyEliminator::canRetype(
     unsigned x, MemRefType region, Operation *copy,
     llvm::DenseMap<Operation *, MemRefType> &newViewTypes) {
-  AllocTensorOp alloc = analysis.roots[x].alloc;
-  MemRefType xType = alloc.getType();
-  for (OpOperand &use : alloc.getResult().getUses()) {
+  Value xValue = analysis.roots[x].value();
+  MemRefType xType = analysis.roots[x].type();
+  for (OpOperand &use : xValue.getUses()) {
     Operation *user = use.getOwner();
     if (user == copy || isLayoutAgnosticUse(use))
       continue;
@@ -526,9 +545,12 @@ bool CopyEliminator::isMovableInit(unsigned y, const Access &access,
   if (linalgOp.getNumDpsInits() != 1)
     return false;
   Value init = linalgOp.getDpsInitOperand(0)->get();
-  Value yRoot = analysis.roots[y].alloc.getResult();
-  auto initView = init.getDefiningOp<ViewOp>();
-  if (init != yRoot && !(initView && initView.getSource() == yRoot))
+  Value yRoot = analysis.roots[y].value();
+  Operation *initView = init.getDefiningOp();
+  if (init != yRoot &&
+      !(initView && initView->getNumOperands() == 1 &&
+        initView->getOperand(0) == yRoot && initView->getNumRegions() == 0 &&
+        isMemoryEffectFree(initView)))
     return false;
   // A pure payload.
   bool pure = true;
@@ -565,9 +587,9 @@ void CopyEliminator::merge(
     ArrayRef<Operation *> initsToMove, Operation *firstAccess) {
   RootState &xs = analysis.roots[x];
   RootState &ys = analysis.roots[y];
-  AllocTensorOp xAlloc = xs.alloc, yAlloc = ys.alloc;
-  Value yRoot = yAlloc.getResult();
-  MemRefType xType = xAlloc.getType();
+  Operation *xAlloc = xs.alloc, *yAlloc = ys.alloc;
+  Value xRoot = xs.value(), yRoot = ys.value();
+  MemRefType xType = xs.type(), yType = ys.type();
   int64_t elementSize = *getElementByteSize(xType.getElementType());
   auto layoutOffset = [](MemRefType type) {
     SmallVector<int64_t> strides;
@@ -586,19 +608,20 @@ void CopyEliminator::merge(
   // the copy now run before that access.
   for (Operation *init : initsToMove) {
     Value target = cast<linalg::LinalgOp>(init).getDpsInitOperand(0)->get();
-    if (Operation *view = target.getDefiningOp<ViewOp>())
-      if (analysis.pos(view) > analysis.pos(firstAccess)) {
-        view->moveBefore(firstAccess);
-        analysis.notifyPlaced(view);
-      }
+    if (Operation *view = target.getDefiningOp();
+        view && view != yAlloc &&
+        analysis.pos(view) > analysis.pos(firstAccess)) {
+      view->moveBefore(firstAccess);
+      analysis.notifyPlaced(view);
+    }
     init->moveBefore(firstAccess);
     analysis.notifyPlaced(init);
   }
 
   OpBuilder builder(xAlloc);
   Value replacement = yRoot;
-  if (region != yAlloc.getType()) {
-    replacement = ViewOp::create(builder, xAlloc.getLoc(), region, yRoot,
+  if (region != yType) {
+    replacement = ViewOp::create(builder, xAlloc->getLoc(), region, yRoot,
                                  layoutOffset(region) * elementSize);
     analysis.notifyPlaced(replacement.getDefiningOp());
   }
@@ -611,9 +634,11 @@ void CopyEliminator::merge(
   SmallVector<Value> copyOperands(copy->getOperands());
   copy->erase();
   for (Value operand : copyOperands)
-    if (auto view = operand.getDefiningOp<ViewOp>())
-      if (view->use_empty() && view.getSource() != xAlloc.getResult()) {
-        analysis.forget(view.getResult());
+    if (Operation *view = operand.getDefiningOp())
+      if (view != xAlloc && view != yAlloc && view->use_empty() &&
+          view->getNumRegions() == 0 && isMemoryEffectFree(view)) {
+        for (Value result : view->getResults())
+          analysis.forget(result);
         view->erase();
       }
 
@@ -635,7 +660,7 @@ void CopyEliminator::merge(
     MemRefType type = newViewTypes.lookup(view);
     builder.setInsertionPoint(view);
     Value newView = yRoot;
-    if (type != yAlloc.getType()) {
+    if (type != yType) {
       newView = ViewOp::create(builder, view.getLoc(), type, yRoot,
                                layoutOffset(type) * elementSize);
       analysis.notifyPlaced(newView.getDefiningOp());
@@ -645,7 +670,7 @@ void CopyEliminator::merge(
     view.getResult().replaceAllUsesWith(newView);
     view->erase();
   }
-  analysis.forget(xAlloc.getResult());
+  analysis.forget(xRoot);
   xAlloc->erase();
   xs.erased = true;
 }
@@ -671,7 +696,7 @@ bool CopyEliminator::tryCopy(Operation *copy, Value source, Value target) {
       auto [y, regionType] = *region;
       RootState &xs = analysis.roots[*x];
       RootState &ys = analysis.roots[y];
-      ArrayRef<int64_t> yShape = ys.alloc.getType().getShape();
+      ArrayRef<int64_t> yShape = ys.type().getShape();
       int64_t first = copyPos, last = copyPos;
       Operation *firstAccess = copy;
       bool legal = true;
@@ -741,7 +766,7 @@ bool CopyEliminator::tryCopy(Operation *copy, Value source, Value target) {
       auto [y, regionType] = *region;
       RootState &xs = analysis.roots[*x];
       RootState &ys = analysis.roots[y];
-      ArrayRef<int64_t> yShape = ys.alloc.getType().getShape();
+      ArrayRef<int64_t> yShape = ys.type().getShape();
       int64_t last = copyPos;
       bool legal = true;
       for (const Access &access : xs.accesses) {

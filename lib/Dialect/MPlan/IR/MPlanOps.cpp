@@ -175,19 +175,19 @@ std::optional<std::string> mlir::mplan::checkViewTypes(MemRefType sourceType,
     return text;
   };
   if (sourceType.getElementType() != resultType.getElementType())
-    return describe("element type ", resultType.getElementType(),
-                    " differs from the source's element type ",
-                    sourceType.getElementType());
+    return describe("element type '", resultType.getElementType(),
+                    "' differs from the source's element type '",
+                    sourceType.getElementType(), "'");
   if (sourceType.getMemorySpace() != resultType.getMemorySpace())
     return describe("memory space differs from the source's");
   FailureOr<ElementSpan> source = getElementSpan(sourceType);
   if (failed(source))
-    return describe("source type ", sourceType,
-                    " must have a static strided layout");
+    return describe("source type '", sourceType,
+                    "' must have a static strided layout");
   FailureOr<ElementSpan> result = getElementSpan(resultType);
   if (failed(result))
-    return describe("result type ", resultType,
-                    " must have a static strided layout");
+    return describe("result type '", resultType,
+                    "' must have a static strided layout");
   FailureOr<int64_t> elementSize =
       getElementByteSize(sourceType.getElementType());
   if (failed(elementSize) || *elementSize == 0)
