@@ -1,0 +1,47 @@
+"""Exceptions raised by mplan.
+
+Every error mplan raises derives from :class:`mplan.Error`; the native module
+raises these classes too, so ``except mplan.Error`` catches everything.
+"""
+
+from __future__ import annotations
+
+from typing import Any, List, Sequence
+
+
+class Error(Exception):
+    """Base class of every mplan error."""
+
+
+class CsvError(Error, ValueError):
+    """Malformed MiniMalloc CSV input; the message names the line."""
+
+
+class PlanError(Error, ValueError):
+    """Invalid planning input or options (bad buffer, unknown strategy, ...)."""
+
+
+class InvalidPlanError(Error):
+    """A plan failed validation (overlap, misalignment, out of the arena)."""
+
+
+class ReportError(Error, ValueError):
+    """A JSON plan report or CSV plan that cannot be read for drawing."""
+
+
+class MLIRError(Error):
+    """Parsing MLIR text or running a pass pipeline failed.
+
+    ``diagnostics`` holds every diagnostic the run produced (errors, and the
+    warnings, remarks and notes around them), each with ``severity``,
+    ``file``, ``line``, ``column``, ``location`` and ``message``.
+    """
+
+    def __init__(self, message: str, diagnostics: Sequence[Any] = ()) -> None:
+        super().__init__(message)
+        self.diagnostics: List[Any] = list(diagnostics)
+
+    @property
+    def errors(self) -> List[Any]:
+        """Only the diagnostics of severity ``error``."""
+        return [d for d in self.diagnostics if d.severity == "error"]
