@@ -190,7 +190,7 @@ void BufferLiveness::computeClosure(Value value,
   llvm::SmallPtrSet<Value, 16> seen;
   SmallVector<Value> worklist;
   auto push = [&](Value alias) {
-    if (isMemRef(alias) && !isAllocatedResult(alias) &&
+    if (isMemRef(alias) && (alias == value || !isAllocatedResult(alias)) &&
         seen.insert(alias).second) {
       worklist.push_back(alias);
       closure.push_back(alias);
@@ -391,7 +391,8 @@ LiveRange BufferLiveness::computeRange(Value def,
     return llvm::any_of(block->getSuccessors(), isLive);
   };
 
-  int64_t lo = defIndex, hi = defIndex + 1;
+  int64_t lo = std::numeric_limits<int64_t>::max();
+  int64_t hi = std::numeric_limits<int64_t>::min();
   auto include = [&](LiveRange span) {
     lo = std::min(lo, span.start);
     hi = std::max(hi, span.end);
@@ -402,13 +403,24 @@ LiveRange BufferLiveness::computeRange(Value def,
     int64_t blockStart = getIndex(&block.front());
     int64_t blockEnd = getSubtreeEnd(&block.back()) + 1;
     auto useSpan = useSpans.find(&block);
+    bool hasUse = useSpan != useSpans.end();
+    if (&block == defBlock) {
+      // From the first use in the block (or its terminator when the buffer
+      // is only used in later blocks) to the end of the block or last use.
+      int64_t first = hasUse ? useSpan->second.start : blockEnd - 1;
+      if (liveOut(&block))
+        include({first, blockEnd});
+      else if (hasUse)
+        include(useSpan->second);
+      continue;
+    }
     if (liveOut(&block))
-      include({&block == defBlock ? defIndex : blockStart, blockEnd});
-    else if (useSpan != useSpans.end())
-      include({&block == defBlock ? std::min(defIndex, useSpan->second.start)
-                                  : blockStart,
-               useSpan->second.end});
+      include({blockStart, blockEnd});
+    else if (hasUse)
+      include({blockStart, useSpan->second.end});
   }
+  if (lo > hi)
+    return {defIndex, defIndex + 1};
   return {lo, hi};
 }
 

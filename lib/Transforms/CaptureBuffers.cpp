@@ -1,11 +1,23 @@
 //===- CaptureBuffers.cpp - memref.alloc to mplan.alloc_tensor ------------===//
+//
+// Every statically shaped memref.alloc the analysis can bound becomes an
+// unplanned mplan.alloc_tensor. Its deallocations disappear with it: a
+// memref.dealloc (also the lowered `scf.if %owned { memref.dealloc }` form and
+// the extract_strided_metadata feeding it) is erased, and a
+// bufferization.dealloc loses the buffer and its condition, keeping the
+// others.
+//
+//===----------------------------------------------------------------------===//
 
 #include "mplan/Analysis/BufferLiveness.h"
 #include "mplan/Dialect/MPlan/IR/MPlanOps.h"
 #include "mplan/Transforms/Passes.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
+#include "llvm/ADT/SetVector.h"
 
 namespace mlir {
 namespace mplan {
@@ -32,25 +44,79 @@ getUnplannableReason(memref::AllocOp alloc, const BufferLiveness &liveness) {
     return std::string("element type without a fixed byte size");
   if (!alloc.getSymbolOperands().empty())
     return std::string("symbol operands");
-  SmallVector<Value> aliases;
-  liveness.getAliases(alloc.getResult(), aliases);
-  for (Value alias : aliases)
-    for (Operation *user : alias.getUsers())
-      if (isa<bufferization::DeallocOp>(user))
-        return std::string("released by bufferization.dealloc");
+  if (std::optional<uint64_t> alignment = alloc.getAlignment())
+    if (*alignment == 0 || !llvm::isPowerOf2_64(*alignment))
+      return std::string("alignment is not a power of two");
   return liveness.getUnplannableReason(alloc.getResult());
+}
+
+/// Erases the deallocations of a captured buffer. `deallocUses` are the uses
+/// BufferLiveness::isDeallocUse accepted on the buffer's aliases.
+static void eraseDeallocs(ArrayRef<OpOperand *> deallocUses,
+                          BufferLiveness &liveness) {
+  llvm::SetVector<Operation *> toErase;
+  llvm::MapVector<bufferization::DeallocOp, SmallVector<unsigned>> shrink;
+  SmallVector<OpOperand *> worklist(deallocUses.begin(), deallocUses.end());
+  while (!worklist.empty()) {
+    OpOperand *use = worklist.pop_back_val();
+    Operation *user = use->getOwner();
+    if (isa<memref::DeallocOp>(user)) {
+      toErase.insert(user);
+    } else if (auto dealloc = dyn_cast<bufferization::DeallocOp>(user)) {
+      shrink[dealloc].push_back(use->getOperandNumber() -
+                                dealloc.getMemrefs().getBeginOperandIndex());
+    } else if (auto metadata =
+                   dyn_cast<memref::ExtractStridedMetadataOp>(user)) {
+      for (OpOperand &baseUse : metadata.getBaseBuffer().getUses())
+        worklist.push_back(&baseUse);
+      toErase.insert(user);
+    }
+  }
+  for (auto &[dealloc, positions] : shrink) {
+    llvm::sort(positions);
+    positions.erase(llvm::unique(positions), positions.end());
+    for (unsigned position : llvm::reverse(positions)) {
+      dealloc.getMemrefsMutable().erase(position);
+      dealloc.getConditionsMutable().erase(position);
+    }
+    if (dealloc.getMemrefs().empty()) {
+      // Nothing left to free: no retained value can be owned through it.
+      OpBuilder builder(dealloc);
+      Value owned = arith::ConstantOp::create(builder, dealloc.getLoc(),
+                                              builder.getBoolAttr(false));
+      for (Value result : dealloc->getResults())
+        result.replaceAllUsesWith(owned);
+      toErase.insert(dealloc);
+    }
+  }
+  // Users before producers: deallocs before the metadata ops feeding them.
+  for (Operation *op : llvm::reverse(toErase)) {
+    if (!op->use_empty())
+      continue;
+    Operation *parent = op->getParentOp();
+    liveness.notifyOpErased(op);
+    op->erase();
+    // The lowered form `scf.if %owned { memref.dealloc %m }` is now empty.
+    if (auto ifOp = dyn_cast_if_present<scf::IfOp>(parent))
+      if (ifOp->getNumResults() == 0 && ifOp.getElseRegion().empty() &&
+          ifOp.thenBlock()->getOperations().size() == 1) {
+        liveness.notifyOpErased(ifOp);
+        ifOp->erase();
+      }
+  }
 }
 
 namespace {
 struct MPlanCaptureBuffersPass
-    : public mlir::mplan::impl::MPlanCaptureBuffersBase<MPlanCaptureBuffersPass> {
+    : public mlir::mplan::impl::MPlanCaptureBuffersBase<
+          MPlanCaptureBuffersPass> {
   using Base::Base;
 
   void runOnOperation() override {
     func::FuncOp func = getOperation();
     if (func.isExternal())
       return;
-    const BufferLiveness &liveness = getAnalysis<BufferLiveness>();
+    BufferLiveness &liveness = getAnalysis<BufferLiveness>();
 
     int64_t nextId = 0;
     SmallVector<memref::AllocOp> allocs;
@@ -61,23 +127,28 @@ struct MPlanCaptureBuffersPass
         nextId = std::max<int64_t>(nextId, tensor.getId() + 1);
     });
 
+    // Decide everything before changing the IR.
+    SmallVector<std::optional<std::string>> reasons;
+    reasons.reserve(allocs.size());
+    for (memref::AllocOp alloc : allocs)
+      reasons.push_back(getUnplannableReason(alloc, liveness));
+
     OpBuilder builder(func.getContext());
     bool changed = false;
-    for (memref::AllocOp alloc : allocs) {
-      if (std::optional<std::string> reason =
-              getUnplannableReason(alloc, liveness)) {
+    for (auto [alloc, reason] : llvm::zip_equal(allocs, reasons)) {
+      if (reason) {
         alloc->setAttr(kUnplannedAttr, builder.getStringAttr(*reason));
         if (emitRemarks)
           alloc.emitRemark("buffer left unplanned: ") << *reason;
         continue;
       }
       // The slab's release replaces every dealloc of the buffer.
-      SmallVector<Value> aliases;
-      liveness.getAliases(alloc.getResult(), aliases);
-      for (Value alias : aliases)
-        for (Operation *user : llvm::make_early_inc_range(alias.getUsers()))
-          if (isa<memref::DeallocOp>(user))
-            user->erase();
+      SmallVector<OpOperand *> deallocUses;
+      for (Value alias : liveness.getAliases(alloc.getResult()))
+        for (OpOperand &use : alias.getUses())
+          if (BufferLiveness::isDeallocUse(use))
+            deallocUses.push_back(&use);
+      eraseDeallocs(deallocUses, liveness);
 
       builder.setInsertionPoint(alloc);
       std::optional<uint64_t> alignment = alloc.getAlignment();
@@ -86,12 +157,17 @@ struct MPlanCaptureBuffersPass
           builder.getI64IntegerAttr(nextId++), /*start=*/nullptr,
           /*end=*/nullptr, /*slab=*/Value(), /*offset=*/nullptr,
           alignment ? builder.getI64IntegerAttr(*alignment) : nullptr);
+      liveness.notifyOpInserted(tensor);
       alloc.replaceAllUsesWith(tensor.getResult());
+      liveness.notifyOpErased(alloc);
       alloc.erase();
+      liveness.recomputeLiveRange(tensor.getResult());
       changed = true;
     }
     if (!changed)
       markAllAnalysesPreserved();
+    else
+      markAnalysesPreserved<BufferLiveness>();
   }
 };
 } // namespace

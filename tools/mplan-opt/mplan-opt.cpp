@@ -15,11 +15,17 @@
 #include "mlir/InitAllPasses.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 
+namespace mlir::mplan {
+/// Test passes from test/lib (-test-mplan-liveness, ...).
+void registerTestPasses();
+} // namespace mlir::mplan
+
 int main(int argc, char **argv) {
   mlir::registerAllPasses();
   mlir::mplan::registerMPlanPasses();
   mlir::mplan::registerMPlanConversionPasses();
   mlir::mplan::registerPlanPipeline();
+  mlir::mplan::registerTestPasses();
   mlir::mplan::registerMPlanToLLVMPipeline();
 
   mlir::DialectRegistry registry;
