@@ -24,7 +24,9 @@ struct MPlanVerifyPlanPass
     func::FuncOp func = getOperation();
     if (func.isExternal())
       return;
-    const BufferLiveness &liveness = getAnalysis<BufferLiveness>();
+    // Always recomputed from the IR as it is now (never a cached analysis):
+    // the point is to catch passes that moved ops after planning.
+    BufferLiveness liveness(func);
     llvm::MapVector<Value, SmallVector<AllocTensorOp>> bySlab;
     func.walk([&](AllocTensorOp op) {
       if (op.isPlanned())

@@ -16,8 +16,7 @@ namespace {
 /// `mplan.unmanaged = "reason"`, and every op carrying `test.index` with its
 /// index and subtree end.
 struct TestBufferLivenessPass
-    : public PassWrapper<TestBufferLivenessPass,
-                         OperationPass<func::FuncOp>> {
+    : public PassWrapper<TestBufferLivenessPass, OperationPass<func::FuncOp>> {
   MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(TestBufferLivenessPass)
   StringRef getArgument() const final { return "test-mplan-liveness"; }
   StringRef getDescription() const final {
@@ -43,8 +42,8 @@ struct TestBufferLivenessPass
     func.walk([&](Operation *op) {
       if (op->hasAttr("test.index"))
         op->setAttr("test.index",
-                    builder.getDenseI64ArrayAttr({liveness.getIndex(op),
-                                                  liveness.getSubtreeEnd(op)}));
+                    builder.getDenseI64ArrayAttr(
+                        {liveness.getIndex(op), liveness.getSubtreeEnd(op)}));
     });
     markAllAnalysesPreserved();
   }
