@@ -159,6 +159,16 @@ static void forwardAliases(Value value, llvm::SetVector<Value> &aliases) {
         for (Block &block : region)
           for (BlockArgument arg : block.getArguments())
             add(arg);
+      // An arena passed to a function of the module: the callee's planned
+      // buffers never escape it, so no result aliases the arena.
+      if (auto call = dyn_cast<func::CallOp>(user)) {
+        auto callee = SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(
+            call, call.getCalleeAttr());
+        unsigned index = use.getOperandNumber();
+        if (callee && index < callee.getNumArguments() &&
+            callee.getArgAttr(index, kArenaAttr))
+          continue;
+      }
       // Results of anything taking the buffer (views, casts, selects, ...),
       // except allocations, which are new buffers.
       if (isa<memref::AllocOp, memref::AllocaOp,
