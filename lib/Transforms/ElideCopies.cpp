@@ -449,6 +449,7 @@ struct CopyEliminator {
 
   int64_t copiesRemoved = 0;
   int64_t bytesAvoided = 0;
+  int64_t viewsRemoved = 0;
 
 private:
   /// The root `value` is, if it is a whole tracked root of `block`.
@@ -640,6 +641,7 @@ void CopyEliminator::merge(
         for (Value result : view->getResults())
           analysis.forget(result);
         view->erase();
+        ++viewsRemoved;
       }
 
   // X's accesses become Y's, in Y's coordinates.
@@ -833,6 +835,7 @@ struct MPlanElideCopiesPass
     }
     accumulateAttr(func, "mplan.copies_removed", eliminator.copiesRemoved);
     accumulateAttr(func, "mplan.copy_bytes_avoided", eliminator.bytesAvoided);
+    accumulateAttr(func, "mplan.views_removed", eliminator.viewsRemoved);
   }
 };
 } // namespace

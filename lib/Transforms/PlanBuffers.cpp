@@ -34,6 +34,9 @@ struct FunctionReport {
   };
   std::vector<Entry> buffers;
   std::vector<std::pair<std::string, std::string>> unmanaged;
+  /// Counts recorded by mplan-fold-views / mplan-elide-copies as function
+  /// attributes (`mplan.<key>`), reported as `<key>`.
+  std::vector<std::pair<std::string, int64_t>> viewCopyCounts;
 };
 } // namespace
 
@@ -69,9 +72,9 @@ struct MPlanPlanBuffersPass
       return signalPassFailure();
     }
     if (!llvm::is_contained(::mplan::strategyNames(), strategy.getValue())) {
-      InFlightDiagnostic diag = getOperation().emitError(
-          "mplan-plan-buffers: unknown strategy '")
-                                << strategy << "'; expected one of:";
+      InFlightDiagnostic diag =
+          getOperation().emitError("mplan-plan-buffers: unknown strategy '")
+          << strategy << "'; expected one of:";
       for (const std::string &name : ::mplan::strategyNames())
         diag << " " << name;
       return signalPassFailure();
@@ -93,6 +96,11 @@ struct MPlanPlanBuffersPass
 LogicalResult MPlanPlanBuffersPass::planFunction(func::FuncOp func,
                                                  FunctionReport &report) {
   report.name = func.getSymName().str();
+  for (StringRef key : {"views_removed", "views_canonicalized",
+                        "copies_removed", "copy_bytes_avoided"}) {
+    auto count = func->getAttrOfType<IntegerAttr>(("mplan." + key).str());
+    report.viewCopyCounts.emplace_back(key.str(), count ? count.getInt() : 0);
+  }
   report.strategy = strategy;
   func.walk([&](memref::AllocOp alloc) {
     if (auto reason = alloc->getAttrOfType<StringAttr>("mplan.unplanned"))
@@ -192,6 +200,8 @@ MPlanPlanBuffersPass::writeReport(ArrayRef<FunctionReport> reports) {
             json.attribute("strategy", report.strategy);
             json.attribute("arena_bytes", report.arenaBytes);
             json.attribute("lower_bound_bytes", report.lowerBoundBytes);
+            for (const auto &[key, count] : report.viewCopyCounts)
+              json.attribute(key, count);
             json.attributeArray("buffers", [&] {
               for (const FunctionReport::Entry &entry : report.buffers)
                 json.object([&] {

@@ -159,3 +159,68 @@ func.func @copy_then_update(%in: memref<4xf32>, %out: memref<4xf32>) {
   linalg.copy ins(%b : memref<4xf32>) outs(%out : memref<4xf32>)
   return
 }
+
+// -----
+
+// Concat into a returned buffer (a memref.alloc left unplanned): the parts
+// are written in place through its subviews; linalg.copy counts as a copy.
+
+// CHECK-LABEL: func.func @concat_into_result
+// CHECK-SAME:    mplan.copies_removed = 2 : i64, mplan.copy_bytes_avoided = 64 : i64, mplan.views_removed = 2 : i64
+// CHECK:         %[[R:.*]] = memref.alloc() : memref<2x8xf32>
+// CHECK-NEXT:    %[[V0:.*]] = mplan.view %[[R]][0] : memref<2x8xf32> to memref<2x4xf32, strided<[8, 1]>>
+// CHECK-NEXT:    linalg.map { math.absf } ins(%{{.*}}) outs(%[[V0]] :
+// CHECK-NEXT:    %[[V1:.*]] = mplan.view %[[R]][16] : memref<2x8xf32> to memref<2x4xf32, strided<[8, 1], offset: 4>>
+// CHECK-NEXT:    linalg.map { math.sqrt } ins(%{{.*}}) outs(%[[V1]] :
+// CHECK-NEXT:    return %[[R]]
+func.func @concat_into_result(%a: memref<2x4xf32>) -> memref<2x8xf32> {
+  %p0 = mplan.alloc_tensor id(0) -> memref<2x4xf32>
+  linalg.map { math.absf } ins(%a : memref<2x4xf32>) outs(%p0 : memref<2x4xf32>)
+  %p1 = mplan.alloc_tensor id(1) -> memref<2x4xf32>
+  linalg.map { math.sqrt } ins(%a : memref<2x4xf32>) outs(%p1 : memref<2x4xf32>)
+  %r = memref.alloc() : memref<2x8xf32>
+  %s0 = memref.subview %r[0, 0] [2, 4] [1, 1] : memref<2x8xf32> to memref<2x4xf32, strided<[8, 1]>>
+  memref.copy %p0, %s0 : memref<2x4xf32> to memref<2x4xf32, strided<[8, 1]>>
+  %s1 = memref.subview %r[0, 4] [2, 4] [1, 1] : memref<2x8xf32> to memref<2x4xf32, strided<[8, 1], offset: 4>>
+  linalg.copy ins(%p1 : memref<2x4xf32>) outs(%s1 : memref<2x4xf32, strided<[8, 1], offset: 4>>)
+  return %r : memref<2x8xf32>
+}
+
+// -----
+
+// Nested concat: a concatenation that is itself copied into a larger one
+// lands in it with all its parts (views of views re-expressed in the root).
+
+// CHECK-LABEL: func.func @nested_concat
+// CHECK-SAME:    mplan.copies_removed = 4 : i64, mplan.copy_bytes_avoided = 80 : i64
+// CHECK:         %[[BIG:.*]] = mplan.alloc_tensor id(3) -> memref<2x6xf32>
+// CHECK-NEXT:    %[[MID:.*]] = mplan.view %[[BIG]][0] : memref<2x6xf32> to memref<2x4xf32, strided<[6, 1]>>
+// CHECK-NEXT:    %[[P0:.*]] = mplan.view %[[BIG]][0] : memref<2x6xf32> to memref<2x2xf32, strided<[6, 1]>>
+// CHECK-NEXT:    linalg.map { math.absf } ins(%{{.*}}) outs(%[[P0]] :
+// CHECK-NEXT:    %[[P1:.*]] = mplan.view %[[BIG]][8] : memref<2x6xf32> to memref<2x2xf32, strided<[6, 1], offset: 2>>
+// CHECK-NEXT:    linalg.map { math.sqrt } ins(%{{.*}}) outs(%[[P1]] :
+// CHECK-NEXT:    linalg.copy ins(%[[MID]] : {{.*}}) outs(%{{.*}} : memref<2x4xf32>)
+// CHECK-NEXT:    %[[P2:.*]] = mplan.view %[[BIG]][16] : memref<2x6xf32> to memref<2x2xf32, strided<[6, 1], offset: 4>>
+// CHECK-NEXT:    linalg.map { math.exp } ins(%{{.*}}) outs(%[[P2]] :
+// CHECK-NEXT:    linalg.copy ins(%[[BIG]] : memref<2x6xf32>)
+func.func @nested_concat(%a: memref<2x2xf32>, %side: memref<2x4xf32>, %out: memref<2x6xf32>) {
+  %mid = mplan.alloc_tensor id(2) -> memref<2x4xf32>
+  %p0 = mplan.alloc_tensor id(0) -> memref<2x2xf32>
+  linalg.map { math.absf } ins(%a : memref<2x2xf32>) outs(%p0 : memref<2x2xf32>)
+  %p1 = mplan.alloc_tensor id(1) -> memref<2x2xf32>
+  linalg.map { math.sqrt } ins(%a : memref<2x2xf32>) outs(%p1 : memref<2x2xf32>)
+  %m0 = mplan.view %mid[0] : memref<2x4xf32> to memref<2x2xf32, strided<[4, 1]>>
+  memref.copy %p0, %m0 : memref<2x2xf32> to memref<2x2xf32, strided<[4, 1]>>
+  %m1 = mplan.view %mid[8] : memref<2x4xf32> to memref<2x2xf32, strided<[4, 1], offset: 2>>
+  memref.copy %p1, %m1 : memref<2x2xf32> to memref<2x2xf32, strided<[4, 1], offset: 2>>
+  linalg.copy ins(%mid : memref<2x4xf32>) outs(%side : memref<2x4xf32>)
+  %p2 = mplan.alloc_tensor id(4) -> memref<2x2xf32>
+  linalg.map { math.exp } ins(%a : memref<2x2xf32>) outs(%p2 : memref<2x2xf32>)
+  %big = mplan.alloc_tensor id(3) -> memref<2x6xf32>
+  %b0 = mplan.view %big[0] : memref<2x6xf32> to memref<2x4xf32, strided<[6, 1]>>
+  memref.copy %mid, %b0 : memref<2x4xf32> to memref<2x4xf32, strided<[6, 1]>>
+  %b1 = mplan.view %big[16] : memref<2x6xf32> to memref<2x2xf32, strided<[6, 1], offset: 4>>
+  memref.copy %p2, %b1 : memref<2x2xf32> to memref<2x2xf32, strided<[6, 1], offset: 4>>
+  linalg.copy ins(%big : memref<2x6xf32>) outs(%out : memref<2x6xf32>)
+  return
+}

@@ -1,0 +1,30 @@
+// End to end: models/pad_concat_cnn.mlir (a DenseNet-style CNN: every conv input is a
+// tensor.pad, every block output a concatenation). Planned with mplan (views folded, copies
+// elided), it must print exactly what the unplanned baseline prints; and after the plan
+// pipeline, the only copy left in @model is the one from the function argument into the
+// first pad (the argument is not computed here, so it cannot be written in place).
+//
+// RUN: mlir-opt %models/pad_concat_cnn.mlir %bufferize_fb %baseline_dealloc \
+// RUN:   | mlir-opt %lower_to_llvm \
+// RUN:   | mlir-runner -e main -entry-point-result=void -shared-libs=%mlir_runner_libs \
+// RUN:   | %normalize_addr > %t.base
+// RUN: FileCheck %s < %t.base
+// RUN: mlir-opt %models/pad_concat_cnn.mlir %bufferize_fb \
+// RUN:   | mplan-opt --mplan-plan-pipeline --convert-mplan-to-memref="arena=heap" --mplan-to-llvm \
+// RUN:   | mlir-runner -e main -entry-point-result=void -shared-libs=%mlir_runner_libs \
+// RUN:   | %normalize_addr > %t.plan
+// RUN: diff %t.base %t.plan
+// RUN: mlir-opt %models/pad_concat_cnn.mlir %bufferize_fb \
+// RUN:   | mplan-opt --mplan-plan-pipeline --mplan-verify-plan \
+// RUN:   | FileCheck %s --check-prefix=IR
+
+// CHECK: model pad_concat_cnn output 1x10
+// CHECK-NEXT: sum 0.00843
+// CHECK-NEXT: sumsq 0.1251
+
+// IR-LABEL: func.func @model
+// IR-SAME:    mplan.copies_removed = 36
+// IR:         memref.copy %arg0
+// IR-NOT:     memref.copy
+// IR-NOT:     memref.subview
+// IR:         return
