@@ -1,0 +1,55 @@
+// RUN: mplan-opt %s --split-input-file --verify-diagnostics --allow-unregistered-dialect \
+// RUN:   --convert-mplan-to-memref="arena=argument"
+// RUN: not mplan-opt %s --split-input-file --allow-unregistered-dialect --convert-mplan-to-memref="arena=pool" 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=KIND
+// RUN: not mplan-opt %s --split-input-file --allow-unregistered-dialect --convert-mplan-to-memref="arena=argument functions=nope" 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=UNKNOWN
+// RUN: not mplan-opt %s --split-input-file --allow-unregistered-dialect --convert-mplan-to-memref="arena=heap functions=f" 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=NOTARG
+
+// KIND: error: convert-mplan-to-memref: unknown arena kind 'pool'; expected heap, stack, global or argument
+// UNKNOWN: error: convert-mplan-to-memref: functions= names 'nope', which is not a function of this module
+// NOTARG: error: convert-mplan-to-memref: functions= is only meaningful with arena=argument (got arena=heap)
+
+func.func @unplanned() {
+  // expected-error @below {{is not planned; run mplan-plan-buffers first}}
+  %a = mplan.alloc_tensor id(0) -> memref<4xf32>
+  return
+}
+
+// -----
+
+func.func @two_slabs() {
+  %s0 = mplan.alloc_slab : !mplan.slab<64, 64>
+  // expected-error @below {{is the second slab of function 'two_slabs'; arena=argument needs at most one slab per function}}
+  %s1 = mplan.alloc_slab : !mplan.slab<64, 64>
+  mplan.release_slab %s1 : !mplan.slab<64, 64>
+  mplan.release_slab %s0 : !mplan.slab<64, 64>
+  return
+}
+
+// -----
+
+func.func @callee() {
+  %s = mplan.alloc_slab : !mplan.slab<64, 64>
+  mplan.release_slab %s : !mplan.slab<64, 64>
+  return
+}
+
+func.func @taker() {
+  // expected-error @below {{uses function 'callee', which takes its arena from the caller (arena=argument); only direct func.call ops inside func.func can pass it}}
+  %f = func.constant @callee : () -> ()
+  return
+}
+
+// -----
+
+func.func private @external()
+
+func.func @user() {
+  %s = mplan.alloc_slab : !mplan.slab<64, 64>
+  // expected-error @below {{uses an mplan slab in a way convert-mplan-to-memref cannot lower}}
+  "test.use"(%s) : (!mplan.slab<64, 64>) -> ()
+  mplan.release_slab %s : !mplan.slab<64, 64>
+  return
+}
