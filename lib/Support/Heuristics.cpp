@@ -23,42 +23,44 @@ using namespace mplan::detail;
 
 OverlapIndex::OverlapIndex(const Problem &p) : problem(p) {
   int32_t n = p.numBuffers();
-  while (leaves < static_cast<size_t>(std::max(p.numTimes, 1)))
-    leaves <<= 1;
-  // Canonical segment-tree decomposition of [start, end) into nodes, stored
-  // in CSR form (count, prefix sum, fill).
-  std::vector<int32_t> count(2 * leaves + 1, 0);
-  auto decompose = [&](int32_t i, auto visit) {
-    size_t l = p.start[i] + leaves, r = p.end[i] + leaves;
-    while (l < r) {
-      if (l & 1)
-        visit(l++);
-      if (r & 1)
-        visit(--r);
-      l >>= 1;
-      r >>= 1;
-    }
+  int32_t times = std::max(p.numTimes, 1);
+  while (numLevels < 15 && (int64_t(1) << (4 + 2 * (numLevels - 1))) < times)
+    ++numLevels;
+  auto levelOf = [&](int32_t i) {
+    int32_t len = p.end[i] - p.start[i], level = 0;
+    while (level + 1 < numLevels && len > (int32_t(1) << (4 + 2 * level)))
+      ++level;
+    return level;
   };
-  for (int32_t i = 0; i < n; ++i)
-    decompose(i, [&](size_t node) { ++count[node]; });
-  nodeBegin.assign(2 * leaves + 1, 0);
-  for (size_t node = 0; node < 2 * leaves; ++node)
-    nodeBegin[node + 1] = nodeBegin[node] + count[node];
-  nodeItems.resize(nodeBegin.back());
-  std::vector<int32_t> fill(nodeBegin.begin(), nodeBegin.end() - 1);
-  for (int32_t i = 0; i < n; ++i)
-    decompose(i, [&](size_t node) { nodeItems[fill[node]++] = i; });
-
-  // Buffers sorted by start (counting sort), and the first position per time.
-  firstStartingAt.assign(p.numTimes + 2, 0);
-  for (int32_t i = 0; i < n; ++i)
-    ++firstStartingAt[p.start[i] + 1];
-  for (int32_t t = 0; t <= p.numTimes; ++t)
-    firstStartingAt[t + 1] += firstStartingAt[t];
-  byStart.resize(n);
-  std::vector<int32_t> pos(firstStartingAt.begin(), firstStartingAt.end());
-  for (int32_t i = 0; i < n; ++i)
-    byStart[pos[p.start[i]]++] = i;
+  levelBase.assign(numLevels + 1, 0);
+  for (int32_t level = 0; level < numLevels; ++level)
+    levelBase[level + 1] =
+        levelBase[level] + ((times - 1) >> (4 + 2 * level)) + 1;
+  // Counting sort of the slots by block (CSR), stable in buffer order.
+  blockBegin.assign(levelBase[numLevels] + 1, 0);
+  std::vector<int32_t> level(n);
+  for (int32_t i = 0; i < n; ++i) {
+    level[i] = levelOf(i);
+    int shift = 4 + 2 * level[i];
+    for (int32_t b = p.start[i] >> shift; b <= (p.end[i] - 1) >> shift; ++b)
+      ++blockBegin[levelBase[level[i]] + b + 1];
+  }
+  for (size_t b = 1; b < blockBegin.size(); ++b)
+    blockBegin[b] += blockBegin[b - 1];
+  slotTemplate.resize(blockBegin.back());
+  slotOwner.resize(blockBegin.back());
+  slotOf.assign(2 * static_cast<size_t>(n), -1);
+  std::vector<int32_t> fill(blockBegin.begin(), blockBegin.end() - 1);
+  for (int32_t i = 0; i < n; ++i) {
+    int shift = 4 + 2 * level[i];
+    int which = 0;
+    for (int32_t b = p.start[i] >> shift; b <= (p.end[i] - 1) >> shift; ++b) {
+      int32_t k = fill[levelBase[level[i]] + b]++;
+      slotTemplate[k] = {p.start[i], p.end[i], -1, -1};
+      slotOwner[k] = i;
+      slotOf[2 * static_cast<size_t>(i) + which++] = k;
+    }
+  }
 }
 
 bool mplan::detail::placeGreedy(const Problem &p, const OverlapIndex &index,
@@ -66,15 +68,31 @@ bool mplan::detail::placeGreedy(const Problem &p, const OverlapIndex &index,
                                 Placement &result) {
   int32_t n = p.numBuffers();
   std::vector<int64_t> offsets(n, -1);
-  std::vector<std::pair<int64_t, int64_t>> placed; // (offset, top)
+  // The placed interval of every buffer, copied into each of its slots
+  // (offset -1: not placed yet), so that queries read contiguous memory.
+  using Span = std::pair<int64_t, int64_t>; // (offset, top)
+  std::vector<OverlapIndex::Slot> slots = index.makeSlots();
+  std::vector<Span> placed;
   int64_t arena = 0;
   for (int32_t i : order) {
     placed.clear();
-    index.forEachOverlap(i, [&](int32_t j) {
-      if (offsets[j] >= 0)
-        placed.emplace_back(offsets[j], offsets[j] + p.size[j]);
+    index.forEachOverlapSlot(i, slots, [&](const OverlapIndex::Slot &slot) {
+      if (slot.offset >= 0)
+        placed.emplace_back(slot.offset, slot.top);
     });
-    std::sort(placed.begin(), placed.end());
+    // Usually a few dozen intervals: insertion sort.
+    if (placed.size() > 48) {
+      std::sort(placed.begin(), placed.end(),
+                [](const Span &a, const Span &b) { return a.first < b.first; });
+    } else {
+      for (size_t a = 1; a < placed.size(); ++a) {
+        Span x = placed[a];
+        size_t b = a;
+        for (; b > 0 && x.first < placed[b - 1].first; --b)
+          placed[b] = placed[b - 1];
+        placed[b] = x;
+      }
+    }
     int64_t size = p.size[i], align = p.align[i], mask = align - 1;
     int64_t prevTop = 0;
     int64_t bestOffset = -1, bestGap = std::numeric_limits<int64_t>::max();
@@ -106,6 +124,11 @@ bool mplan::detail::placeGreedy(const Problem &p, const OverlapIndex &index,
     if (!top)
       return false;
     offsets[i] = bestOffset;
+    for (int which = 0; which < 2; ++which)
+      if (int32_t k = index.slot(i, which); k >= 0) {
+        slots[k].offset = bestOffset;
+        slots[k].top = *top;
+      }
     arena = std::max(arena, *top);
   }
   result.offsets = std::move(offsets);
@@ -265,11 +288,12 @@ bool mplan::detail::runPortfolio(const Problem &p, Placement &result,
   OverlapIndex index(p);
   std::vector<Placement> results(numMembers);
   std::vector<char> ok(numMembers, 0);
-  // On very large inputs only the best-fit members of the three orders that
-  // win most often run (keeps 1M buffers in seconds, 100k in a fraction).
+  // On very large inputs only the best-fit members of the two orders that
+  // win most often run, one per thread (keeps 100k buffers in a fraction of
+  // a second and 1M in seconds).
   bool large = p.numBuffers() >= 50000;
   auto runOrder = [&](size_t o) {
-    if (large && o >= 3)
+    if (large && o >= 2)
       return;
     std::vector<int32_t> order = makeOrder(p, orders[o]);
     for (size_t f = 0; f < (large ? 1 : 2); ++f)

@@ -7,7 +7,6 @@
 #include <algorithm>
 #include <limits>
 #include <set>
-#include <unordered_map>
 
 using namespace mplan;
 using namespace mplan::detail;
@@ -75,10 +74,12 @@ std::optional<int64_t> mplan::lowerBound(const std::vector<Buffer> &buffers,
   return best;
 }
 
-std::optional<std::string>
-mplan::validateInput(const std::vector<Buffer> &buffers) {
-  std::unordered_map<int64_t, size_t> seen;
-  seen.reserve(buffers.size());
+namespace {
+/// validateInput without the max-live overflow check (planBuffers checks it
+/// on the compressed problem instead of sorting the events twice).
+std::optional<std::string> validateBuffers(const std::vector<Buffer> &buffers) {
+  std::vector<int64_t> ids;
+  ids.reserve(buffers.size());
   for (size_t i = 0; i < buffers.size(); ++i) {
     const Buffer &b = buffers[i];
     if (b.size < 0)
@@ -93,9 +94,20 @@ mplan::validateInput(const std::vector<Buffer> &buffers) {
       return "buffer " + idOf(b) + ": size " + std::to_string(b.size) +
              " overflows when rounded up to alignment " +
              std::to_string(b.alignment);
-    if (!seen.emplace(b.id, i).second)
-      return "duplicate buffer id " + idOf(b);
+    ids.push_back(b.id);
   }
+  std::sort(ids.begin(), ids.end());
+  auto dup = std::adjacent_find(ids.begin(), ids.end());
+  if (dup != ids.end())
+    return "duplicate buffer id " + std::to_string(*dup);
+  return std::nullopt;
+}
+} // namespace
+
+std::optional<std::string>
+mplan::validateInput(const std::vector<Buffer> &buffers) {
+  if (std::optional<std::string> err = validateBuffers(buffers))
+    return err;
   if (!lowerBound(buffers, 1))
     return std::string("the sum of the sizes of buffers live at the same "
                        "time overflows int64");
@@ -195,11 +207,28 @@ Expected<Problem> buildProblem(const std::vector<Buffer> &buffers,
     p.start[k] = compress(buffers[p.input[k]].start);
     p.end[k] = compress(buffers[p.input[k]].end);
   }
-  std::optional<int64_t> lb = lowerBound(buffers, alignment);
-  if (!lb)
-    return Error{"the sum of the padded sizes of buffers live at the same "
-                 "time overflows int64"};
-  p.lowerBound = *lb;
+  // Max-live bound on the compressed times: ends before starts at the same
+  // point since lifetimes are half-open.
+  std::vector<int64_t> starting(p.numTimes + 1, 0), ending(p.numTimes + 1, 0);
+  for (size_t k = 0; k < p.input.size(); ++k) {
+    if (!addInPlace(starting[p.start[k]], p.size[k]))
+      return Error{"the sum of the sizes of buffers live at the same time "
+                   "overflows int64"};
+    // All buffers ending at t are live just before it: an overflow here is
+    // an overflow of that live sum.
+    if (!addInPlace(ending[p.end[k]], p.size[k]))
+      return Error{"the sum of the sizes of buffers live at the same time "
+                   "overflows int64"};
+  }
+  int64_t live = 0, best = 0;
+  for (int32_t t = 0; t < p.numTimes; ++t) {
+    live -= ending[t];
+    if (!addInPlace(live, starting[t]))
+      return Error{"the sum of the sizes of buffers live at the same time "
+                   "overflows int64"};
+    best = std::max(best, live);
+  }
+  p.lowerBound = best;
   return p;
 }
 
@@ -240,7 +269,7 @@ Expected<Plan> mplan::planBuffers(const std::vector<Buffer> &buffers,
     return Error{"the capacity must be non-negative"};
   if (!(options.timeLimitSeconds >= 0))
     return Error{"the time limit must be non-negative"};
-  if (std::optional<std::string> err = validateInput(buffers))
+  if (std::optional<std::string> err = validateBuffers(buffers))
     return Error{*err};
   Expected<Problem> problemOr = buildProblem(buffers, options.alignment);
   if (!problemOr)

@@ -9,6 +9,7 @@
 
 #include "mplan/Support/Planner.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <string>
@@ -40,35 +41,84 @@ struct Placement {
   int64_t arena = 0;
 };
 
-/// Enumerates, for a buffer, every other buffer overlapping it in time in
-/// O(log T + k): the buffers live at its start (a stabbing query on a static
-/// segment tree over compressed time) plus those starting strictly inside
-/// its lifetime (a range of the buffers sorted by start).
+/// Finds, for a buffer, the buffers overlapping it in time in about
+/// O(levels + k) with few cache misses (greedy placement queries in size
+/// order, i.e. at random times, so memory locality dominates).
+///
+/// Time (compressed) is cut into blocks of 16 points at level 0, 128 at
+/// level 1, ... (x8 per level). A buffer lives at the lowest level whose
+/// block size is at least its length, in the (at most two) blocks it touches;
+/// each stored copy is a slot. A query scans, per level, the consecutive
+/// blocks its own lifetime touches, keeps the slots that overlap it and
+/// reports a buffer stored in two blocks only once. placeGreedy keeps the
+/// placed interval of every buffer next to its slots, so a query reads
+/// contiguous memory.
 class OverlapIndex {
 public:
   explicit OverlapIndex(const Problem &problem);
 
-  template <typename Fn> void forEachOverlap(int32_t i, Fn fn) const {
-    int32_t s = problem.start[i];
-    for (size_t node = static_cast<size_t>(s) + leaves; node >= 1; node >>= 1) {
-      for (int32_t k = nodeBegin[node], ke = nodeBegin[node + 1]; k < ke; ++k) {
-        int32_t j = nodeItems[k];
-        if (j != i)
-          fn(j);
+  struct Slot {
+    int32_t start, end; ///< the stored buffer's lifetime
+    int64_t offset;     ///< -1 until placed (filled by the user)
+    int64_t top;
+  };
+
+  /// Fresh slots (every offset -1) for one placement run.
+  std::vector<Slot> makeSlots() const { return slotTemplate; }
+
+  /// Calls fn(slot) for the slot of every buffer overlapping `i` (including
+  /// `i` itself), each buffer once.
+  template <typename Fn>
+  void forEachOverlapSlot(int32_t i, const std::vector<Slot> &slots,
+                          Fn fn) const {
+    int32_t s = problem.start[i], e = problem.end[i];
+    for (int32_t level = 0; level < numLevels; ++level) {
+      int shift = 4 + 2 * level;
+      int32_t b0 = s >> shift, b1 = (e - 1) >> shift;
+      const int32_t *begin = blockBegin.data() + levelBase[level];
+      for (int32_t b = b0; b <= b1; ++b) {
+        for (int32_t k = begin[b], ke = begin[b + 1]; k < ke; ++k) {
+          const Slot &slot = slots[k];
+          if (slot.start >= e || slot.end <= s)
+            continue;
+          // Stored in blocks start>>shift and maybe the next: report it in
+          // the first of those that the query scans.
+          if (std::max(slot.start >> shift, b0) != b)
+            continue;
+          fn(slot);
+        }
       }
     }
-    for (int32_t k = firstStartingAt[s + 1],
-                 ke = firstStartingAt[problem.end[i]];
-         k < ke; ++k)
-      fn(byStart[k]);
   }
+
+  template <typename Fn> void forEachOverlap(int32_t i, Fn fn) const {
+    int32_t s = problem.start[i], e = problem.end[i];
+    for (int32_t level = 0; level < numLevels; ++level) {
+      int shift = 4 + 2 * level;
+      int32_t b0 = s >> shift, b1 = (e - 1) >> shift;
+      const int32_t *begin = blockBegin.data() + levelBase[level];
+      for (int32_t b = b0; b <= b1; ++b)
+        for (int32_t k = begin[b], ke = begin[b + 1]; k < ke; ++k) {
+          const Slot &slot = slotTemplate[k];
+          if (slot.start >= e || slot.end <= s ||
+              std::max(slot.start >> shift, b0) != b || slotOwner[k] == i)
+            continue;
+          fn(slotOwner[k]);
+        }
+    }
+  }
+
+  /// The slots of buffer i: slotOf[2i] and slotOf[2i+1] (-1 if none).
+  int32_t slot(int32_t i, int which) const { return slotOf[2 * i + which]; }
 
 private:
   const Problem &problem;
-  size_t leaves = 1;
-  std::vector<int32_t> nodeBegin, nodeItems;
-  std::vector<int32_t> byStart;
-  std::vector<int32_t> firstStartingAt; ///< size numTimes + 1
+  int32_t numLevels = 1;
+  std::vector<int32_t> levelBase;  ///< first block index of each level
+  std::vector<int32_t> blockBegin; ///< CSR over all blocks of all levels
+  std::vector<Slot> slotTemplate;
+  std::vector<int32_t> slotOwner;
+  std::vector<int32_t> slotOf;
 };
 
 /// Where a buffer goes among the gaps left by the placed buffers overlapping
