@@ -15,8 +15,10 @@ void mlir::mplan::buildPlanPipeline(OpPassManager &pm,
   pm.addNestedPass<func::FuncOp>(createMPlanCaptureBuffers(capture));
   // Views and copies: view chains to one mplan.view of the root, then copies
   // removed by aliasing (both before live ranges are computed).
-  pm.addNestedPass<func::FuncOp>(createMPlanFoldViews());
-  pm.addNestedPass<func::FuncOp>(createMPlanElideCopies());
+  if (options.viewsAndCopies) {
+    pm.addNestedPass<func::FuncOp>(createMPlanFoldViews());
+    pm.addNestedPass<func::FuncOp>(createMPlanElideCopies());
+  }
 
   MPlanPlanBuffersOptions plan;
   plan.strategy = options.strategy;

@@ -35,6 +35,11 @@ struct PlanPipelineOptions : public PassPipelineOptions<PlanPipelineOptions> {
       *this, "report",
       llvm::cl::desc("Write the JSON plan report to this path ('-': stdout)"),
       llvm::cl::init("")};
+  PassOptions::Option<bool> viewsAndCopies{
+      *this, "views-and-copies",
+      llvm::cl::desc("Run mplan-fold-views and mplan-elide-copies before "
+                     "planning (off: plan the captured buffers as they are)"),
+      llvm::cl::init(true)};
   PassOptions::Option<bool> remarks{
       *this, "remarks",
       llvm::cl::desc("Emit a remark for every buffer left unplanned"),
