@@ -90,7 +90,14 @@ static void eraseDeallocs(ArrayRef<OpOperand *> deallocUses,
     }
   }
   // Users before producers: deallocs before the metadata ops feeding them.
-  for (Operation *op : llvm::reverse(toErase)) {
+  SmallVector<Operation *> ordered;
+  for (Operation *op : toErase)
+    if (!isa<memref::ExtractStridedMetadataOp>(op))
+      ordered.push_back(op);
+  for (Operation *op : toErase)
+    if (isa<memref::ExtractStridedMetadataOp>(op))
+      ordered.push_back(op);
+  for (Operation *op : ordered) {
     if (!op->use_empty())
       continue;
     Operation *parent = op->getParentOp();
