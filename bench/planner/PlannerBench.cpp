@@ -1,7 +1,7 @@
 //===- PlannerBench.cpp - Planner benchmark (markdown tables) -------------===//
 //
 //   mplan-plan-bench [--minimalloc DIR] [--time-limit SECONDS] [--runs N]
-//                    [--max-random N]
+//                    [--max-random N] [--capacity BYTES]
 //
 // Prints markdown tables: arena / lower bound and time per strategy on the
 // MiniMalloc challenging instances, on DNN-shaped instances, and scaling of
@@ -32,10 +32,11 @@ struct Result {
 };
 
 Result run(const std::vector<Buffer> &buffers, const std::string &strategy,
-           double limit) {
+           double limit, int64_t capacity = 0) {
   PlanOptions options;
   options.strategy = strategy;
   options.timeLimitSeconds = limit;
+  options.capacity = capacity;
   Expected<Plan> plan = planBuffers(buffers, options);
   if (!plan)
     return {};
@@ -49,7 +50,7 @@ Result run(const std::vector<Buffer> &buffers, const std::string &strategy,
 }
 
 void table(const std::vector<std::pair<std::string, std::vector<Buffer>>> &set,
-           double limit, const char *capacityNote) {
+           double limit, const char *capacityNote, int64_t capacity = 0) {
   const std::vector<std::string> &names = strategyNames();
   std::printf("| instance | buffers | lower bound |");
   for (const std::string &n : names)
@@ -63,7 +64,7 @@ void table(const std::vector<std::pair<std::string, std::vector<Buffer>>> &set,
     std::printf("| %s | %zu | %lld |", name.c_str(), buffers.size(),
                 static_cast<long long>(lb));
     for (const std::string &n : names) {
-      Result r = run(buffers, n, limit);
+      Result r = run(buffers, n, limit, capacity);
       if (!r.ok) {
         std::printf(" error |");
         continue;
@@ -101,6 +102,24 @@ int main(int argc, char **argv) {
   double limit = 10.0;
   int runs = 3;
   int64_t maxRandom = 1000000;
+  int64_t capacity = 1048576; // the capacity MiniMalloc's instances come with
+  // Also accept --capacity=BYTES.
+  std::vector<std::string> args;
+  for (int i = 1; i < argc; ++i) {
+    std::string a = argv[i];
+    if (a.rfind("--capacity=", 0) == 0) {
+      args.push_back("--capacity");
+      args.push_back(a.substr(11));
+    } else {
+      args.push_back(a);
+    }
+  }
+  std::vector<char *> argvs;
+  argvs.push_back(argv[0]);
+  for (std::string &a : args)
+    argvs.push_back(a.data());
+  argc = static_cast<int>(argvs.size());
+  argv = argvs.data();
   for (int i = 1; i + 1 < argc; i += 2) {
     if (!std::strcmp(argv[i], "--minimalloc"))
       dir = argv[i + 1];
@@ -110,9 +129,12 @@ int main(int argc, char **argv) {
       runs = std::atoi(argv[i + 1]);
     else if (!std::strcmp(argv[i], "--max-random"))
       maxRandom = std::atoll(argv[i + 1]);
+    else if (!std::strcmp(argv[i], "--capacity"))
+      capacity = std::atoll(argv[i + 1]);
   }
 
-  std::printf("### MiniMalloc challenging instances (capacity 1048576)\n\n");
+  std::printf("### MiniMalloc challenging instances (capacity %lld)\n\n",
+              static_cast<long long>(capacity));
   std::vector<std::pair<std::string, std::vector<Buffer>>> mm;
   for (const char *name : {"A", "B", "C", "D", "E", "F"}) {
     std::string path = dir + "/" + name + ".1048576.csv";
@@ -123,7 +145,11 @@ int main(int argc, char **argv) {
     }
     mm.emplace_back(name, t->buffers);
   }
-  table(mm, limit, "`best` ran with the time limit given on the command line.");
+  table(mm, limit,
+        "`best` ran with the time limit given on the command line and "
+        "`--capacity` (the instances' published capacity unless 0): it stops "
+        "at the first plan that fits, as MiniMalloc does.",
+        capacity);
 
   std::printf("### DNN-shaped instances (activations, batch 1, fp32)\n\n");
   std::vector<std::pair<std::string, std::vector<Buffer>>> dnn;

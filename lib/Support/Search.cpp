@@ -518,26 +518,35 @@ bool mplan::detail::searchExact(const Problem &p, Placement &incumbent,
   }
   if (st == ComponentSearch::Status::Infeasible)
     lo = target + 1;
-  // 2. Bisection between the best lower bound and the best plan.
+  // 2. Between the best lower bound and the best plan, alternating between
+  //    an aggressive target near the low end (plans found there shrink `hi`
+  //    a lot) and, after a target ran out of budget, a modest one just below
+  //    the best plan (usually quick: looser capacities prune less but have
+  //    many solutions).
   int64_t guess = lo;
+  bool aggressive = true;
   while (st != ComponentSearch::Status::Found && Clock::now() < deadline) {
     int64_t hi = arenaOf();
-    if (lo >= hi)
+    if (lo >= hi || guess >= hi)
       break;
-    // Aim near the low end first: plans found there also shrink `hi`.
-    int64_t capacity = guess + (hi - guess) / 4;
-    if (capacity <= guess)
-      capacity = guess;
+    int64_t capacity = aggressive
+                           ? guess + (hi - guess) / 4
+                           : hi - std::max<int64_t>(1, (hi - guess) / 16);
+    capacity = std::clamp(capacity, guess, hi - 1);
     Clock::time_point now = Clock::now();
     ComponentSearch::Status s =
         tryCapacity(capacity, now + (deadline - now) / 3);
     if (s == ComponentSearch::Status::Infeasible) {
       lo = capacity + 1;
       guess = lo;
+      aggressive = true;
     } else if (s == ComponentSearch::Status::OutOfBudget) {
       guess = capacity + 1;
+      aggressive = false;
     } else if (capacity == lo) {
       break;
+    } else {
+      aggressive = true;
     }
   }
   incumbent.arena = arenaOf();

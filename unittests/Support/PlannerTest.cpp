@@ -16,11 +16,13 @@ namespace {
 constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
 
 Plan planOrDie(const std::vector<Buffer> &buffers, const std::string &strategy,
-               int64_t alignment = 1, double seconds = 1.0) {
+               int64_t alignment = 1, double seconds = 1.0,
+               int64_t capacity = 0) {
   PlanOptions options;
   options.strategy = strategy;
   options.alignment = alignment;
   options.timeLimitSeconds = seconds;
+  options.capacity = capacity;
   Expected<Plan> plan = planBuffers(buffers, options);
   EXPECT_TRUE(plan.ok()) << strategy << ": " << plan.error();
   if (!plan.ok())
@@ -208,19 +210,113 @@ TEST(Property, EveryStrategyIsValidAndBestIsNeverWorse) {
         randomInstance(rng, n, 1 + rng() % 12, 1 + rng() % 100, iter % 3 == 0);
     int64_t alignment = iter % 5 == 0 ? 8 : 1;
     int64_t bound = *lowerBound(buffers, alignment);
-    int64_t others = kMax;
+    int64_t others = kMax, portfolio = kMax;
     for (const std::string &s : strategyNames()) {
       if (s == "best")
         continue;
       Plan p = planOrDie(buffers, s, alignment);
       EXPECT_GE(p.arenaSize, bound) << s;
       others = std::min(others, p.arenaSize);
+      if (s == "portfolio")
+        portfolio = p.arenaSize;
     }
     Plan best = planOrDie(buffers, "best", alignment, 0.05);
     EXPECT_GE(best.arenaSize, bound);
     EXPECT_LE(best.arenaSize, others) << "iteration " << iter;
+    // With a capacity: still valid, never below the bound, never worse than
+    // the portfolio, and within the capacity whenever another strategy was
+    // (it may stop at any plan that fits).
+    int64_t capacity =
+        bound + static_cast<int64_t>(rng() % (others - bound + 2));
+    Plan capped = planOrDie(buffers, "best", alignment, 0.05, capacity);
+    EXPECT_GE(capped.arenaSize, bound);
+    EXPECT_LE(capped.arenaSize, portfolio) << "iteration " << iter;
+    if (others <= capacity)
+      EXPECT_LE(capped.arenaSize, capacity) << "iteration " << iter;
     if (::testing::Test::HasFailure())
       break;
+  }
+}
+
+/// A perfect packing: the rectangle [0, horizon) x [0, height) cut into
+/// buffers by random guillotine cuts, so the max-live bound is `height` and
+/// only a perfect plan reaches it.
+void guillotine(std::mt19937_64 &rng, int64_t t0, int64_t t1, int64_t o0,
+                int64_t o1, int depth, std::vector<Buffer> &out) {
+  bool cutTime = rng() % 2 == 0;
+  if (depth == 0 || (cutTime ? t1 - t0 < 2 : o1 - o0 < 2)) {
+    out.push_back({int64_t(out.size()), t0, t1, o1 - o0, 1});
+    return;
+  }
+  if (cutTime) {
+    int64_t t = t0 + 1 + static_cast<int64_t>(rng() % (t1 - t0 - 1));
+    guillotine(rng, t0, t, o0, o1, depth - 1, out);
+    guillotine(rng, t, t1, o0, o1, depth - 1, out);
+  } else {
+    int64_t o = o0 + 1 + static_cast<int64_t>(rng() % (o1 - o0 - 1));
+    guillotine(rng, t0, t1, o0, o, depth - 1, out);
+    guillotine(rng, t0, t1, o, o1, depth - 1, out);
+  }
+}
+
+TEST(Planner, BestHonoursTheCapacity) {
+  std::mt19937_64 rng(2024);
+  for (int iter = 0; iter < 30; ++iter) {
+    std::vector<Buffer> buffers;
+    guillotine(rng, 0, 40, 0, 1 << 16, 4, buffers);
+    std::shuffle(buffers.begin(), buffers.end(), rng);
+    for (size_t i = 0; i < buffers.size(); ++i)
+      buffers[i].id = static_cast<int64_t>(i);
+    int64_t bound = *lowerBound(buffers);
+    ASSERT_EQ(bound, 1 << 16);
+    Plan fit = planOrDie(buffers, "best", 1, 5.0, bound);
+    EXPECT_EQ(fit.arenaSize, bound) << "iteration " << iter;
+    EXPECT_TRUE(fit.provenOptimal);
+    // Deterministic for the same input and options.
+    Plan again = planOrDie(buffers, "best", 1, 5.0, bound);
+    EXPECT_EQ(fit.offsets, again.offsets);
+    // A capacity the portfolio already meets: its plan, no search.
+    Plan portfolio = planOrDie(buffers, "portfolio");
+    Plan loose = planOrDie(buffers, "best", 1, 5.0, portfolio.arenaSize);
+    EXPECT_EQ(loose.arenaSize, portfolio.arenaSize);
+    EXPECT_EQ(loose.offsets, portfolio.offsets);
+    // A capacity below the bound cannot be met: best still aims at the bound.
+    Plan below = planOrDie(buffers, "best", 1, 5.0, bound / 2);
+    EXPECT_EQ(below.arenaSize, bound);
+    if (::testing::Test::HasFailure())
+      break;
+  }
+  PlanOptions options;
+  options.capacity = -1;
+  EXPECT_FALSE(planBuffers({{1, 0, 1, 8, 1}}, options).ok());
+}
+
+TEST(Property, HeuristicsValidOnMixedLifetimes) {
+  // Short, medium and very long lifetimes exercise every level of the
+  // overlap index used by the greedy placements.
+  std::mt19937_64 rng(31337);
+  for (int iter = 0; iter < 4; ++iter) {
+    int n = 2000 + static_cast<int>(rng() % 6000);
+    int64_t horizon = 1 + static_cast<int64_t>(rng() % (2 * n));
+    std::vector<Buffer> buffers;
+    for (int i = 0; i < n; ++i) {
+      int64_t start = static_cast<int64_t>(rng() % horizon);
+      int64_t len = rng() % 50 == 0  ? 1 + int64_t(rng() % horizon)
+                    : rng() % 5 == 0 ? 1 + int64_t(rng() % 300)
+                                     : 1 + int64_t(rng() % 12);
+      buffers.push_back({int64_t(i), start, start + len,
+                         int64_t(1 + rng() % 5000), int64_t(1) << (rng() % 3)});
+    }
+    int64_t greedy = kMax;
+    for (const std::string &s :
+         {"linear-scan", "greedy-by-size", "greedy-by-breadth", "portfolio"}) {
+      Plan p = planOrDie(buffers, s);
+      EXPECT_GE(p.arenaSize, p.lowerBound) << s;
+      if (std::string(s) == "greedy-by-size")
+        greedy = p.arenaSize;
+      if (std::string(s) == "portfolio")
+        EXPECT_LE(p.arenaSize, greedy);
+    }
   }
 }
 
