@@ -146,12 +146,12 @@ def render_function_svg(fn: FunctionPlan, *, max_unplanned: int = 40,
                f'{_esc(human_bytes(fn.arena_bytes))} ({fn.arena_bytes} B), lower bound '
                f'{_esc(human_bytes(fn.lower_bound_bytes))}{_esc(ratio)}{_esc(strategy)}, '
                f'{len(fn.unmanaged)} unplanned</text>')
-    # Legend (size classes), right-aligned in the header.
-    lx = WIDTH - RIGHT - 5 * 118
+    # Legend (size classes), right-aligned on the title line.
+    lx = WIDTH - RIGHT - 5 * 100
     for i, (_, colour, label) in enumerate(SIZE_CLASSES):
-        out.append(f'<rect x="{lx + i * 118}" y="32" width="12" height="12" fill="{colour}" '
+        out.append(f'<rect x="{lx + i * 100}" y="11" width="12" height="12" fill="{colour}" '
                    f'stroke="#333" stroke-width="0.5"/>'
-                   f'<text x="{lx + i * 118 + 16}" y="42" class="small">{_esc(label)}</text>')
+                   f'<text x="{lx + i * 100 + 16}" y="21" class="small">{_esc(label)}</text>')
     # Plot frame and axes.
     out.append(f'<rect x="{LEFT}" y="{TOP}" width="{plot_w}" height="{PLOT_HEIGHT}" '
                f'fill="#fafafa" stroke="#999"/>')
