@@ -7,7 +7,7 @@ JOBS     ?= $(shell nproc)
 DEBIAN_PACKAGES = cmake ninja-build g++ make git \
   libmlir-22-dev mlir-22-tools llvm-22-dev llvm-22-tools clang-22 lld-22 \
   libgtest-dev libgmock-dev libbenchmark-dev \
-  pybind11-dev python3-dev python3-pytest python3-numpy
+  pybind11-dev python3-dev python3-pytest python3-numpy chromium librsvg2-bin
 
 .PHONY: all deps build check demo bench docs clean
 
