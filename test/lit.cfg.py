@@ -24,6 +24,7 @@ llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
 llvm_config.use_default_substitutions()
 
 tool_dirs = [config.mplan_tools_dir, config.llvm_tools_dir]
+llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 llvm_config.with_environment("PATH", config.mplan_tools_dir, append_path=True)
 llvm_config.add_tool_substitutions(["mplan-opt"], tool_dirs)
 tools = ["mlir-opt", "mlir-runner", "mlir-translate"]
