@@ -1,0 +1,67 @@
+#!/usr/bin/env python3
+"""`make bench`: runs every mplan benchmark program and prints their tables.
+
+The benchmarks are programs, not timed tests. Each prints markdown tables that
+go into docs/benchmarks.md together with the command and the machine:
+  planner       build/bin/mplan-plan-bench (MiniMalloc instances, DNN-shaped and
+                random instances, every strategy)
+  compile-time  bench/compile-time/run_bench.py (mplan-plan-pipeline vs upstream
+                One-Shot Bufferize on synthetic functions of 10k-200k ops)
+  e2e           bench/e2e/run.py (upstream baseline vs mplan heap/global on the
+                model zoo: allocations, peak, arena, paired wall time)
+"""
+
+import argparse
+import os
+import platform
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+PYTHON = "/usr/bin/python3"
+
+
+def machine():
+    cpu = "unknown CPU"
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    cpu = line.split(":", 1)[1].strip()
+                    break
+    except OSError:
+        pass
+    return f"{platform.node()}: {os.cpu_count()} cores, {cpu}, load {os.getloadavg()[0]:.2f}"
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--build", default=os.path.join(ROOT, "build"))
+    parser.add_argument("--only", action="append",
+                        choices=["planner", "compile-time", "e2e"])
+    args = parser.parse_args()
+    build = os.path.abspath(args.build)
+    benches = {
+        "planner": [os.path.join(build, "bin", "mplan-plan-bench"), "--minimalloc",
+                    os.path.join(os.path.dirname(ROOT), "shared", "benchmarks", "minimalloc")],
+        "compile-time": [PYTHON, os.path.join(ROOT, "bench", "compile-time", "run_bench.py"),
+                         "--mplan-opt", os.path.join(build, "bin", "mplan-opt")],
+        "e2e": [PYTHON, os.path.join(ROOT, "bench", "e2e", "run.py"), "--build", build],
+    }
+    print(f"# mplan benchmarks\nmachine: {machine()}\n", flush=True)
+    failed = []
+    for name, cmd in benches.items():
+        if args.only and name not in args.only:
+            continue
+        print(f"## {name}\n$ {' '.join(cmd)}\n", flush=True)
+        if subprocess.run(cmd).returncode != 0:
+            failed.append(name)
+    if failed:
+        print("failed: " + ", ".join(failed), file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
