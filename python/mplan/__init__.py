@@ -33,8 +33,18 @@ from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
 
 from . import errors
 from .errors import CsvError, Error, InvalidPlanError, MLIRError, PlanError, ReportError
+try:
+    from . import _mplan
+except ImportError as _e:  # a clearer message than "No module named mplan._mplan"
+    import glob as _glob
+    import sys as _sys
+    _built = [os.path.basename(p) for p in _glob.glob(os.path.join(os.path.dirname(__file__), "_mplan*.so"))]
+    raise ImportError(
+        f"mplan: cannot load the native module ({_e}); this is Python "
+        f"{_sys.version_info.major}.{_sys.version_info.minor} at {_sys.executable}, the build has "
+        f"{', '.join(_built) or 'no _mplan*.so'}: use the Python the build was configured with "
+        f"(Debian's /usr/bin/python3) or rebuild with -DPython3_EXECUTABLE=...") from _e
 from ._mplan import Buffer, CsvTable, Diagnostic, Plan
-from . import _mplan
 
 __all__ = [
     "Buffer", "CsvTable", "Diagnostic", "Plan", "PlannedModule",
