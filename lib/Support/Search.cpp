@@ -122,8 +122,11 @@ public:
   /// most `nodeBudget` nodes and stopping at `deadline`. `heuristic` selects
   /// the static preorder that breaks ties between equal lowest offsets.
   Status solve(int64_t capacity, int heuristic, uint64_t nodeBudget,
-               Clock::time_point deadlineIn) {
+               Clock::time_point deadlineIn,
+               uint64_t maxPlacements = UINT64_MAX) {
     deadline = deadlineIn;
+    placementBudget = maxPlacements;
+    placements = 0;
     cap = capacity;
     budget = nodeBudget;
     stopped = false;
@@ -170,6 +173,9 @@ public:
     for (int32_t k = 0; k < m; ++k)
       if (size[k] > cap)
         return Status::Infeasible;
+    for (int32_t s = 0; s < numSections; ++s)
+      if (total[s] > cap)
+        return Status::Infeasible;
     std::vector<Item> all;
     for (int32_t k = 0; k < m; ++k)
       all.push_back({0, rank[k], k});
@@ -188,6 +194,7 @@ public:
   }
   const std::vector<int32_t> &memberIds() const { return members; }
   uint64_t nodeCount() const { return nodes; }
+  uint64_t placementCount() const { return placements; }
   size_t numMembers() const { return members.size(); }
 
 private:
@@ -216,18 +223,20 @@ private:
     int64_t top = at + size[b];
     save(off[b]);
     off[b] = at;
+    bool ok = top <= cap;
     for (int32_t s = first[b]; s < last[b]; ++s) {
       save(floor[s]);
       floor[s] = top;
       save(total[s]);
       total[s] -= size[b];
+      if (top > cap - total[s])
+        ok = false;
       if (s + 1 < last[b]) {
         save(cuts[s]);
         --cuts[s];
       }
     }
     ++stampNow;
-    bool ok = true;
     for (int32_t k = adjBegin[b], ke = adjBegin[b + 1]; k < ke; ++k) {
       int32_t c = adjItems[k];
       if (off[c] >= 0)
@@ -267,7 +276,7 @@ private:
         ok = false;
     }
     touched.clear();
-    return ok && top <= cap;
+    return ok;
   }
 
   /// Every section of [lo, hi) still fits: offsets only grow along a path,
@@ -312,6 +321,14 @@ private:
     int64_t minHeight = kInf;
     for (const Item &it : order)
       minHeight = std::min(minHeight, it.offset + size[it.k]);
+    // Inference is incremental: place() checks floor + unplaced sizes on the
+    // sections it changes. What remains is that every later buffer sits at
+    // or above the candidate's offset: offset + unplaced sizes must fit in
+    // every section. Totals only shrink, so with the node's largest total
+    // most candidates pass without a scan.
+    int64_t largestTotal = 0;
+    for (int32_t s = lo; s < hi; ++s)
+      largestTotal = std::max(largestTotal, total[s]);
     for (size_t i = 0; i < order.size(); ++i) {
       Item it = order[i];
       if (it.offset >= minHeight)
@@ -323,10 +340,17 @@ private:
       int32_t b = it.k;
       if (twinPrev[b] >= 0 && off[twinPrev[b]] < 0)
         continue;
+      // A separate budget on placements (at tight capacities most fail at
+      // once and a node may try many).
+      if (++placements > placementBudget) {
+        stopped = true;
+        return Status::OutOfBudget;
+      }
       size_t mark = trail.size();
       Status st = Status::Infeasible;
       bool hatless = true;
-      if (place(b, it.offset, hatless) && check(lo, hi, it.offset))
+      if (place(b, it.offset, hatless) &&
+          (it.offset <= cap - largestTotal || check(lo, hi, it.offset)))
         st = decompose(order, lo, hi, it, b, depth);
       if (st == Status::Found)
         return st;
@@ -383,7 +407,7 @@ private:
   // Search state; every mutable slot is restored through the trail.
   Clock::time_point deadline;
   int64_t cap = 0;
-  uint64_t budget = 0, nodes = 0;
+  uint64_t budget = 0, nodes = 0, placementBudget = 0, placements = 0;
   bool stopped = false;
   std::vector<int32_t> rank;
   std::vector<int64_t> floor, total, cuts, minOff, off;
@@ -428,17 +452,23 @@ public:
   RestartingSolver(const Problem &p, const std::vector<int32_t> &members)
       : search(p, members) {}
 
-  ComponentSearch::Status solve(int64_t capacity, Clock::time_point deadline) {
+  /// Stops at `deadline` or after `maxPlacements` placements in total (a
+  /// deterministic budget).
+  ComponentSearch::Status solve(int64_t capacity, Clock::time_point deadline,
+                                uint64_t maxPlacements = UINT64_MAX) {
     // MiniMalloc's round robin: every preorder gets the same node budget,
     // which doubles after each round.
     constexpr int numHeuristics = 3;
     uint64_t limit = std::max<uint64_t>(search.numMembers(), 64);
+    uint64_t spent = 0;
     for (;;) {
       limit *= 2;
       for (int h = 0; h < numHeuristics; ++h) {
-        if (Clock::now() >= deadline)
+        if (Clock::now() >= deadline || spent >= maxPlacements)
           return ComponentSearch::Status::OutOfBudget;
-        ComponentSearch::Status st = search.solve(capacity, h, limit, deadline);
+        ComponentSearch::Status st =
+            search.solve(capacity, h, limit, deadline, maxPlacements - spent);
+        spent += search.placementCount();
         if (st != ComponentSearch::Status::OutOfBudget)
           return st;
       }
@@ -484,7 +514,8 @@ bool mplan::detail::searchExact(const Problem &p, Placement &incumbent,
   // Tries to fit every part into `capacity`. Returns Found if all fit,
   // Infeasible if one provably does not, OutOfBudget otherwise; the parts that
   // fit keep their new plans.
-  auto tryCapacity = [&](int64_t capacity, Clock::time_point until) {
+  auto tryCapacity = [&](int64_t capacity, Clock::time_point until,
+                         uint64_t maxNodes = UINT64_MAX) {
     for (Part &part : parts) {
       if (part.arena <= capacity)
         continue;
@@ -494,7 +525,8 @@ bool mplan::detail::searchExact(const Problem &p, Placement &incumbent,
           return ComponentSearch::Status::OutOfBudget;
         part.solver = std::make_unique<RestartingSolver>(p, part.members);
       }
-      ComponentSearch::Status st = part.solver->solve(capacity, until);
+      ComponentSearch::Status st =
+          part.solver->solve(capacity, until, maxNodes);
       if (st != ComponentSearch::Status::Found)
         return st;
       const ComponentSearch &s = part.solver->last();
@@ -510,8 +542,20 @@ bool mplan::detail::searchExact(const Problem &p, Placement &incumbent,
   //    caller asked for, with the whole budget.
   int64_t lo = p.lowerBound; // every capacity below `lo` is infeasible
   int64_t target = hasCapacity ? std::max(lo, capacity) : lo;
-  ComponentSearch::Status st = tryCapacity(
-      target, hasCapacity ? deadline : begin + (deadline - begin) * 2 / 5);
+  ComponentSearch::Status st = ComponentSearch::Status::OutOfBudget;
+  if (target > lo) {
+    // A short, node-limited (deterministic) try at the bound first: tight
+    // capacities prune far more, and a plan there fits the capacity too.
+    st = tryCapacity(lo, deadline, 50000);
+    if (st == ComponentSearch::Status::Found) {
+      incumbent.arena = arenaOf();
+      return true;
+    }
+    if (st == ComponentSearch::Status::Infeasible)
+      lo = lo + 1;
+  }
+  st = tryCapacity(target,
+                   hasCapacity ? deadline : begin + (deadline - begin) * 2 / 5);
   if (st == ComponentSearch::Status::Found && target > lo) {
     incumbent.arena = arenaOf();
     return false;
