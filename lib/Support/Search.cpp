@@ -555,7 +555,7 @@ bool mplan::detail::searchExact(const Problem &p, Placement &incumbent,
       lo = lo + 1;
   }
   st = tryCapacity(target,
-                   hasCapacity ? deadline : begin + (deadline - begin) * 2 / 5);
+                   hasCapacity ? deadline : begin + (deadline - begin) * 3 / 5);
   if (st == ComponentSearch::Status::Found && target > lo) {
     incumbent.arena = arenaOf();
     return false;
