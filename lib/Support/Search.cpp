@@ -417,6 +417,339 @@ private:
   int32_t stampNow = 0;
 };
 
+/// How a search run picks among the lowest sections and orders candidates.
+struct SearchConfig {
+  /// 0: least slack first, 1: leftmost, 2: fewest candidates first.
+  int holeRule = 2;
+  /// Candidate order: 0 size, 1 lifetime, 2 area (all decreasing).
+  int candidateOrder = 0;
+};
+
+/// The previous hole-directed search (see docs/planner.md): tried first with
+/// a small node budget, it solves some instances at once.
+class HoleSearch {
+public:
+  enum class Status { Found, Infeasible, OutOfBudget };
+
+  HoleSearch(const Problem &p, const std::vector<int32_t> &memberList)
+      : problem(p), members(memberList) {
+    m = static_cast<int32_t>(members.size());
+    int32_t t0 = std::numeric_limits<int32_t>::max(), t1 = 0;
+    for (int32_t g : members) {
+      t0 = std::min(t0, p.start[g]);
+      t1 = std::max(t1, p.end[g]);
+    }
+    numSections = t1 - t0;
+    size.resize(m);
+    align.resize(m);
+    first.resize(m);
+    last.resize(m);
+    for (int32_t k = 0; k < m; ++k) {
+      int32_t g = members[k];
+      size[k] = p.size[g];
+      align[k] = p.align[g];
+      first[k] = p.start[g] - t0;
+      last[k] = p.end[g] - t0;
+    }
+    // Neighbours: buffers overlapping in time.
+    adjBegin.assign(m + 1, 0);
+    for (int32_t a = 0; a < m; ++a) {
+      adjBegin[a] = static_cast<int32_t>(adjItems.size());
+      for (int32_t b = 0; b < m; ++b)
+        if (a != b && first[a] < last[b] && first[b] < last[a])
+          adjItems.push_back(b);
+    }
+    adjBegin[m] = static_cast<int32_t>(adjItems.size());
+    // Buffers live in each section.
+    coverBegin.assign(numSections + 1, 0);
+    for (int32_t k = 0; k < m; ++k)
+      for (int32_t t = first[k]; t < last[k]; ++t)
+        ++coverBegin[t + 1];
+    for (int32_t t = 0; t < numSections; ++t)
+      coverBegin[t + 1] += coverBegin[t];
+    coverItems.resize(coverBegin[numSections]);
+    // Identical buffers are interchangeable: only one order is searched.
+    twinPrev.assign(m, -1);
+    for (int32_t a = 0; a < m; ++a)
+      for (int32_t b = a - 1; b >= 0; --b)
+        if (first[a] == first[b] && last[a] == last[b] && size[a] == size[b] &&
+            align[a] == align[b]) {
+          twinPrev[a] = b;
+          break;
+        }
+  }
+
+  /// Searches for a placement with every padded top <= capacity, visiting at
+  /// most `nodeBudget` nodes and stopping at `deadline`.
+  Status solve(int64_t capacity, const SearchConfig &config,
+               uint64_t nodeBudget, Clock::time_point deadlineIn) {
+    deadline = deadlineIn;
+    cap = capacity;
+    holeRule = config.holeRule;
+    budget = nodeBudget;
+    stopped = false;
+    deadEnd = false;
+    nodes = 0;
+    // Candidate order within each section's list.
+    std::vector<int32_t> rank(m);
+    {
+      std::vector<int32_t> perm(m);
+      std::iota(perm.begin(), perm.end(), 0);
+      auto key = [&](int32_t k) {
+        long double len = static_cast<long double>(problem.length[members[k]]);
+        long double sz = static_cast<long double>(size[k]);
+        long double primary = config.candidateOrder == 0   ? sz
+                              : config.candidateOrder == 1 ? len
+                                                           : len * sz;
+        long double secondary = config.candidateOrder == 0 ? len : sz;
+        return std::make_tuple(-primary, -secondary, first[k], k);
+      };
+      std::sort(perm.begin(), perm.end(),
+                [&](int32_t a, int32_t b) { return key(a) < key(b); });
+      for (int32_t r = 0; r < m; ++r)
+        rank[perm[r]] = r;
+      std::vector<int32_t> fill(coverBegin.begin(), coverBegin.end() - 1);
+      for (int32_t r = 0; r < m; ++r) {
+        int32_t k = perm[r];
+        for (int32_t t = first[k]; t < last[k]; ++t)
+          coverItems[fill[t]++] = k;
+      }
+    }
+    floor.assign(numSections, 0);
+    rem.assign(numSections, 0);
+    for (int32_t k = 0; k < m; ++k)
+      for (int32_t t = first[k]; t < last[k]; ++t)
+        rem[t] += size[k];
+    pos.assign(m, 0);
+    off.assign(m, -1);
+    placed.assign(m, 0);
+    maxTop = 0;
+    trail.clear();
+    for (int32_t k = 0; k < m; ++k)
+      if (size[k] > cap)
+        return Status::Infeasible;
+    if (dfs(0, numSections))
+      return Status::Found;
+    return stopped ? Status::OutOfBudget : Status::Infeasible;
+  }
+
+  /// The plan of the last successful solve(), per member.
+  const std::vector<int64_t> &offsets() const { return off; }
+  int64_t arena() const { return maxTop; }
+  const std::vector<int32_t> &memberIds() const { return members; }
+  uint64_t nodeCount() const { return nodes; }
+
+private:
+  void save(int64_t &slot) { trail.emplace_back(&slot, slot); }
+  void undoTo(size_t mark) {
+    while (trail.size() > mark) {
+      *trail.back().first = trail.back().second;
+      trail.pop_back();
+    }
+  }
+
+  /// Raises the lowest position of unplaced `c` to `level` (aligned);
+  /// flags a dead end when `c` can no longer fit under the capacity.
+  void raisePosition(int32_t c, int64_t level) {
+    int64_t mask = align[c] - 1;
+    int64_t aligned = level >= kInf - mask ? kInf : (level + mask) & ~mask;
+    if (aligned > pos[c]) {
+      save(pos[c]);
+      pos[c] = aligned;
+      if (aligned > cap - size[c])
+        deadEnd = true;
+    }
+  }
+
+  /// Places `b` at its position; every change goes on the trail.
+  void place(int32_t b) {
+    int64_t at = pos[b];
+    int64_t top = at + size[b];
+    if (top > maxTop) {
+      save(maxTop);
+      maxTop = top;
+    }
+    for (int32_t s = first[b]; s < last[b]; ++s) {
+      save(floor[s]);
+      floor[s] = top;
+      save(rem[s]);
+      rem[s] -= size[b];
+    }
+    for (int32_t k = adjBegin[b], ke = adjBegin[b + 1]; k < ke; ++k) {
+      int32_t c = adjItems[k];
+      if (!placed[c])
+        raisePosition(c, top);
+    }
+    save(placed[b]);
+    placed[b] = 1;
+    off[b] = at;
+  }
+
+  /// The lowest offset unplaced buffer `c` can take if not its current
+  /// position: in a compacted plan it then rests on an unplaced neighbour.
+  int64_t nextPosition(int32_t c) const {
+    int64_t next = kInf;
+    for (int32_t k = adjBegin[c], ke = adjBegin[c + 1]; k < ke; ++k) {
+      int32_t d = adjItems[k];
+      if (!placed[d])
+        next = std::min(next, pos[d] + size[d]);
+    }
+    if (next == kInf)
+      return kInf;
+    int64_t mask = align[c] - 1;
+    return std::max((next + mask) & ~mask, pos[c] + 1);
+  }
+
+  /// Solves sections [lo, hi): true when every buffer live there is placed
+  /// (the placement is kept), false on failure (state restored) or when
+  /// out of budget (`stopped`).
+  bool dfs(int32_t lo, int32_t hi) {
+    if (++nodes > budget || ((nodes & 127) == 0 && Clock::now() > deadline)) {
+      stopped = true;
+      return false;
+    }
+    if (maxTop > cap || deadEnd)
+      return false;
+    // Section inference; split into runs of sections with unplaced buffers
+    // (no unplaced buffer crosses a fully placed section, so runs are
+    // independent).
+    int32_t runs = 0, runLo = -1;
+    int32_t hole = -1;
+    int64_t holeFloor = kInf, holeKey = kInf;
+    for (int32_t s = lo; s < hi; ++s) {
+      if (rem[s] == 0)
+        continue;
+      if (s == lo || rem[s - 1] == 0) {
+        ++runs;
+        if (runs == 1)
+          runLo = s;
+      }
+      int64_t slack = cap - floor[s] - rem[s];
+      if (slack < 0)
+        return false;
+      {
+        // For every threshold p, the unplaced buffers of the section whose
+        // position is at least p fit between p and the capacity.
+        scratch.clear();
+        for (int32_t k = coverBegin[s], ke = coverBegin[s + 1]; k < ke; ++k)
+          if (!placed[coverItems[k]])
+            scratch.emplace_back(pos[coverItems[k]], size[coverItems[k]]);
+        std::sort(scratch.begin(), scratch.end());
+        int64_t above = 0;
+        for (size_t k = scratch.size(); k-- > 0;) {
+          above += scratch[k].second;
+          if (scratch[k].first > cap - above)
+            return false;
+        }
+      }
+      if (floor[s] > holeFloor)
+        continue;
+      int64_t key = slack;
+      if (holeRule == 1) {
+        key = s;
+      } else if (holeRule == 2) {
+        int64_t count = 0;
+        for (int32_t k = coverBegin[s], ke = coverBegin[s + 1]; k < ke; ++k)
+          if (!placed[coverItems[k]] && pos[coverItems[k]] == floor[s])
+            ++count;
+        key = count * (int64_t(1) << 40) + std::min(slack, int64_t(1) << 39);
+      }
+      if (floor[s] < holeFloor || key < holeKey) {
+        hole = s;
+        holeFloor = floor[s];
+        holeKey = key;
+      }
+    }
+    if (runs == 0)
+      return true;
+    if (runs > 1) {
+      // Temporal decomposition: solve the runs one after the other; a
+      // failure in one cannot be repaired by another.
+      size_t mark = trail.size();
+      int32_t s = runLo;
+      while (s < hi) {
+        int32_t e = s;
+        while (e < hi && rem[e] != 0)
+          ++e;
+        if (!dfs(s, e)) {
+          undoTo(mark);
+          return false;
+        }
+        s = e;
+        while (s < hi && rem[s] == 0)
+          ++s;
+      }
+      return true;
+    }
+    // Branch 1: some buffer live in the hole's section sits at its floor.
+    for (int32_t k = coverBegin[hole], ke = coverBegin[hole + 1]; k < ke; ++k) {
+      int32_t b = coverItems[k];
+      if (placed[b] || pos[b] != holeFloor || pos[b] + size[b] > cap)
+        continue;
+      if (twinPrev[b] >= 0 && !placed[twinPrev[b]])
+        continue;
+      size_t mark = trail.size();
+      place(b);
+      if (dfs(lo, hi))
+        return true;
+      undoTo(mark);
+      deadEnd = false;
+      if (stopped)
+        return false;
+      // Every completion with `b` at this floor has been explored: in the
+      // remaining branches it sits higher, on a neighbour still unplaced.
+      raisePosition(b, nextPosition(b));
+      if (deadEnd) {
+        deadEnd = false;
+        return false;
+      }
+    }
+    // Branch 2: nothing ever sits at the hole's floor; raise it to the
+    // lowest offset any of its buffers can still take.
+    int64_t level = kInf;
+    for (int32_t k = coverBegin[hole], ke = coverBegin[hole + 1]; k < ke; ++k) {
+      int32_t c = coverItems[k];
+      if (!placed[c])
+        level = std::min(level, pos[c] > holeFloor ? pos[c] : nextPosition(c));
+    }
+    if (level == kInf || level > cap - rem[hole])
+      return false;
+    size_t mark = trail.size();
+    save(floor[hole]);
+    floor[hole] = level;
+    for (int32_t k = coverBegin[hole], ke = coverBegin[hole + 1]; k < ke; ++k) {
+      int32_t c = coverItems[k];
+      if (!placed[c])
+        raisePosition(c, level);
+    }
+    if (dfs(lo, hi))
+      return true;
+    undoTo(mark);
+    deadEnd = false;
+    return false;
+  }
+
+  const Problem &problem;
+  std::vector<int32_t> members;
+  int32_t m = 0;
+  int32_t numSections = 0;
+  std::vector<int64_t> size, align;
+  std::vector<int32_t> first, last;
+  std::vector<int32_t> adjBegin, adjItems, twinPrev;
+  std::vector<int32_t> coverBegin, coverItems;
+
+  // Search state; every mutable slot is restored through the trail.
+  Clock::time_point deadline;
+  int64_t cap = 0;
+  int holeRule = 0;
+  uint64_t budget = 0, nodes = 0;
+  bool stopped = false, deadEnd = false;
+  std::vector<std::pair<int64_t, int64_t>> scratch;
+  std::vector<int64_t> floor, rem, pos, off, placed;
+  int64_t maxTop = 0;
+  std::vector<std::pair<int64_t *, int64_t>> trail;
+};
+
 /// Splits the buffers at time points no lifetime crosses.
 std::vector<std::vector<int32_t>> splitComponents(const Problem &p) {
   std::vector<int32_t> crossing(p.numTimes + 1, 0);
@@ -450,12 +783,32 @@ namespace {
 class RestartingSolver {
 public:
   RestartingSolver(const Problem &p, const std::vector<int32_t> &members)
-      : search(p, members) {}
+      : search(p, members), holes(p, members) {}
 
   /// Stops at `deadline` or after `maxPlacements` placements in total (a
   /// deterministic budget).
   ComponentSearch::Status solve(int64_t capacity, Clock::time_point deadline,
                                 uint64_t maxPlacements = UINT64_MAX) {
+    // First the hole-directed search with a small node budget (Luby
+    // restarts over its configurations): it solves some instances at once.
+    if (maxPlacements == UINT64_MAX) {
+      static const SearchConfig configs[] = {{2, 0}, {2, 1}, {0, 0},
+                                             {2, 2}, {1, 0}, {0, 1}};
+      uint64_t total = 0;
+      for (uint64_t run = 0; run < 6 && total < kHoleBudget; ++run) {
+        uint64_t budget = std::min<uint64_t>(2048, kHoleBudget - total);
+        HoleSearch::Status st =
+            holes.solve(capacity, configs[run], budget, deadline);
+        total += holes.nodeCount();
+        if (st == HoleSearch::Status::Found) {
+          offs = holes.offsets();
+          arenaSize = holes.arena();
+          return ComponentSearch::Status::Found;
+        }
+        if (st == HoleSearch::Status::Infeasible)
+          return ComponentSearch::Status::Infeasible;
+      }
+    }
     // MiniMalloc's round robin: every preorder gets the same node budget,
     // which doubles after each round.
     constexpr int numHeuristics = 3;
@@ -469,16 +822,26 @@ public:
         ComponentSearch::Status st =
             search.solve(capacity, h, limit, deadline, maxPlacements - spent);
         spent += search.placementCount();
+        if (st == ComponentSearch::Status::Found) {
+          offs = search.offsets();
+          arenaSize = search.arena();
+        }
         if (st != ComponentSearch::Status::OutOfBudget)
           return st;
       }
     }
   }
 
-  const ComponentSearch &last() const { return search; }
+  const std::vector<int64_t> &offsets() const { return offs; }
+  int64_t arena() const { return arenaSize; }
+  const std::vector<int32_t> &memberIds() const { return search.memberIds(); }
 
 private:
+  static constexpr uint64_t kHoleBudget = 6 * 2048;
   ComponentSearch search;
+  HoleSearch holes;
+  std::vector<int64_t> offs;
+  int64_t arenaSize = 0;
 };
 } // namespace
 
@@ -529,7 +892,7 @@ bool mplan::detail::searchExact(const Problem &p, Placement &incumbent,
           part.solver->solve(capacity, until, maxNodes);
       if (st != ComponentSearch::Status::Found)
         return st;
-      const ComponentSearch &s = part.solver->last();
+      const RestartingSolver &s = *part.solver;
       for (size_t j = 0; j < s.memberIds().size(); ++j)
         incumbent.offsets[s.memberIds()[j]] = s.offsets()[j];
       part.arena = s.arena();
