@@ -1,38 +1,28 @@
 //===- Search.cpp - Exact branch-and-bound search for `best` --------------===//
 //
-// An exact search in the spirit of MiniMalloc (M. D. Moffitt, "MiniMalloc: A
-// Lightweight Memory Allocator for Hardware-Accelerated Machine Learning",
-// ASPLOS 2023):
+// Exact searches after MiniMalloc (M. D. Moffitt, "MiniMalloc: A Lightweight
+// Memory Allocator for Hardware-Accelerated Machine Learning", ASPLOS 2023).
 //
-//  * Canonical solutions. Any plan can be compacted (every buffer pushed
-//    down until it rests on a buffer live at the same time, or on 0) without
-//    growing. The search only builds compacted plans, bottom-up: it keeps a
-//    floor per section (time span between consecutive event points), takes
-//    the lowest section that still has unplaced buffers (the "hole") and
-//    branches on which buffer sits exactly at its floor there, or on none
-//    ("waste": the hole's floor rises to the lowest offset any of its buffers
-//    can still take, which is the top of an unplaced neighbour). Every
-//    compacted plan is reached along exactly one path.
-//  * Section inference. Every unplaced buffer of a section lands at or above
-//    its lowest position, so for every threshold p the unplaced buffers of a
-//    section whose lowest position is >= p must fit between p and the
-//    capacity (which includes floor + remaining sizes <= capacity). Else
-//    backtrack.
-//  * Dominance. Identical buffers (same lifetime, size, alignment) are placed
-//    in one order only. Once the branch "b sits at the hole's floor" is
-//    exhausted, b is lifted onto its unplaced neighbours for the remaining
-//    siblings (a nogood), so no plan is explored twice; a buffer that can no
-//    longer fit under the capacity ends the branch.
-//  * Temporal decomposition. Sections with no unplaced buffer split the
-//    remaining buffers into independent runs (statically: time points no
-//    lifetime crosses); runs are solved one after another and a failing run
-//    fails the node without retrying the others.
-//  * Restarts and iterative tightening. Searches run with node budgets
-//    following the Luby sequence, cycling through hole rules and candidate
-//    orders. The capacity is first the max-live lower bound (a plan there is
-//    optimal); then capacities between the best lower bound and the best
-//    plan found are tried, each plan found lowering the upper end, until the
-//    deadline. The portfolio heuristic provides the starting plan.
+// ComponentSearch is MiniMalloc's algorithm: canonical placements in
+// non-decreasing (minimum offset, static rank) order, each buffer at the
+// lowest offset its placed neighbours allow; gap dominance (no candidate at
+// or above the lowest top an unplaced buffer could reach) and hatless
+// pruning; incremental section inference (floor, raised to the lowest
+// minimum offset of the section's unplaced buffers, + unplaced sizes <=
+// capacity); dynamic temporal decomposition; round robin over three static
+// preorders with doubling node budgets.
+//
+// HoleSearch is the earlier hole-directed search of this file: it branches
+// on which buffer sits at the floor of the lowest section with unplaced
+// buffers (or none), with per-threshold section inference and sibling
+// nogoods. RestartingSolver runs it first with a small node budget (it is
+// very fast on some instances), then ComponentSearch.
+//
+// searchExact drives the targets: the capacity the caller gave (after a
+// short placement-limited try at the max-live bound), or the bound and then
+// capacities between the best lower bound and the best plan. All budgets
+// count nodes or placements, so results do not depend on timing unless the
+// deadline stops a search.
 //
 //===----------------------------------------------------------------------===//
 
