@@ -20,9 +20,24 @@ def ConvertMPlanToMemRef : Pass<"convert-mplan-to-memref", "ModuleOp"> {
       (not re-entrant: concurrent or recursive calls share the arena).
     * `argument`: the arena becomes a trailing `memref<Nxi8>` parameter of the
       functions named by `functions` (all functions with a slab when empty);
-      the function gets an `mplan.arena_size` attribute and a companion
-      `<name>_arena_size() -> index` function, and call sites in the module
-      pass a slice of their own arena or a fresh allocation.
+      the function gets `mplan.arena_size` / `mplan.arena_alignment`
+      attributes, its argument `mplan.arena`, a `memref.assume_alignment`
+      (callers must pass memory aligned to `mplan.arena_alignment`) and a
+      companion `<name>_arena_size() -> index` function. Functions not named
+      keep a heap arena. Call sites in the module pass memory: functions are
+      processed callees first (call-graph post-order); a caller with a slab
+      gets the callee's arena as one more planned buffer, live exactly at the
+      call and placed first-fit around its buffers (which keep their offsets;
+      the caller's slab grows if no gap fits, so its own arena size includes
+      its callees'); a caller without a slab, or a call inside a recursive
+      cycle, allocates the callee's arena on the heap around the call. Every
+      use of such a function must be a direct `func.call`. An entry point run
+      by `mlir-runner` must not be named (it cannot receive an arena): name
+      the callees with `functions=` when `main` has planned buffers.
+
+    The ops created carry `mplan.arena` (arena providers) and
+    `mplan.buffer_id` / `mplan.live` (planned buffers' `memref.view`), which
+    `--mplan-instrument` reads.
   }];
   let dependentDialects = ["::mlir::memref::MemRefDialect",
                            "::mlir::arith::ArithDialect",
