@@ -29,6 +29,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "mplan/Analysis/BufferLiveness.h"
 #include "mplan/Dialect/MPlan/IR/MPlanOps.h"
 #include "mplan/Transforms/Passes.h"
 
@@ -37,6 +38,9 @@
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Transforms/RegionUtils.h"
 #include "llvm/ADT/SetVector.h"
+#include "llvm/Support/MathExtras.h"
+
+#include <limits>
 
 namespace mlir {
 namespace mplan {
@@ -437,12 +441,74 @@ void AccessAnalysis::analyzeRoot(unsigned id) {
 }
 
 //===----------------------------------------------------------------------===//
+// The max-live profile
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// The sum of the sizes of the planned buffers live at each index of the
+/// function's numbering, with range add and range max in O(log n) (a segment
+/// tree whose nodes hold the max of their children plus a pending add).
+class PeakProfile {
+public:
+  explicit PeakProfile(int64_t size)
+      : size(std::max<int64_t>(size, 1)), maxOf(4 * this->size, 0),
+        pending(4 * this->size, 0) {}
+
+  /// Adds `delta` to every index in [lo, hi).
+  void add(int64_t lo, int64_t hi, int64_t delta) {
+    lo = std::max<int64_t>(lo, 0);
+    hi = std::min(hi, size);
+    if (lo < hi && delta != 0)
+      add(1, 0, size, lo, hi, delta);
+  }
+  /// The largest value in [lo, hi), or 0 if empty.
+  int64_t max(int64_t lo, int64_t hi) const {
+    lo = std::max<int64_t>(lo, 0);
+    hi = std::min(hi, size);
+    return lo < hi ? max(1, 0, size, lo, hi) : 0;
+  }
+  int64_t peak() const { return maxOf[1]; }
+
+private:
+  void add(size_t node, int64_t l, int64_t r, int64_t lo, int64_t hi,
+           int64_t delta) {
+    if (lo <= l && r <= hi) {
+      maxOf[node] += delta;
+      pending[node] += delta;
+      return;
+    }
+    int64_t mid = l + (r - l) / 2;
+    if (lo < mid)
+      add(2 * node, l, mid, lo, hi, delta);
+    if (hi > mid)
+      add(2 * node + 1, mid, r, lo, hi, delta);
+    maxOf[node] =
+        std::max(maxOf[2 * node], maxOf[2 * node + 1]) + pending[node];
+  }
+  int64_t max(size_t node, int64_t l, int64_t r, int64_t lo, int64_t hi) const {
+    if (lo <= l && r <= hi)
+      return maxOf[node];
+    int64_t mid = l + (r - l) / 2;
+    int64_t result = std::numeric_limits<int64_t>::min();
+    if (lo < mid)
+      result = std::max(result, max(2 * node, l, mid, lo, hi));
+    if (hi > mid)
+      result = std::max(result, max(2 * node + 1, mid, r, lo, hi));
+    return result + pending[node];
+  }
+
+  int64_t size;
+  std::vector<int64_t> maxOf, pending;
+};
+} // namespace
+
+//===----------------------------------------------------------------------===//
 // The rewrite
 //===----------------------------------------------------------------------===//
 
 namespace {
 struct CopyEliminator {
-  CopyEliminator(func::FuncOp func) : func(func), analysis(func) {}
+  CopyEliminator(func::FuncOp func);
 
   /// Tries both rewrites on `copy`; true if the copy is gone.
   bool tryCopy(Operation *copy, Value source, Value target);
@@ -450,8 +516,14 @@ struct CopyEliminator {
   int64_t copiesRemoved = 0;
   int64_t bytesAvoided = 0;
   int64_t viewsRemoved = 0;
+  int64_t copiesKeptForPeak = 0;
 
 private:
+  /// The peak guard: whether merging root `x` into root `y` (y's live range
+  /// grows to cover x's, x's goes) keeps the max-live profile at or below its
+  /// current peak. If so, records the merge in the profile.
+  bool admitMerge(unsigned x, unsigned y);
+
   /// The root `value` is, if it is a whole tracked root of `block`.
   std::optional<unsigned> getWholeRoot(Value value, Block *block);
   /// The root and region `value` is a static region of, if any.
@@ -471,8 +543,65 @@ private:
 
   func::FuncOp func;
   AccessAnalysis analysis;
+  /// Per root: its live range over the numbering of the function as it was
+  /// when the pass started (an op moved before op P counts as at P), and the
+  /// bytes it takes in the arena (0 if it is not planned).
+  std::vector<LiveRange> ranges;
+  std::vector<int64_t> arenaBytes;
+  PeakProfile profile;
 };
 } // namespace
+
+/// The slab alignment the plan pass uses by default: the planner rounds every
+/// buffer up to it.
+static constexpr int64_t kSlabAlignment = 64;
+
+CopyEliminator::CopyEliminator(func::FuncOp func)
+    : func(func), analysis(func), profile(0) {
+  // Live ranges as the plan pass will compute them, computed once.
+  BufferLiveness liveness(func);
+  profile = PeakProfile(liveness.getNumIndices() + 1);
+  ranges.resize(analysis.roots.size());
+  arenaBytes.assign(analysis.roots.size(), 0);
+  for (auto [id, state] : llvm::enumerate(analysis.roots)) {
+    Value root = state.value();
+    if (!liveness.isRoot(root))
+      continue;
+    ranges[id] = liveness.getLiveRange(root);
+    auto alloc = dyn_cast<AllocTensorOp>(state.alloc);
+    if (!alloc || liveness.getUnplannableReason(root))
+      continue;
+    FailureOr<int64_t> bytes = alloc.getByteSize();
+    if (failed(bytes))
+      continue;
+    int64_t alignment =
+        std::max<int64_t>(alloc.getAlignment().value_or(1), kSlabAlignment);
+    arenaBytes[id] = llvm::alignTo(*bytes, alignment);
+    profile.add(ranges[id].start, ranges[id].end, arenaBytes[id]);
+  }
+}
+
+bool CopyEliminator::admitMerge(unsigned x, unsigned y) {
+  LiveRange rx = ranges[x], ry = ranges[y];
+  LiveRange merged = rx.merge(ry);
+  int64_t sx = arenaBytes[x], sy = arenaBytes[y];
+  int64_t peak = profile.peak();
+  auto apply = [&](int64_t sign) {
+    profile.add(rx.start, rx.end, -sign * sx);
+    profile.add(merged.start, ry.start, sign * sy);
+    profile.add(ry.end, merged.end, sign * sy);
+  };
+  apply(1);
+  // Only [merged.start, merged.end) changed: the new peak exceeds the old one
+  // iff the maximum there does.
+  if (profile.max(merged.start, merged.end) > peak) {
+    apply(-1);
+    return false;
+  }
+  ranges[y] = merged;
+  arenaBytes[x] = 0;
+  return true;
+}
 
 std::optional<unsigned> CopyEliminator::getWholeRoot(Value value,
                                                      Block *block) {
@@ -605,6 +734,17 @@ void CopyEliminator::merge(
     yAlloc->moveBefore(xAlloc);
     analysis.notifyPlaced(yAlloc);
   }
+  // The view of Y that replaces X goes right before X's first access (every
+  // direct use of X is at or after it), not at X's allocation: a view is a
+  // use of Y, so it would make Y live from there.
+  OpBuilder builder(firstAccess);
+  Value replacement = yRoot;
+  if (region != yType) {
+    replacement = ViewOp::create(builder, xAlloc->getLoc(), region, yRoot,
+                                 layoutOffset(region) * elementSize);
+    analysis.notifyPlaced(replacement.getDefiningOp());
+  }
+  analysis.aliasOf[replacement] = AliasInfo{y, Extent(region)};
   // Initializations of Y that wrote the region between X's first access and
   // the copy now run before that access.
   for (Operation *init : initsToMove) {
@@ -618,15 +758,6 @@ void CopyEliminator::merge(
     init->moveBefore(firstAccess);
     analysis.notifyPlaced(init);
   }
-
-  OpBuilder builder(xAlloc);
-  Value replacement = yRoot;
-  if (region != yType) {
-    replacement = ViewOp::create(builder, xAlloc->getLoc(), region, yRoot,
-                                 layoutOffset(region) * elementSize);
-    analysis.notifyPlaced(replacement.getDefiningOp());
-  }
-  analysis.aliasOf[replacement] = AliasInfo{y, Extent(region)};
 
   // The copy goes, and with it its target view if nothing else uses it.
   for (RootState *state : {&xs, &ys})
@@ -679,6 +810,12 @@ void CopyEliminator::merge(
 
 bool CopyEliminator::tryCopy(Operation *copy, Value source, Value target) {
   Block *block = copy->getBlock();
+  auto admitOrCount = [&](unsigned x, unsigned y) {
+    if (admitMerge(x, y))
+      return true;
+    ++copiesKeptForPeak;
+    return false;
+  };
   auto sourceType = dyn_cast<MemRefType>(source.getType());
   auto targetType = dyn_cast<MemRefType>(target.getType());
   if (!sourceType || !targetType || !sourceType.hasStaticShape() ||
@@ -746,7 +883,8 @@ bool CopyEliminator::tryCopy(Operation *copy, Value source, Value target) {
             legal = false;
       }
       llvm::DenseMap<Operation *, MemRefType> newViewTypes;
-      if (legal && canRetype(*x, regionType, copy, newViewTypes)) {
+      if (legal && canRetype(*x, regionType, copy, newViewTypes) &&
+          admitOrCount(*x, y)) {
         SmallVector<Operation *> initOps;
         for (const Access *init : inits)
           initOps.push_back(init->op);
@@ -789,7 +927,8 @@ bool CopyEliminator::tryCopy(Operation *copy, Value source, Value target) {
           legal = false;
       }
       llvm::DenseMap<Operation *, MemRefType> newViewTypes;
-      if (legal && canRetype(*x, regionType, copy, newViewTypes)) {
+      if (legal && canRetype(*x, regionType, copy, newViewTypes) &&
+          admitOrCount(*x, y)) {
         merge(*x, y, regionType, copy, newViewTypes, {}, copy);
         ++copiesRemoved;
         bytesAvoided += bytes;
@@ -836,6 +975,8 @@ struct MPlanElideCopiesPass
     accumulateAttr(func, "mplan.copies_removed", eliminator.copiesRemoved);
     accumulateAttr(func, "mplan.copy_bytes_avoided", eliminator.bytesAvoided);
     accumulateAttr(func, "mplan.views_removed", eliminator.viewsRemoved);
+    accumulateAttr(func, "mplan.copies_kept_for_peak",
+                   eliminator.copiesKeptForPeak);
   }
 };
 } // namespace

@@ -194,8 +194,8 @@ func.func @concat_into_result(%a: memref<2x4xf32>) -> memref<2x8xf32> {
 // CHECK-LABEL: func.func @nested_concat
 // CHECK-SAME:    mplan.copies_removed = 4 : i64, mplan.copy_bytes_avoided = 80 : i64
 // CHECK:         %[[BIG:.*]] = mplan.alloc_tensor id(3) -> memref<2x6xf32>
-// CHECK-NEXT:    %[[MID:.*]] = mplan.view %[[BIG]][0] : memref<2x6xf32> to memref<2x4xf32, strided<[6, 1]>>
 // CHECK-NEXT:    %[[P0:.*]] = mplan.view %[[BIG]][0] : memref<2x6xf32> to memref<2x2xf32, strided<[6, 1]>>
+// CHECK-NEXT:    %[[MID:.*]] = mplan.view %[[BIG]][0] : memref<2x6xf32> to memref<2x4xf32, strided<[6, 1]>>
 // CHECK-NEXT:    linalg.map { math.absf } ins(%{{.*}}) outs(%[[P0]] :
 // CHECK-NEXT:    %[[P1:.*]] = mplan.view %[[BIG]][8] : memref<2x6xf32> to memref<2x2xf32, strided<[6, 1], offset: 2>>
 // CHECK-NEXT:    linalg.map { math.sqrt } ins(%{{.*}}) outs(%[[P1]] :
