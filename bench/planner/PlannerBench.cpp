@@ -2,10 +2,15 @@
 //
 //   mplan-plan-bench [--minimalloc DIR] [--time-limit SECONDS] [--runs N]
 //                    [--max-random N] [--capacity BYTES]
+//   mplan-plan-bench --portfolio N [--runs R] [--strategy NAME]
 //
 // Prints markdown tables: arena / lower bound and time per strategy on the
 // MiniMalloc challenging instances, on DNN-shaped instances, and scaling of
-// the heuristics on random instances (median of N runs).
+// the heuristics on random instances (median of N runs). With --portfolio N
+// it only plans the random instance of N buffers with `portfolio` (or
+// --strategy) R times and prints arena / bound, greedy-by-size's arena / bound,
+// and the best wall and CPU (getrusage, all threads) time of the runs: the
+// measurement behind the portfolio table in docs/benchmarks.md.
 //
 //===----------------------------------------------------------------------===//
 
@@ -20,6 +25,7 @@
 #include <cstring>
 #include <random>
 #include <string>
+#include <sys/resource.h>
 #include <vector>
 
 using namespace mplan;
@@ -95,6 +101,50 @@ std::vector<Buffer> randomInstance(int64_t n, uint64_t seed) {
   }
   return buffers;
 }
+double cpuSeconds() {
+  rusage u;
+  getrusage(RUSAGE_SELF, &u);
+  return static_cast<double>(u.ru_utime.tv_sec + u.ru_stime.tv_sec) +
+         1e-6 * static_cast<double>(u.ru_utime.tv_usec + u.ru_stime.tv_usec);
+}
+
+int portfolioOnly(int64_t n, int runs, const std::string &strategy) {
+  std::vector<Buffer> buffers = randomInstance(n, 42 + n);
+  double lb = static_cast<double>(lowerBound(buffers).value_or(1));
+  PlanOptions options;
+  options.strategy = strategy;
+  options.timeLimitSeconds = 1.0;
+  double bestWall = 1e30, bestCpu = 1e30;
+  int64_t arena = 0;
+  std::string winner;
+  for (int k = 0; k < runs; ++k) {
+    double cpu0 = cpuSeconds();
+    Expected<Plan> plan = planBuffers(buffers, options);
+    double cpu = cpuSeconds() - cpu0;
+    if (!plan) {
+      std::fprintf(stderr, "error: %s\n", plan.error().c_str());
+      return 1;
+    }
+    bestWall = std::min(bestWall, plan->seconds);
+    bestCpu = std::min(bestCpu, cpu);
+    arena = plan->arenaSize;
+    winner = plan->strategy;
+    if (k == 0) {
+      if (std::optional<std::string> err =
+              validatePlan(buffers, plan->offsets, plan->arenaSize)) {
+        std::fprintf(stderr, "INVALID PLAN: %s\n", err->c_str());
+        return 1;
+      }
+    }
+  }
+  Result gbs = run(buffers, "greedy-by-size", 1.0);
+  std::printf("n=%lld %s arena/LB=%.4f greedy-by-size=%.4f wall=%.4f "
+              "cpu=%.4f\n",
+              static_cast<long long>(n), winner.c_str(),
+              static_cast<double>(arena) / lb,
+              static_cast<double>(gbs.arena) / lb, bestWall, bestCpu);
+  return 0;
+}
 } // namespace
 
 int main(int argc, char **argv) {
@@ -103,6 +153,8 @@ int main(int argc, char **argv) {
   int runs = 3;
   int64_t maxRandom = 1000000;
   int64_t capacity = 1048576; // the capacity MiniMalloc's instances come with
+  int64_t portfolioN = 0;
+  std::string strategy = "portfolio";
   // Also accept --capacity=BYTES.
   std::vector<std::string> args;
   for (int i = 1; i < argc; ++i) {
@@ -131,7 +183,13 @@ int main(int argc, char **argv) {
       maxRandom = std::atoll(argv[i + 1]);
     else if (!std::strcmp(argv[i], "--capacity"))
       capacity = std::atoll(argv[i + 1]);
+    else if (!std::strcmp(argv[i], "--portfolio"))
+      portfolioN = std::atoll(argv[i + 1]);
+    else if (!std::strcmp(argv[i], "--strategy"))
+      strategy = argv[i + 1];
   }
+  if (portfolioN > 0)
+    return portfolioOnly(portfolioN, runs, strategy);
 
   std::printf("### MiniMalloc challenging instances (capacity %lld)\n\n",
               static_cast<long long>(capacity));

@@ -36,31 +36,26 @@ OverlapIndex::OverlapIndex(const Problem &p) : problem(p) {
   for (int32_t level = 0; level < numLevels; ++level)
     levelBase[level + 1] =
         levelBase[level] + ((times - 1) >> (4 + 2 * level)) + 1;
-  // Counting sort of the slots by block (CSR), stable in buffer order.
+  // Block capacities (CSR) and every buffer's blocks.
   blockBegin.assign(levelBase[numLevels] + 1, 0);
-  std::vector<int32_t> level(n);
+  blockOf.assign(2 * static_cast<size_t>(n), -1);
+  std::vector<char> used(numLevels, 0);
   for (int32_t i = 0; i < n; ++i) {
-    level[i] = levelOf(i);
-    int shift = 4 + 2 * level[i];
-    for (int32_t b = p.start[i] >> shift; b <= (p.end[i] - 1) >> shift; ++b)
-      ++blockBegin[levelBase[level[i]] + b + 1];
+    int32_t level = levelOf(i);
+    used[level] = 1;
+    int shift = 4 + 2 * level;
+    int which = 0;
+    for (int32_t b = p.start[i] >> shift; b <= (p.end[i] - 1) >> shift; ++b) {
+      int32_t block = levelBase[level] + b;
+      ++blockBegin[block + 1];
+      blockOf[2 * static_cast<size_t>(i) + which++] = block;
+    }
   }
   for (size_t b = 1; b < blockBegin.size(); ++b)
     blockBegin[b] += blockBegin[b - 1];
-  slotTemplate.resize(blockBegin.back());
-  slotOwner.resize(blockBegin.back());
-  slotOf.assign(2 * static_cast<size_t>(n), -1);
-  std::vector<int32_t> fill(blockBegin.begin(), blockBegin.end() - 1);
-  for (int32_t i = 0; i < n; ++i) {
-    int shift = 4 + 2 * level[i];
-    int which = 0;
-    for (int32_t b = p.start[i] >> shift; b <= (p.end[i] - 1) >> shift; ++b) {
-      int32_t k = fill[levelBase[level[i]] + b]++;
-      slotTemplate[k] = {p.start[i], p.end[i], -1, -1};
-      slotOwner[k] = i;
-      slotOf[2 * static_cast<size_t>(i) + which++] = k;
-    }
-  }
+  for (int32_t level = 0; level < numLevels; ++level)
+    if (used[level])
+      usedLevels.push_back(level);
 }
 
 bool mplan::detail::placeGreedy(const Problem &p, const OverlapIndex &index,
@@ -68,17 +63,14 @@ bool mplan::detail::placeGreedy(const Problem &p, const OverlapIndex &index,
                                 Placement &result) {
   int32_t n = p.numBuffers();
   std::vector<int64_t> offsets(n, -1);
-  // The placed interval of every buffer, copied into each of its slots
-  // (offset -1: not placed yet), so that queries read contiguous memory.
   using Span = std::pair<int64_t, int64_t>; // (offset, top)
-  std::vector<OverlapIndex::Slot> slots = index.makeSlots();
+  OverlapIndex::PlacedSlots slots(index);
   std::vector<Span> placed;
   int64_t arena = 0;
   for (int32_t i : order) {
     placed.clear();
-    index.forEachOverlapSlot(i, slots, [&](const OverlapIndex::Slot &slot) {
-      if (slot.offset >= 0)
-        placed.emplace_back(slot.offset, slot.top);
+    slots.forEachOverlap(i, [&](const OverlapIndex::Slot &slot) {
+      placed.emplace_back(slot.offset, slot.top);
     });
     // Usually a few dozen intervals: insertion sort.
     if (placed.size() > 48) {
@@ -124,11 +116,7 @@ bool mplan::detail::placeGreedy(const Problem &p, const OverlapIndex &index,
     if (!top)
       return false;
     offsets[i] = bestOffset;
-    for (int which = 0; which < 2; ++which)
-      if (int32_t k = index.slot(i, which); k >= 0) {
-        slots[k].offset = bestOffset;
-        slots[k].top = *top;
-      }
+    slots.place(i, bestOffset, *top);
     arena = std::max(arena, *top);
   }
   result.offsets = std::move(offsets);

@@ -41,17 +41,19 @@ struct Placement {
   int64_t arena = 0;
 };
 
-/// Finds, for a buffer, the buffers overlapping it in time in about
+/// Finds, for a buffer, the already placed buffers overlapping it in time in
 /// O(levels + k) with few cache misses (greedy placement queries in size
 /// order, i.e. at random times, so memory locality dominates).
 ///
-/// Time (compressed) is cut into blocks of 16 points at level 0, 128 at
-/// level 1, ... (x8 per level). A buffer lives at the lowest level whose
-/// block size is at least its length, in the (at most two) blocks it touches;
-/// each stored copy is a slot. A query scans, per level, the consecutive
-/// blocks its own lifetime touches, keeps the slots that overlap it and
-/// reports a buffer stored in two blocks only once. placeGreedy keeps the
-/// placed interval of every buffer next to its slots, so a query reads
+/// Time (compressed) is cut into blocks of 16 points at level 0, 64 at level
+/// 1, ... (x4 per level). A buffer lives at the lowest level whose block size
+/// is at least its length, in the (at most two) blocks it touches; each stored
+/// copy is a slot. Every block has room for all of its slots (a CSR layout
+/// computed once), but a placement run (PlacedSlots) appends a buffer's slots
+/// only when it is placed, so a query scans placed buffers only: per
+/// non-empty level, the consecutive blocks its own lifetime touches, keeping
+/// the slots that overlap it and reporting a buffer stored in two blocks only
+/// once. The placed interval is stored in the slot, so a query reads
 /// contiguous memory.
 class OverlapIndex {
 public:
@@ -59,66 +61,65 @@ public:
 
   struct Slot {
     int32_t start, end; ///< the stored buffer's lifetime
-    int64_t offset;     ///< -1 until placed (filled by the user)
-    int64_t top;
+    int64_t offset;     ///< where it was placed
+    int64_t top;        ///< offset + size
   };
 
-  /// Fresh slots (every offset -1) for one placement run.
-  std::vector<Slot> makeSlots() const { return slotTemplate; }
+  /// The placed buffers of one placement run.
+  class PlacedSlots {
+  public:
+    explicit PlacedSlots(const OverlapIndex &index)
+        : index(index), slots(index.blockBegin.back()),
+          fill(index.blockBegin.begin(), index.blockBegin.end() - 1) {}
 
-  /// Calls fn(slot) for the slot of every buffer overlapping `i` (including
-  /// `i` itself), each buffer once.
-  template <typename Fn>
-  void forEachOverlapSlot(int32_t i, const std::vector<Slot> &slots,
-                          Fn fn) const {
-    int32_t s = problem.start[i], e = problem.end[i];
-    for (int32_t level = 0; level < numLevels; ++level) {
-      int shift = 4 + 2 * level;
-      int32_t b0 = s >> shift, b1 = (e - 1) >> shift;
-      const int32_t *begin = blockBegin.data() + levelBase[level];
-      for (int32_t b = b0; b <= b1; ++b) {
-        for (int32_t k = begin[b], ke = begin[b + 1]; k < ke; ++k) {
-          const Slot &slot = slots[k];
-          if (slot.start >= e || slot.end <= s)
-            continue;
-          // Stored in blocks start>>shift and maybe the next: report it in
-          // the first of those that the query scans.
-          if (std::max(slot.start >> shift, b0) != b)
-            continue;
-          fn(slot);
+    /// Records buffer i at [offset, top).
+    void place(int32_t i, int64_t offset, int64_t top) {
+      const Problem &p = index.problem;
+      for (int which = 0; which < 2; ++which)
+        if (int32_t b = index.blockOf[2 * static_cast<size_t>(i) + which];
+            b >= 0)
+          slots[fill[b]++] = {p.start[i], p.end[i], offset, top};
+    }
+
+    /// Calls fn(slot) for the slot of every placed buffer overlapping `i`,
+    /// each buffer once.
+    template <typename Fn> void forEachOverlap(int32_t i, Fn fn) const {
+      const Problem &p = index.problem;
+      int32_t s = p.start[i], e = p.end[i];
+      const Slot *data = slots.data();
+      for (int32_t level : index.usedLevels) {
+        int shift = 4 + 2 * level;
+        int32_t b0 = s >> shift, b1 = (e - 1) >> shift;
+        const int32_t *begin = index.blockBegin.data() + index.levelBase[level];
+        const int32_t *end = fill.data() + index.levelBase[level];
+        for (int32_t b = b0; b <= b1; ++b) {
+          for (const Slot *slot = data + begin[b], *se = data + end[b];
+               slot < se; ++slot) {
+            if (slot->start >= e || slot->end <= s)
+              continue;
+            // Stored in blocks start>>shift and maybe the next: report it in
+            // the first of those that the query scans.
+            if (std::max(slot->start >> shift, b0) != b)
+              continue;
+            fn(*slot);
+          }
         }
       }
     }
-  }
 
-  template <typename Fn> void forEachOverlap(int32_t i, Fn fn) const {
-    int32_t s = problem.start[i], e = problem.end[i];
-    for (int32_t level = 0; level < numLevels; ++level) {
-      int shift = 4 + 2 * level;
-      int32_t b0 = s >> shift, b1 = (e - 1) >> shift;
-      const int32_t *begin = blockBegin.data() + levelBase[level];
-      for (int32_t b = b0; b <= b1; ++b)
-        for (int32_t k = begin[b], ke = begin[b + 1]; k < ke; ++k) {
-          const Slot &slot = slotTemplate[k];
-          if (slot.start >= e || slot.end <= s ||
-              std::max(slot.start >> shift, b0) != b || slotOwner[k] == i)
-            continue;
-          fn(slotOwner[k]);
-        }
-    }
-  }
-
-  /// The slots of buffer i: slotOf[2i] and slotOf[2i+1] (-1 if none).
-  int32_t slot(int32_t i, int which) const { return slotOf[2 * i + which]; }
+  private:
+    const OverlapIndex &index;
+    std::vector<Slot> slots;
+    std::vector<int32_t> fill; ///< per block, the end of its placed slots
+  };
 
 private:
   const Problem &problem;
   int32_t numLevels = 1;
+  std::vector<int32_t> usedLevels; ///< levels holding at least one buffer
   std::vector<int32_t> levelBase;  ///< first block index of each level
   std::vector<int32_t> blockBegin; ///< CSR over all blocks of all levels
-  std::vector<Slot> slotTemplate;
-  std::vector<int32_t> slotOwner;
-  std::vector<int32_t> slotOf;
+  std::vector<int32_t> blockOf;    ///< per buffer, its (up to) two blocks
 };
 
 /// Where a buffer goes among the gaps left by the placed buffers overlapping
