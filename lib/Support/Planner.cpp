@@ -78,7 +78,8 @@ namespace {
 /// validateInput without the max-live overflow check (planBuffers checks it
 /// on the compressed problem instead of sorting the events twice).
 std::optional<std::string> validateBuffers(const std::vector<Buffer> &buffers) {
-  std::vector<int64_t> ids;
+  // Ids as unsigned keys with the order of int64 (sign bit flipped).
+  std::vector<uint64_t> ids;
   ids.reserve(buffers.size());
   for (size_t i = 0; i < buffers.size(); ++i) {
     const Buffer &b = buffers[i];
@@ -94,12 +95,13 @@ std::optional<std::string> validateBuffers(const std::vector<Buffer> &buffers) {
       return "buffer " + idOf(b) + ": size " + std::to_string(b.size) +
              " overflows when rounded up to alignment " +
              std::to_string(b.alignment);
-    ids.push_back(b.id);
+    ids.push_back(static_cast<uint64_t>(b.id) ^ (uint64_t(1) << 63));
   }
-  std::sort(ids.begin(), ids.end());
+  radixSort(ids);
   auto dup = std::adjacent_find(ids.begin(), ids.end());
   if (dup != ids.end())
-    return "duplicate buffer id " + std::to_string(*dup);
+    return "duplicate buffer id " +
+           std::to_string(static_cast<int64_t>(*dup ^ (uint64_t(1) << 63)));
   return std::nullopt;
 }
 } // namespace
@@ -171,8 +173,8 @@ namespace {
 Expected<Problem> buildProblem(const std::vector<Buffer> &buffers,
                                int64_t alignment) {
   Problem p;
-  std::vector<int64_t> times;
-  times.reserve(buffers.size() * 2);
+  int64_t minTime = std::numeric_limits<int64_t>::max(),
+          maxTime = std::numeric_limits<int64_t>::min();
   for (size_t i = 0; i < buffers.size(); ++i) {
     const Buffer &b = buffers[i];
     if (b.size == 0)
@@ -189,23 +191,66 @@ Expected<Problem> buildProblem(const std::vector<Buffer> &buffers,
     // end > start was validated; the difference may still overflow.
     std::optional<int64_t> len = checkedSub(b.end, b.start);
     p.length.push_back(len ? *len : std::numeric_limits<int64_t>::max());
-    times.push_back(b.start);
-    times.push_back(b.end);
+    minTime = std::min(minTime, b.start);
+    maxTime = std::max(maxTime, b.end);
   }
-  std::sort(times.begin(), times.end());
-  times.erase(std::unique(times.begin(), times.end()), times.end());
-  if (times.size() >= static_cast<size_t>(std::numeric_limits<int32_t>::max()))
+  if (p.input.size() >=
+      static_cast<size_t>(std::numeric_limits<int32_t>::max() / 2))
     return Error{"too many buffers"};
-  p.numTimes = static_cast<int32_t>(times.size());
-  auto compress = [&](int64_t t) {
-    return static_cast<int32_t>(
-        std::lower_bound(times.begin(), times.end(), t) - times.begin());
-  };
-  p.start.resize(p.input.size());
-  p.end.resize(p.input.size());
-  for (size_t k = 0; k < p.input.size(); ++k) {
-    p.start[k] = compress(buffers[p.input[k]].start);
-    p.end[k] = compress(buffers[p.input[k]].end);
+  size_t m = p.input.size();
+  p.start.resize(m);
+  p.end.resize(m);
+  p.numTimes = 0;
+  if (m > 0) {
+    // Compress the times to ranks with one sort of the 2m endpoints. When
+    // (time - min, endpoint) fits in 64 bits (always in practice), a radix
+    // sort of packed keys; otherwise a comparison sort.
+    uint64_t range =
+        static_cast<uint64_t>(maxTime) - static_cast<uint64_t>(minTime);
+    int endpointBits = 1;
+    while ((uint64_t(1) << endpointBits) < 2 * m)
+      ++endpointBits;
+    int rangeBits = 0;
+    while (rangeBits < 64 && (range >> rangeBits) != 0)
+      ++rangeBits;
+    auto timeOf = [&](size_t e) {
+      const Buffer &b = buffers[p.input[e >> 1]];
+      return (e & 1) ? b.end : b.start;
+    };
+    auto assign = [&](size_t e, int32_t rank) {
+      ((e & 1) ? p.end : p.start)[e >> 1] = rank;
+    };
+    if (rangeBits + endpointBits <= 64) {
+      std::vector<uint64_t> keys(2 * m);
+      for (size_t e = 0; e < 2 * m; ++e)
+        keys[e] =
+            ((static_cast<uint64_t>(timeOf(e)) - static_cast<uint64_t>(minTime))
+             << endpointBits) |
+            e;
+      radixSort(keys);
+      uint64_t mask = (uint64_t(1) << endpointBits) - 1, prev = 0;
+      int32_t rank = -1;
+      for (size_t k = 0; k < keys.size(); ++k) {
+        uint64_t t = keys[k] >> endpointBits;
+        if (k == 0 || t != prev)
+          ++rank;
+        prev = t;
+        assign(keys[k] & mask, rank);
+      }
+      p.numTimes = rank + 1;
+    } else {
+      std::vector<std::pair<int64_t, uint32_t>> keys(2 * m);
+      for (size_t e = 0; e < 2 * m; ++e)
+        keys[e] = {timeOf(e), static_cast<uint32_t>(e)};
+      std::sort(keys.begin(), keys.end());
+      int32_t rank = -1;
+      for (size_t k = 0; k < keys.size(); ++k) {
+        if (k == 0 || keys[k].first != keys[k - 1].first)
+          ++rank;
+        assign(keys[k].second, rank);
+      }
+      p.numTimes = rank + 1;
+    }
   }
   // Max-live bound on the compressed times: ends before starts at the same
   // point since lifetimes are half-open.
@@ -251,6 +296,34 @@ bool placeNaive(const Problem &p, Placement &out) {
 }
 
 } // namespace
+
+void mplan::detail::radixSort(std::vector<uint64_t> &keys) {
+  uint64_t all = 0;
+  for (uint64_t k : keys)
+    all |= k;
+  if (keys.size() < 256) {
+    std::sort(keys.begin(), keys.end());
+    return;
+  }
+  std::vector<uint64_t> tmp(keys.size());
+  constexpr int kBits = 11;
+  constexpr size_t kBuckets = size_t(1) << kBits;
+  std::vector<size_t> count(kBuckets);
+  for (int shift = 0; shift < 64 && (all >> shift) != 0; shift += kBits) {
+    std::fill(count.begin(), count.end(), 0);
+    for (uint64_t k : keys)
+      ++count[(k >> shift) & (kBuckets - 1)];
+    size_t sum = 0;
+    for (size_t &c : count) {
+      size_t here = c;
+      c = sum;
+      sum += here;
+    }
+    for (uint64_t k : keys)
+      tmp[count[(k >> shift) & (kBuckets - 1)]++] = k;
+    keys.swap(tmp);
+  }
+}
 
 Expected<Plan> mplan::planBuffers(const std::vector<Buffer> &buffers,
                                   const PlanOptions &options) {

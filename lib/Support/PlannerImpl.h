@@ -140,6 +140,10 @@ const char *orderName(Order order);
 bool runPortfolio(const Problem &problem, Placement &result,
                   std::string &winner);
 
+/// Sorts `keys` ascending (LSD radix sort, 11-bit digits, only as many passes
+/// as the largest key needs): O(n) and sequential memory access.
+void radixSort(std::vector<uint64_t> &keys);
+
 using Clock = std::chrono::steady_clock;
 
 /// Exact branch-and-bound search (MiniMalloc-style). Improves `incumbent`
