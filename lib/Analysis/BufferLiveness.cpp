@@ -684,6 +684,36 @@ void BufferLiveness::notifyReplaced(Value from, Value to) {
   }
 }
 
+void BufferLiveness::notifyRootReplaced(Value from, Value to) {
+  auto it = rootIndex.find(from);
+  if (from == to || it == rootIndex.end() || rootIndex.count(to)) {
+    if (Operation *toOp = to.getDefiningOp())
+      notifyOpInserted(toOp);
+    return;
+  }
+  unsigned id = it->second;
+  rootIndex.erase(it);
+  rootIndex[to] = id;
+  if (Operation *toOp = to.getDefiningOp())
+    numberOp(toOp, getIndex(toOp));
+  RootInfo &info = roots[id];
+  info.root = to;
+  for (Value &alias : info.aliases) {
+    auto owners = rootsOf.find(alias);
+    if (owners != rootsOf.end())
+      for (Value &owner : owners->second)
+        if (owner == from)
+          owner = to;
+    if (alias == from) {
+      // `from` now has no uses; `to` aliases in its place.
+      SmallVector<Value, 1> moved = std::move(rootsOf[from]);
+      rootsOf.erase(from);
+      rootsOf[to] = std::move(moved);
+      alias = to;
+    }
+  }
+}
+
 void BufferLiveness::notifyOpErased(Operation *op) {
   auto forget = [&](Value value) {
     auto root = rootIndex.find(value);

@@ -164,11 +164,12 @@ struct MPlanCaptureBuffersPass
           builder.getI64IntegerAttr(nextId++), /*start=*/nullptr,
           /*end=*/nullptr, /*slab=*/Value(), /*offset=*/nullptr,
           alignment ? builder.getI64IntegerAttr(*alignment) : nullptr);
-      liveness.notifyOpInserted(tensor);
+      // Same position, same uses: the tensor takes over the alloc's aliases,
+      // range and reason in place (no re-analysis).
       alloc.replaceAllUsesWith(tensor.getResult());
+      liveness.notifyRootReplaced(alloc.getResult(), tensor.getResult());
       liveness.notifyOpErased(alloc);
       alloc.erase();
-      liveness.recomputeLiveRange(tensor.getResult());
       changed = true;
     }
     if (!changed)

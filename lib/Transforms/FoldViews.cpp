@@ -6,6 +6,8 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
+#include <algorithm>
+
 namespace mlir {
 namespace mplan {
 #define GEN_PASS_DEF_MPLANFOLDVIEWS
@@ -53,16 +55,32 @@ struct MPlanFoldViewsPass
           ++memrefViews;
       });
     };
-    int64_t viewsBefore, memrefViewsBefore;
-    countViews(viewsBefore, memrefViewsBefore);
+    // One walk collects the views (and counts them); only they, and the
+    // mplan.views the patterns create, are ever visited by the driver. No
+    // other op of the function is folded, simplified or erased.
+    int64_t viewsBefore = 0, memrefViewsBefore = 0;
+    SmallVector<Operation *> views;
+    func.walk([&](Operation *op) {
+      if (!isViewOp(op))
+        return;
+      views.push_back(op);
+      ++viewsBefore;
+      if (!isa<ViewOp>(op))
+        ++memrefViewsBefore;
+    });
+    if (views.empty())
+      return markAllAnalysesPreserved();
 
     RewritePatternSet patterns(&getContext());
     populateViewFoldingPatterns(patterns);
-    // Only the ops the patterns touch and their users need visiting; the
-    // driver erases views that become dead.
+    // The multi-op driver pops its worklist from the back: hand it the views
+    // in reverse program order so that sources are rewritten before their
+    // users (one visit per view in the common case). Dead views are erased.
+    std::reverse(views.begin(), views.end());
     GreedyRewriteConfig config;
-    config.setRegionSimplificationLevel(GreedySimplifyRegionLevel::Disabled);
-    if (failed(applyPatternsGreedily(func, std::move(patterns), config))) {
+    config.setRegionSimplificationLevel(GreedySimplifyRegionLevel::Disabled)
+        .setStrictness(GreedyRewriteStrictness::ExistingAndNewOps);
+    if (failed(applyOpPatternsGreedily(views, std::move(patterns), config))) {
       func.emitError("mplan-fold-views did not converge");
       return signalPassFailure();
     }

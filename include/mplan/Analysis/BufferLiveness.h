@@ -157,6 +157,14 @@ public:
   /// another). Roots of `from` keep their (now conservative) ranges.
   void notifyReplaced(Value from, Value to);
 
+  /// `to`'s op was just inserted right before `from`'s op and
+  /// `from.replaceAllUsesWith(to)` done: `to` takes over `from`'s numbering,
+  /// aliases, range and reason (they are the same uses), in time proportional
+  /// to its aliases. Call BEFORE erasing `from`'s op (capturing a
+  /// memref.alloc as an mplan.alloc_tensor, re-creating a root with new
+  /// attributes).
+  void notifyRootReplaced(Value from, Value to);
+
   /// Call BEFORE erasing `op`: forgets `op`, the ops nested in it and their
   /// results (an erased root disappears). Ranges are not shrunk.
   void notifyOpErased(Operation *op);
