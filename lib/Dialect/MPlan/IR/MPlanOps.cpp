@@ -58,9 +58,33 @@ struct ElementSpan {
 } // namespace
 
 static FailureOr<ElementSpan> getElementSpan(MemRefType type) {
+  if (!type.hasStaticShape())
+    return failure();
+  // Fast path for the identity layout (every planner buffer): row-major
+  // strides, offset 0. MemRefType::getStridesAndOffset would build and
+  // simplify an affine expression for it, which dominates verification.
+  if (type.getLayout().isIdentity()) {
+    ElementSpan span;
+    int64_t stride = 1;
+    for (int64_t dim : llvm::reverse(type.getShape())) {
+      if (dim == 0) {
+        span.empty = true;
+        continue;
+      }
+      std::optional<int64_t> reach = llvm::checkedMul<int64_t>(dim - 1, stride);
+      std::optional<int64_t> next =
+          reach ? llvm::checkedAdd<int64_t>(span.max, *reach) : std::nullopt;
+      std::optional<int64_t> nextStride = llvm::checkedMul<int64_t>(stride, dim);
+      if (!next || !nextStride)
+        return failure();
+      span.max = *next;
+      stride = *nextStride;
+    }
+    return span;
+  }
   SmallVector<int64_t> strides;
   int64_t offset;
-  if (!type.hasStaticShape() ||
+  if (
       failed(type.getStridesAndOffset(strides, offset)) ||
       ShapedType::isDynamic(offset) ||
       llvm::any_of(strides, ShapedType::isDynamic))
