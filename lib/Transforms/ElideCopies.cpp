@@ -517,6 +517,7 @@ struct CopyEliminator {
   int64_t bytesAvoided = 0;
   int64_t viewsRemoved = 0;
   int64_t copiesKeptForPeak = 0;
+  int64_t fillsNarrowed = 0;
 
 private:
   /// The peak guard: whether merging root `x` into root `y` (y's live range
@@ -536,10 +537,17 @@ private:
   /// Whether `access` (of root y, in the window before position `before`) is
   /// an initialization that can move before `before`.
   bool isMovableInit(unsigned y, const Access &access, Operation *before);
+  /// Whether `access` (of root y) is a linalg.fill of a dense box of y that
+  /// can be narrowed to the parts of its box outside `region` (a dense box).
+  bool isNarrowableFill(unsigned y, const Access &access, MemRefType region);
+  /// Replaces `fill` (see isNarrowableFill) by fills of the parts of its box
+  /// outside `region`, at its place.
+  void narrowFill(unsigned y, linalg::FillOp fill, MemRefType region);
   /// Replaces root `x` by `region` of root `y`, erasing `copy`.
   void merge(unsigned x, unsigned y, MemRefType region, Operation *copy,
              const llvm::DenseMap<Operation *, MemRefType> &newViewTypes,
-             ArrayRef<Operation *> initsToMove, Operation *firstAccess);
+             ArrayRef<Operation *> initsToMove, Operation *firstAccess,
+             ArrayRef<Operation *> fillsToNarrow = {});
 
   func::FuncOp func;
   AccessAnalysis analysis;
@@ -711,10 +719,116 @@ bool CopyEliminator::isMovableInit(unsigned y, const Access &access,
   return llvm::all_of(captured, available);
 }
 
+/// The dense box (every step 1) `type` addresses in a root of `rootShape`,
+/// as [begin, end) per root dimension.
+static std::optional<SmallVector<std::pair<int64_t, int64_t>>>
+getDenseBox(ArrayRef<int64_t> rootShape, MemRefType type) {
+  std::optional<Box> box = decomposeBox(rootShape, type);
+  if (!box)
+    return std::nullopt;
+  SmallVector<std::pair<int64_t, int64_t>> bounds;
+  for (size_t i = 0; i < rootShape.size(); ++i) {
+    if (box->count[i] > 1 && box->step[i] != 1)
+      return std::nullopt;
+    bounds.push_back({box->start[i], box->start[i] + box->count[i]});
+  }
+  return bounds;
+}
+
+bool CopyEliminator::isNarrowableFill(unsigned y, const Access &access,
+                                      MemRefType region) {
+  auto fill = dyn_cast<linalg::FillOp>(access.op);
+  if (!fill || access.user != access.op || !fill.hasPureBufferSemantics() ||
+      !access.region)
+    return false;
+  MemRefType yType = analysis.roots[y].type();
+  if (access.region->getElementType() != yType.getElementType() ||
+      region.getElementType() != yType.getElementType())
+    return false;
+  return getDenseBox(yType.getShape(), *access.region) &&
+         getDenseBox(yType.getShape(), region);
+}
+
+void CopyEliminator::narrowFill(unsigned y, linalg::FillOp fill,
+                                MemRefType region) {
+  RootState &ys = analysis.roots[y];
+  Value yRoot = ys.value();
+  MemRefType yType = ys.type();
+  ArrayRef<int64_t> shape = yType.getShape();
+  int64_t rank = shape.size();
+  auto it = llvm::find_if(ys.accesses, [&](const Access &access) {
+    return access.user == fill.getOperation();
+  });
+  assert(it != ys.accesses.end() && "a fill of Y is an access of Y");
+  auto outer = *getDenseBox(shape, *it->region);
+  auto cut = *getDenseBox(shape, region);
+  SmallVector<int64_t> strides(rank, 1);
+  for (int64_t i = rank - 2; i >= 0; --i)
+    strides[i] = strides[i + 1] * shape[i + 1];
+  int64_t elementSize = *getElementByteSize(yType.getElementType());
+
+  // The parts of `outer` outside `cut`: for each dimension d, the slabs
+  // before and after the cut in d, within the cut in the dimensions before d
+  // and within `outer` in those after it.
+  OpBuilder builder(fill);
+  Value value = fill.getInputs()[0];
+  SmallVector<std::pair<int64_t, int64_t>> box(outer);
+  auto emit = [&]() {
+    SmallVector<int64_t> pieceShape;
+    int64_t offset = 0;
+    for (int64_t i = 0; i < rank; ++i) {
+      if (box[i].first >= box[i].second)
+        return;
+      pieceShape.push_back(box[i].second - box[i].first);
+      offset += box[i].first * strides[i];
+    }
+    auto identity =
+        MemRefType::get(pieceShape, yType.getElementType(),
+                        MemRefLayoutAttrInterface(), yType.getMemorySpace());
+    MemRefType type = makeStridedType(identity, strides, offset);
+    Value target = yRoot;
+    if (type != yType) {
+      target = ViewOp::create(builder, fill.getLoc(), type, yRoot,
+                              offset * elementSize);
+      analysis.notifyPlaced(target.getDefiningOp());
+    }
+    analysis.aliasOf[target] = AliasInfo{y, Extent(type)};
+    auto piece = linalg::FillOp::create(builder, fill.getLoc(),
+                                        ValueRange{value}, ValueRange{target});
+    analysis.notifyPlaced(piece);
+    auto [read, write] = getEffectsOn(piece, target);
+    ys.accesses.push_back(Access{piece, piece, read, write, Extent(type)});
+  };
+  for (int64_t d = 0; d < rank; ++d) {
+    int64_t lo = std::max(outer[d].first, cut[d].first);
+    int64_t hi = std::min(outer[d].second, cut[d].second);
+    box[d] = {outer[d].first, lo};
+    emit();
+    box[d] = {hi, outer[d].second};
+    emit();
+    box[d] = {lo, hi};
+  }
+
+  // The fill goes, and with it its target view if nothing else uses it.
+  llvm::erase_if(ys.accesses, [&](const Access &access) {
+    return access.user == fill.getOperation();
+  });
+  Value oldTarget = fill.getOutputs()[0];
+  fill->erase();
+  if (Operation *view = oldTarget.getDefiningOp();
+      view && view != ys.alloc && view->use_empty() &&
+      view->getNumRegions() == 0 && isMemoryEffectFree(view)) {
+    for (Value result : view->getResults())
+      analysis.forget(result);
+    view->erase();
+  }
+}
+
 void CopyEliminator::merge(
     unsigned x, unsigned y, MemRefType region, Operation *copy,
     const llvm::DenseMap<Operation *, MemRefType> &newViewTypes,
-    ArrayRef<Operation *> initsToMove, Operation *firstAccess) {
+    ArrayRef<Operation *> initsToMove, Operation *firstAccess,
+    ArrayRef<Operation *> fillsToNarrow) {
   RootState &xs = analysis.roots[x];
   RootState &ys = analysis.roots[y];
   Operation *xAlloc = xs.alloc, *yAlloc = ys.alloc;
@@ -758,6 +872,10 @@ void CopyEliminator::merge(
     init->moveBefore(firstAccess);
     analysis.notifyPlaced(init);
   }
+  // Initializations of Y that stay between X's first access and the copy
+  // stop writing the region.
+  for (Operation *fill : fillsToNarrow)
+    narrowFill(y, cast<linalg::FillOp>(fill), region);
 
   // The copy goes, and with it its target view if nothing else uses it.
   for (RootState *state : {&xs, &ys})
@@ -851,6 +969,7 @@ bool CopyEliminator::tryCopy(Operation *copy, Value source, Value target) {
           legal = false;
       }
       SmallVector<const Access *> inits;
+      SmallVector<Operation *> narrowed;
       for (const Access &access : ys.accesses) {
         if (!legal)
           break;
@@ -863,6 +982,8 @@ bool CopyEliminator::tryCopy(Operation *copy, Value source, Value target) {
         if (p >= first && p < copyPos) {
           if (isMovableInit(y, access, firstAccess))
             inits.push_back(&access);
+          else if (isNarrowableFill(y, access, regionType))
+            narrowed.push_back(access.op);
           else
             legal = false;
         }
@@ -892,7 +1013,9 @@ bool CopyEliminator::tryCopy(Operation *copy, Value source, Value target) {
           return analysis.pos(a) < analysis.pos(b);
         });
         initOps.erase(llvm::unique(initOps), initOps.end());
-        merge(*x, y, regionType, copy, newViewTypes, initOps, firstAccess);
+        merge(*x, y, regionType, copy, newViewTypes, initOps, firstAccess,
+              narrowed);
+        fillsNarrowed += narrowed.size();
         ++copiesRemoved;
         bytesAvoided += bytes;
         return true;
@@ -977,6 +1100,7 @@ struct MPlanElideCopiesPass
     accumulateAttr(func, "mplan.views_removed", eliminator.viewsRemoved);
     accumulateAttr(func, "mplan.copies_kept_for_peak",
                    eliminator.copiesKeptForPeak);
+    accumulateAttr(func, "mplan.fills_narrowed", eliminator.fillsNarrowed);
   }
 };
 } // namespace

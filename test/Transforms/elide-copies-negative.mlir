@@ -79,18 +79,21 @@ func.func @region_read_before_copy(%in: memref<4x4xf32>, %peek: memref<4x4xf32>,
 // -----
 
 // The fill of the destination uses a value computed after the producer: it
-// cannot move before it.
+// cannot move before it, and the region is not a dense box (every other
+// element), so the fill cannot be narrowed to its complement either.
 // CHECK-LABEL: func.func @fill_not_movable
+// CHECK-NOT:     mplan.fills_narrowed
+// CHECK:         linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : memref<16xf32>)
 // CHECK:         memref.copy
-func.func @fill_not_movable(%in: memref<4x4xf32>, %out: memref<6x6xf32>, %i: index) {
-  %small = mplan.alloc_tensor id(0) -> memref<4x4xf32>
-  linalg.map { math.absf } ins(%in : memref<4x4xf32>) outs(%small : memref<4x4xf32>)
-  %pad = memref.load %small[%i, %i] : memref<4x4xf32>
-  %big = mplan.alloc_tensor id(1) -> memref<6x6xf32>
-  linalg.fill ins(%pad : f32) outs(%big : memref<6x6xf32>)
-  %v = mplan.view %big[28] : memref<6x6xf32> to memref<4x4xf32, strided<[6, 1], offset: 7>>
-  memref.copy %small, %v : memref<4x4xf32> to memref<4x4xf32, strided<[6, 1], offset: 7>>
-  linalg.copy ins(%big : memref<6x6xf32>) outs(%out : memref<6x6xf32>)
+func.func @fill_not_movable(%in: memref<8xf32>, %out: memref<16xf32>, %i: index) {
+  %small = mplan.alloc_tensor id(0) -> memref<8xf32>
+  linalg.map { math.absf } ins(%in : memref<8xf32>) outs(%small : memref<8xf32>)
+  %pad = memref.load %small[%i] : memref<8xf32>
+  %big = mplan.alloc_tensor id(1) -> memref<16xf32>
+  linalg.fill ins(%pad : f32) outs(%big : memref<16xf32>)
+  %v = mplan.view %big[0] : memref<16xf32> to memref<8xf32, strided<[2]>>
+  memref.copy %small, %v : memref<8xf32> to memref<8xf32, strided<[2]>>
+  linalg.copy ins(%big : memref<16xf32>) outs(%out : memref<16xf32>)
   return
 }
 

@@ -224,3 +224,66 @@ func.func @nested_concat(%a: memref<2x2xf32>, %side: memref<2x4xf32>, %out: memr
   linalg.copy ins(%big : memref<2x6xf32>) outs(%out : memref<2x6xf32>)
   return
 }
+
+// -----
+
+// Fill narrowing: the padding value is read from the producer's result, so
+// the fill cannot move before the producer; it is restricted to the four
+// dense boxes around the written region instead (rows above and below, then
+// the columns left and right of it), and the copy goes.
+
+// CHECK-LABEL: func.func @fill_narrowed
+// CHECK-SAME:    mplan.fills_narrowed = 1 : i64
+// CHECK:         %[[BIG:.*]] = mplan.alloc_tensor id(1) -> memref<6x6xf32>
+// CHECK-NEXT:    %[[V:.*]] = mplan.view %[[BIG]][28] : memref<6x6xf32> to memref<4x4xf32, strided<[6, 1], offset: 7>>
+// CHECK-NEXT:    linalg.map { math.absf } ins(%{{.*}} : memref<4x4xf32>) outs(%[[V]] :
+// CHECK-NEXT:    %[[PAD:.*]] = memref.load %[[V]]
+// CHECK-NEXT:    %[[T:.*]] = mplan.view %[[BIG]][0] : memref<6x6xf32> to memref<1x6xf32>
+// CHECK-NEXT:    linalg.fill ins(%[[PAD]] : f32) outs(%[[T]] : memref<1x6xf32>)
+// CHECK-NEXT:    %[[B:.*]] = mplan.view %[[BIG]][120] : memref<6x6xf32> to memref<1x6xf32, strided<[6, 1], offset: 30>>
+// CHECK-NEXT:    linalg.fill ins(%[[PAD]] : f32) outs(%[[B]] :
+// CHECK-NEXT:    %[[L:.*]] = mplan.view %[[BIG]][24] : memref<6x6xf32> to memref<4x1xf32, strided<[6, 1], offset: 6>>
+// CHECK-NEXT:    linalg.fill ins(%[[PAD]] : f32) outs(%[[L]] :
+// CHECK-NEXT:    %[[R:.*]] = mplan.view %[[BIG]][44] : memref<6x6xf32> to memref<4x1xf32, strided<[6, 1], offset: 11>>
+// CHECK-NEXT:    linalg.fill ins(%[[PAD]] : f32) outs(%[[R]] :
+// CHECK-NEXT:    linalg.copy ins(%[[BIG]] : memref<6x6xf32>)
+// CHECK-NEXT:    return
+func.func @fill_narrowed(%in: memref<4x4xf32>, %out: memref<6x6xf32>, %i: index) {
+  %small = mplan.alloc_tensor id(0) -> memref<4x4xf32>
+  linalg.map { math.absf } ins(%in : memref<4x4xf32>) outs(%small : memref<4x4xf32>)
+  %pad = memref.load %small[%i, %i] : memref<4x4xf32>
+  %big = mplan.alloc_tensor id(1) -> memref<6x6xf32>
+  linalg.fill ins(%pad : f32) outs(%big : memref<6x6xf32>)
+  %v = mplan.view %big[28] : memref<6x6xf32> to memref<4x4xf32, strided<[6, 1], offset: 7>>
+  memref.copy %small, %v : memref<4x4xf32> to memref<4x4xf32, strided<[6, 1], offset: 7>>
+  linalg.copy ins(%big : memref<6x6xf32>) outs(%out : memref<6x6xf32>)
+  return
+}
+
+// -----
+
+// Narrowing a fill of a view of the destination (the concat of a padded
+// part): the fill covers columns 0..3, the part written in place columns
+// 2..3; the fill keeps columns 0..1.
+
+// CHECK-LABEL: func.func @fill_view_narrowed
+// CHECK-SAME:    mplan.fills_narrowed = 1 : i64
+// CHECK:         %[[CAT:.*]] = mplan.alloc_tensor id(1) -> memref<4x6xf32>
+// CHECK:         %[[K:.*]] = mplan.view %[[CAT]][0] : memref<4x6xf32> to memref<4x2xf32, strided<[6, 1]>>
+// CHECK-NEXT:    linalg.fill ins(%{{.*}} : f32) outs(%[[K]] : memref<4x2xf32, strided<[6, 1]>>)
+// CHECK-NOT:     memref.copy
+// CHECK:         return
+func.func @fill_view_narrowed(%in: memref<4x2xf32>, %out: memref<4x6xf32>, %i: index) {
+  %small = mplan.alloc_tensor id(0) -> memref<4x2xf32>
+  linalg.map { math.absf } ins(%in : memref<4x2xf32>) outs(%small : memref<4x2xf32>)
+  %pad = memref.load %small[%i, %i] : memref<4x2xf32>
+  %cat = mplan.alloc_tensor id(1) -> memref<4x6xf32>
+  %w = mplan.view %cat[0] : memref<4x6xf32> to memref<4x4xf32, strided<[6, 1]>>
+  linalg.fill ins(%pad : f32) outs(%w : memref<4x4xf32, strided<[6, 1]>>)
+  %v = mplan.view %cat[8] : memref<4x6xf32> to memref<4x2xf32, strided<[6, 1], offset: 2>>
+  memref.copy %small, %v : memref<4x2xf32> to memref<4x2xf32, strided<[6, 1], offset: 2>>
+  %r = mplan.view %cat[16] : memref<4x6xf32> to memref<4x2xf32, strided<[6, 1], offset: 4>>
+  linalg.map { math.exp } ins(%in : memref<4x2xf32>) outs(%r : memref<4x2xf32, strided<[6, 1], offset: 4>>)
+  linalg.copy ins(%cat : memref<4x6xf32>) outs(%out : memref<4x6xf32>)
+  return
+}
