@@ -2,15 +2,16 @@
 //
 //   mplan-plan-bench [--minimalloc DIR] [--time-limit SECONDS] [--runs N]
 //                    [--max-random N] [--capacity BYTES]
-//   mplan-plan-bench --portfolio N [--runs R] [--strategy NAME]
+//   mplan-plan-bench --portfolio N [--runs R] [--strategy NAME] [--compare 0]
 //
 // Prints markdown tables: arena / lower bound and time per strategy on the
 // MiniMalloc challenging instances, on DNN-shaped instances, and scaling of
 // the heuristics on random instances (median of N runs). With --portfolio N
 // it only plans the random instance of N buffers with `portfolio` (or
-// --strategy) R times and prints arena / bound, greedy-by-size's arena / bound,
-// and the best wall and CPU (getrusage, all threads) time of the runs: the
-// measurement behind the portfolio table in docs/benchmarks.md.
+// --strategy) R times and prints arena / bound, greedy-by-size's arena / bound
+// (unless --compare 0), and the best wall and CPU (getrusage, all threads)
+// time of the runs: the measurement behind the portfolio table in
+// docs/benchmarks.md.
 //
 //===----------------------------------------------------------------------===//
 
@@ -108,7 +109,8 @@ double cpuSeconds() {
          1e-6 * static_cast<double>(u.ru_utime.tv_usec + u.ru_stime.tv_usec);
 }
 
-int portfolioOnly(int64_t n, int runs, const std::string &strategy) {
+int portfolioOnly(int64_t n, int runs, const std::string &strategy,
+                  bool compare) {
   std::vector<Buffer> buffers = randomInstance(n, 42 + n);
   double lb = static_cast<double>(lowerBound(buffers).value_or(1));
   PlanOptions options;
@@ -137,7 +139,9 @@ int portfolioOnly(int64_t n, int runs, const std::string &strategy) {
       }
     }
   }
-  Result gbs = run(buffers, "greedy-by-size", 1.0);
+  Result gbs;
+  if (compare)
+    gbs = run(buffers, "greedy-by-size", 1.0);
   std::printf("n=%lld %s arena/LB=%.4f greedy-by-size=%.4f wall=%.4f "
               "cpu=%.4f\n",
               static_cast<long long>(n), winner.c_str(),
@@ -155,6 +159,7 @@ int main(int argc, char **argv) {
   int64_t capacity = 1048576; // the capacity MiniMalloc's instances come with
   int64_t portfolioN = 0;
   std::string strategy = "portfolio";
+  bool compare = true;
   // Also accept --capacity=BYTES.
   std::vector<std::string> args;
   for (int i = 1; i < argc; ++i) {
@@ -187,9 +192,11 @@ int main(int argc, char **argv) {
       portfolioN = std::atoll(argv[i + 1]);
     else if (!std::strcmp(argv[i], "--strategy"))
       strategy = argv[i + 1];
+    else if (!std::strcmp(argv[i], "--compare"))
+      compare = std::atoi(argv[i + 1]) != 0;
   }
   if (portfolioN > 0)
-    return portfolioOnly(portfolioN, runs, strategy);
+    return portfolioOnly(portfolioN, runs, strategy, compare);
 
   std::printf("### MiniMalloc challenging instances (capacity %lld)\n\n",
               static_cast<long long>(capacity));

@@ -21,7 +21,7 @@
 using namespace mplan;
 using namespace mplan::detail;
 
-OverlapIndex::OverlapIndex(const Problem &p) : problem(p) {
+OverlapIndex::OverlapIndex(const Problem &p) {
   int32_t n = p.numBuffers();
   int32_t times = std::max(p.numTimes, 1);
   while (numLevels < 15 && (int64_t(1) << (4 + 2 * (numLevels - 1))) < times)
@@ -62,16 +62,39 @@ bool mplan::detail::placeGreedy(const Problem &p, const OverlapIndex &index,
                                 const std::vector<int32_t> &order, Fit fit,
                                 Placement &result) {
   int32_t n = p.numBuffers();
+  OverlapIndex::PlacedSlots slots(index);
+  // What the loop needs of each buffer, gathered in placement order first:
+  // the gather's independent loads overlap, the loop's would stall.
+  struct Item {
+    int32_t start, end;
+    int32_t blocks[2];
+    int64_t size, mask;
+  };
+  std::vector<Item> items(order.size());
+  for (size_t j = 0; j < order.size(); ++j) {
+    int32_t i = order[j];
+    const int32_t *blocks = slots.blocksOf(i);
+    items[j] = {p.start[i],
+                p.end[i],
+                {blocks[0], blocks[1]},
+                p.size[i],
+                p.align[i] - 1};
+  }
   std::vector<int64_t> offsets(n, -1);
   using Span = std::pair<int64_t, int64_t>; // (offset, top)
-  OverlapIndex::PlacedSlots slots(index);
   std::vector<Span> placed;
   int64_t arena = 0;
-  for (int32_t i : order) {
+  constexpr size_t kPrefetchDistance = 8;
+  for (size_t j = 0; j < items.size(); ++j) {
+    if (j + kPrefetchDistance < items.size())
+      slots.prefetch(items[j + kPrefetchDistance].start,
+                     items[j + kPrefetchDistance].end);
+    const Item &item = items[j];
     placed.clear();
-    slots.forEachOverlap(i, [&](const OverlapIndex::Slot &slot) {
-      placed.emplace_back(slot.offset, slot.top);
-    });
+    slots.forEachOverlap(item.start, item.end,
+                         [&](const OverlapIndex::Slot &slot) {
+                           placed.emplace_back(slot.offset, slot.top);
+                         });
     // Usually a few dozen intervals: insertion sort.
     if (placed.size() > 48) {
       std::sort(placed.begin(), placed.end(),
@@ -85,7 +108,7 @@ bool mplan::detail::placeGreedy(const Problem &p, const OverlapIndex &index,
         placed[b] = x;
       }
     }
-    int64_t size = p.size[i], align = p.align[i], mask = align - 1;
+    int64_t size = item.size, mask = item.mask;
     int64_t prevTop = 0;
     int64_t bestOffset = -1, bestGap = std::numeric_limits<int64_t>::max();
     for (const auto &[off, top] : placed) {
@@ -107,7 +130,7 @@ bool mplan::detail::placeGreedy(const Problem &p, const OverlapIndex &index,
       prevTop = std::max(prevTop, top);
     }
     if (bestOffset < 0) {
-      std::optional<int64_t> cand = alignTo(prevTop, align);
+      std::optional<int64_t> cand = alignTo(prevTop, mask + 1);
       if (!cand)
         return false;
       bestOffset = *cand;
@@ -115,8 +138,8 @@ bool mplan::detail::placeGreedy(const Problem &p, const OverlapIndex &index,
     std::optional<int64_t> top = checkedAdd(bestOffset, size);
     if (!top)
       return false;
-    offsets[i] = bestOffset;
-    slots.place(i, bestOffset, *top);
+    offsets[order[j]] = bestOffset;
+    slots.place(item.blocks, item.start, item.end, bestOffset, *top);
     arena = std::max(arena, *top);
   }
   result.offsets = std::move(offsets);

@@ -72,20 +72,24 @@ public:
         : index(index), slots(index.blockBegin.back()),
           fill(index.blockBegin.begin(), index.blockBegin.end() - 1) {}
 
-    /// Records buffer i at [offset, top).
-    void place(int32_t i, int64_t offset, int64_t top) {
-      const Problem &p = index.problem;
-      for (int which = 0; which < 2; ++which)
-        if (int32_t b = index.blockOf[2 * static_cast<size_t>(i) + which];
-            b >= 0)
-          slots[fill[b]++] = {p.start[i], p.end[i], offset, top};
+    /// The (up to two) blocks of buffer i, -1 for none.
+    const int32_t *blocksOf(int32_t i) const {
+      return index.blockOf.data() + 2 * static_cast<size_t>(i);
     }
 
-    /// Calls fn(slot) for the slot of every placed buffer overlapping `i`,
-    /// each buffer once.
-    template <typename Fn> void forEachOverlap(int32_t i, Fn fn) const {
-      const Problem &p = index.problem;
-      int32_t s = p.start[i], e = p.end[i];
+    /// Records a buffer with lifetime [s, e) stored in `blocks` (blocksOf) at
+    /// [offset, top).
+    void place(const int32_t *blocks, int32_t s, int32_t e, int64_t offset,
+               int64_t top) {
+      for (int which = 0; which < 2; ++which)
+        if (int32_t b = blocks[which]; b >= 0)
+          slots[fill[b]++] = {s, e, offset, top};
+    }
+
+    /// Calls fn(slot) for the slot of every placed buffer overlapping the
+    /// lifetime [s, e), each buffer once.
+    template <typename Fn>
+    void forEachOverlap(int32_t s, int32_t e, Fn fn) const {
       const Slot *data = slots.data();
       for (int32_t level : index.usedLevels) {
         int shift = 4 + 2 * level;
@@ -107,6 +111,26 @@ public:
       }
     }
 
+    /// Prefetches the placed slots a query for [s, e) will scan (the
+    /// queries of a size order land at random times, so without this every
+    /// block is a cache miss on large inputs).
+    void prefetch(int32_t s, int32_t e) const {
+      const char *data = reinterpret_cast<const char *>(slots.data());
+      for (int32_t level : index.usedLevels) {
+        int shift = 4 + 2 * level;
+        int32_t b0 = s >> shift, b1 = std::min((e - 1) >> shift, b0 + 1);
+        const int32_t *begin = index.blockBegin.data() + index.levelBase[level];
+        const int32_t *end = fill.data() + index.levelBase[level];
+        for (int32_t b = b0; b <= b1; ++b) {
+          const char *from = data + sizeof(Slot) * begin[b];
+          const char *to =
+              std::min(data + sizeof(Slot) * end[b], from + 16 * 64);
+          for (; from < to; from += 64)
+            __builtin_prefetch(from);
+        }
+      }
+    }
+
   private:
     const OverlapIndex &index;
     std::vector<Slot> slots;
@@ -114,7 +138,6 @@ public:
   };
 
 private:
-  const Problem &problem;
   int32_t numLevels = 1;
   std::vector<int32_t> usedLevels; ///< levels holding at least one buffer
   std::vector<int32_t> levelBase;  ///< first block index of each level
