@@ -78,7 +78,11 @@ namespace {
 /// validateInput without the max-live overflow check (planBuffers checks it
 /// on the compressed problem instead of sorting the events twice).
 std::optional<std::string> validateBuffers(const std::vector<Buffer> &buffers) {
-  // Ids as unsigned keys with the order of int64 (sign bit flipped).
+  // Ids as unsigned offsets from the smallest id (same order as the ids,
+  // and few radix passes for dense ids).
+  int64_t minId = std::numeric_limits<int64_t>::max();
+  for (const Buffer &b : buffers)
+    minId = std::min(minId, b.id);
   std::vector<uint64_t> ids;
   ids.reserve(buffers.size());
   for (size_t i = 0; i < buffers.size(); ++i) {
@@ -95,13 +99,13 @@ std::optional<std::string> validateBuffers(const std::vector<Buffer> &buffers) {
       return "buffer " + idOf(b) + ": size " + std::to_string(b.size) +
              " overflows when rounded up to alignment " +
              std::to_string(b.alignment);
-    ids.push_back(static_cast<uint64_t>(b.id) ^ (uint64_t(1) << 63));
+    ids.push_back(static_cast<uint64_t>(b.id) - static_cast<uint64_t>(minId));
   }
   radixSort(ids);
   auto dup = std::adjacent_find(ids.begin(), ids.end());
   if (dup != ids.end())
-    return "duplicate buffer id " +
-           std::to_string(static_cast<int64_t>(*dup ^ (uint64_t(1) << 63)));
+    return "duplicate buffer id " + std::to_string(static_cast<int64_t>(
+                                        *dup + static_cast<uint64_t>(minId)));
   return std::nullopt;
 }
 } // namespace
