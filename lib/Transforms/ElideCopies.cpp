@@ -27,6 +27,21 @@
 // address any of the root's bytes. The accesses are collected once per
 // function and updated in place by every rewrite.
 //
+// Fill narrowing: a linalg.fill of Y in [F, C) that overlaps R and cannot
+// move before F (its value is computed in between) is replaced, when its
+// target and R are dense boxes of Y, by fills of the dense boxes of its
+// target outside R (at most two per dimension), at its place.
+//
+// Peak guard: writing in place makes Y live from X's first use, a view copy
+// keeps Y live until X's last use. Each accepted rewrite must not raise the
+// max-live bound (the largest sum of the arena sizes of the buffers live at
+// one index of BufferLiveness's numbering), which the planner reaches on
+// chain and branchy graphs: the profile is computed once per function from
+// BufferLiveness, kept in a segment tree (range add, range max, O(log n)),
+// and a rewrite is taken only if the maximum over Y's merged range after it
+// is at most the current peak; otherwise the copy stays. The arena therefore
+// never grows through copy elision as far as the bound goes.
+//
 //===----------------------------------------------------------------------===//
 
 #include "mplan/Analysis/BufferLiveness.h"
