@@ -81,8 +81,13 @@ bool mplan::detail::placeGreedy(const Problem &p, const OverlapIndex &index,
                 p.align[i] - 1};
   }
   std::vector<int64_t> offsets(n, -1);
-  using Span = std::pair<int64_t, int64_t>; // (offset, top)
-  std::vector<Span> placed;
+  // The placed buffers overlapping the current one, as (offset << 8 | k)
+  // keys with tops[k] when every offset is below 2^55 and there are at most
+  // 256 of them (one-word keys sort fastest), else as (offset, top) spans.
+  using Span = std::pair<int64_t, int64_t>;
+  std::vector<Span> spans;
+  std::vector<uint64_t> keys;
+  std::vector<int64_t> tops;
   int64_t arena = 0;
   constexpr size_t kPrefetchDistance = 8;
   for (size_t j = 0; j < items.size(); ++j) {
@@ -90,28 +95,19 @@ bool mplan::detail::placeGreedy(const Problem &p, const OverlapIndex &index,
       slots.prefetch(items[j + kPrefetchDistance].start,
                      items[j + kPrefetchDistance].end);
     const Item &item = items[j];
-    placed.clear();
+    keys.clear();
+    tops.clear();
     slots.forEachOverlap(item.start, item.end,
                          [&](const OverlapIndex::Slot &slot) {
-                           placed.emplace_back(slot.offset, slot.top);
+                           keys.push_back(static_cast<uint64_t>(slot.offset));
+                           tops.push_back(slot.top);
                          });
-    // Usually a few dozen intervals: insertion sort.
-    if (placed.size() > 48) {
-      std::sort(placed.begin(), placed.end(),
-                [](const Span &a, const Span &b) { return a.first < b.first; });
-    } else {
-      for (size_t a = 1; a < placed.size(); ++a) {
-        Span x = placed[a];
-        size_t b = a;
-        for (; b > 0 && x.first < placed[b - 1].first; --b)
-          placed[b] = placed[b - 1];
-        placed[b] = x;
-      }
-    }
+    // The gaps between the placed intervals in offset order: the smallest
+    // that fits (best fit) or the lowest (first fit).
     int64_t size = item.size, mask = item.mask;
     int64_t prevTop = 0;
     int64_t bestOffset = -1, bestGap = std::numeric_limits<int64_t>::max();
-    for (const auto &[off, top] : placed) {
+    auto consider = [&](int64_t off, int64_t top) {
       if (off > prevTop) {
         int64_t cand;
         if (!__builtin_add_overflow(prevTop, mask, &cand) &&
@@ -119,7 +115,7 @@ bool mplan::detail::placeGreedy(const Problem &p, const OverlapIndex &index,
           int64_t gap = off - prevTop;
           if (fit == Fit::First) {
             bestOffset = cand;
-            break;
+            return false;
           }
           if (gap < bestGap) {
             bestGap = gap;
@@ -128,6 +124,36 @@ bool mplan::detail::placeGreedy(const Problem &p, const OverlapIndex &index,
         }
       }
       prevTop = std::max(prevTop, top);
+      return true;
+    };
+    size_t k = keys.size();
+    if (k <= 256 && (arena >> 55) == 0) {
+      for (size_t a = 0; a < k; ++a)
+        keys[a] = keys[a] << 8 | a;
+      // Usually a few dozen intervals: insertion sort.
+      if (k > 32) {
+        std::sort(keys.begin(), keys.end());
+      } else {
+        for (size_t a = 1; a < k; ++a) {
+          uint64_t x = keys[a];
+          size_t b = a;
+          for (; b > 0 && x < keys[b - 1]; --b)
+            keys[b] = keys[b - 1];
+          keys[b] = x;
+        }
+      }
+      for (uint64_t key : keys)
+        if (!consider(static_cast<int64_t>(key >> 8), tops[key & 255]))
+          break;
+    } else {
+      spans.resize(k);
+      for (size_t a = 0; a < k; ++a)
+        spans[a] = {static_cast<int64_t>(keys[a]), tops[a]};
+      std::sort(spans.begin(), spans.end(),
+                [](const Span &a, const Span &b) { return a.first < b.first; });
+      for (const auto &[off, top] : spans)
+        if (!consider(off, top))
+          break;
     }
     if (bestOffset < 0) {
       std::optional<int64_t> cand = alignTo(prevTop, mask + 1);
