@@ -4,6 +4,7 @@
 #include "mplan/Transforms/Passes.h"
 
 #include "mlir/IR/Builders.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 #include <algorithm>
@@ -45,16 +46,6 @@ struct MPlanFoldViewsPass
     func::FuncOp func = getOperation();
     if (func.isExternal())
       return;
-    auto countViews = [&](int64_t &all, int64_t &memrefViews) {
-      all = memrefViews = 0;
-      func.walk([&](Operation *op) {
-        if (!isViewOp(op))
-          return;
-        ++all;
-        if (!isa<ViewOp>(op))
-          ++memrefViews;
-      });
-    };
     // One walk collects the views (and counts them); only they, and the
     // mplan.views the patterns create, are ever visited by the driver. No
     // other op of the function is folded, simplified or erased.
@@ -85,8 +76,24 @@ struct MPlanFoldViewsPass
       return signalPassFailure();
     }
 
-    int64_t viewsAfter, memrefViewsAfter;
-    countViews(viewsAfter, memrefViewsAfter);
+    // A view folded in place into a view of the root (view of view) leaves
+    // its old source without users, which the driver does not revisit:
+    // sweep the dead views, users before sources, and count what is left.
+    int64_t viewsAfter = 0, memrefViewsAfter = 0;
+    views.clear();
+    func.walk([&](Operation *op) {
+      if (isViewOp(op))
+        views.push_back(op);
+    });
+    for (Operation *op : llvm::reverse(views)) {
+      if (isOpTriviallyDead(op)) {
+        op->erase();
+        continue;
+      }
+      ++viewsAfter;
+      if (!isa<ViewOp>(op))
+        ++memrefViewsAfter;
+    }
     accumulateAttr(func, "mplan.views_removed", viewsBefore - viewsAfter);
     accumulateAttr(func, "mplan.views_canonicalized",
                    memrefViewsBefore - memrefViewsAfter);
