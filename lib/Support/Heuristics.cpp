@@ -24,18 +24,19 @@ using namespace mplan::detail;
 OverlapIndex::OverlapIndex(const Problem &p) {
   int32_t n = p.numBuffers();
   int32_t times = std::max(p.numTimes, 1);
-  while (numLevels < 15 && (int64_t(1) << (4 + 2 * (numLevels - 1))) < times)
+  while (numLevels < kMaxLevels &&
+         (int64_t(1) << shiftOf(numLevels - 1)) < times)
     ++numLevels;
   auto levelOf = [&](int32_t i) {
     int32_t len = p.end[i] - p.start[i], level = 0;
-    while (level + 1 < numLevels && len > (int32_t(1) << (4 + 2 * level)))
+    while (level + 1 < numLevels && len > (int32_t(1) << shiftOf(level)))
       ++level;
     return level;
   };
   levelBase.assign(numLevels + 1, 0);
   for (int32_t level = 0; level < numLevels; ++level)
     levelBase[level + 1] =
-        levelBase[level] + ((times - 1) >> (4 + 2 * level)) + 1;
+        levelBase[level] + ((times - 1) >> shiftOf(level)) + 1;
   // Block capacities (CSR) and every buffer's blocks.
   blockBegin.assign(levelBase[numLevels] + 1, 0);
   blockOf.assign(2 * static_cast<size_t>(n), -1);
@@ -43,7 +44,7 @@ OverlapIndex::OverlapIndex(const Problem &p) {
   for (int32_t i = 0; i < n; ++i) {
     int32_t level = levelOf(i);
     used[level] = 1;
-    int shift = 4 + 2 * level;
+    int shift = shiftOf(level);
     int which = 0;
     for (int32_t b = p.start[i] >> shift; b <= (p.end[i] - 1) >> shift; ++b) {
       int32_t block = levelBase[level] + b;

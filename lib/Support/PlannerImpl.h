@@ -46,18 +46,23 @@ struct Placement {
 /// order, i.e. at random times, so memory locality dominates).
 ///
 /// Time (compressed) is cut into blocks of 16 points at level 0, 64 at level
-/// 1, ... (x4 per level). A buffer lives at the lowest level whose block size
-/// is at least its length, in the (at most two) blocks it touches; each stored
-/// copy is a slot. Every block has room for all of its slots (a CSR layout
-/// computed once), but a placement run (PlacedSlots) appends a buffer's slots
-/// only when it is placed, so a query scans placed buffers only: per
-/// non-empty level, the consecutive blocks its own lifetime touches, keeping
-/// the slots that overlap it and reporting a buffer stored in two blocks only
-/// once. The placed interval is stored in the slot, so a query reads
-/// contiguous memory.
+/// 1, ... (x4 per level; x2 levels, or 8-point blocks at level 0, scan fewer
+/// slots per level but more levels, and measured slower). A buffer lives at the
+/// lowest level whose block size is at least its length, in the (at most two)
+/// blocks it touches; each stored copy is a slot. Every block has room for all
+/// of its slots (a CSR layout computed once), but a placement run (PlacedSlots)
+/// appends a buffer's slots only when it is placed, so a query scans placed
+/// buffers only: per non-empty level, the consecutive blocks its own lifetime
+/// touches, keeping the slots that overlap it and reporting a buffer stored in
+/// two blocks only once. The placed interval is stored in the slot, so a query
+/// reads contiguous memory.
 class OverlapIndex {
 public:
   explicit OverlapIndex(const Problem &problem);
+
+  /// log2 of the block size of a level.
+  static int shiftOf(int32_t level) { return 4 + 2 * level; }
+  static constexpr int32_t kMaxLevels = 15;
 
   struct Slot {
     int32_t start, end; ///< the stored buffer's lifetime
@@ -92,7 +97,7 @@ public:
     void forEachOverlap(int32_t s, int32_t e, Fn fn) const {
       const Slot *data = slots.data();
       for (int32_t level : index.usedLevels) {
-        int shift = 4 + 2 * level;
+        int shift = shiftOf(level);
         int32_t b0 = s >> shift, b1 = (e - 1) >> shift;
         const int32_t *begin = index.blockBegin.data() + index.levelBase[level];
         const int32_t *end = fill.data() + index.levelBase[level];
@@ -117,7 +122,7 @@ public:
     void prefetch(int32_t s, int32_t e) const {
       const char *data = reinterpret_cast<const char *>(slots.data());
       for (int32_t level : index.usedLevels) {
-        int shift = 4 + 2 * level;
+        int shift = shiftOf(level);
         int32_t b0 = s >> shift, b1 = std::min((e - 1) >> shift, b0 + 1);
         const int32_t *begin = index.blockBegin.data() + index.levelBase[level];
         const int32_t *end = fill.data() + index.levelBase[level];
