@@ -523,7 +523,11 @@ private:
 
 namespace {
 struct CopyEliminator {
-  CopyEliminator(func::FuncOp func);
+  /// `getLiveness` gives the liveness of `func` as it is before any
+  /// rewrite; it is called at most once, at the first candidate.
+  CopyEliminator(func::FuncOp func,
+                 llvm::function_ref<BufferLiveness &()> getLiveness)
+      : func(func), analysis(func), getLiveness(getLiveness) {}
 
   /// Tries both rewrites on `copy`; true if the copy is gone.
   bool tryCopy(Operation *copy, Value source, Value target);
@@ -571,7 +575,11 @@ private:
   /// bytes it takes in the arena (0 if it is not planned).
   std::vector<LiveRange> ranges;
   std::vector<int64_t> arenaBytes;
-  PeakProfile profile;
+  std::optional<PeakProfile> profile;
+  llvm::function_ref<BufferLiveness &()> getLiveness;
+
+  /// Builds the profile (once, before the first rewrite).
+  void initProfile();
 };
 } // namespace
 
@@ -579,11 +587,10 @@ private:
 /// buffer up to it.
 static constexpr int64_t kSlabAlignment = 64;
 
-CopyEliminator::CopyEliminator(func::FuncOp func)
-    : func(func), analysis(func), profile(0) {
+void CopyEliminator::initProfile() {
   // Live ranges as the plan pass will compute them, computed once.
-  BufferLiveness liveness(func);
-  profile = PeakProfile(liveness.getNumIndices() + 1);
+  BufferLiveness &liveness = getLiveness();
+  profile.emplace(liveness.getNumIndices() + 1);
   ranges.resize(analysis.roots.size());
   arenaBytes.assign(analysis.roots.size(), 0);
   for (auto [id, state] : llvm::enumerate(analysis.roots)) {
@@ -600,24 +607,26 @@ CopyEliminator::CopyEliminator(func::FuncOp func)
     int64_t alignment =
         std::max<int64_t>(alloc.getAlignment().value_or(1), kSlabAlignment);
     arenaBytes[id] = llvm::alignTo(*bytes, alignment);
-    profile.add(ranges[id].start, ranges[id].end, arenaBytes[id]);
+    profile->add(ranges[id].start, ranges[id].end, arenaBytes[id]);
   }
 }
 
 bool CopyEliminator::admitMerge(unsigned x, unsigned y) {
+  if (!profile)
+    initProfile();
   LiveRange rx = ranges[x], ry = ranges[y];
   LiveRange merged = rx.merge(ry);
   int64_t sx = arenaBytes[x], sy = arenaBytes[y];
-  int64_t peak = profile.peak();
+  int64_t peak = profile->peak();
   auto apply = [&](int64_t sign) {
-    profile.add(rx.start, rx.end, -sign * sx);
-    profile.add(merged.start, ry.start, sign * sy);
-    profile.add(ry.end, merged.end, sign * sy);
+    profile->add(rx.start, rx.end, -sign * sx);
+    profile->add(merged.start, ry.start, sign * sy);
+    profile->add(ry.end, merged.end, sign * sy);
   };
   apply(1);
   // Only [merged.start, merged.end) changed: the new peak exceeds the old one
   // iff the maximum there does.
-  if (profile.max(merged.start, merged.end) > peak) {
+  if (profile->max(merged.start, merged.end) > peak) {
     apply(-1);
     return false;
   }
@@ -1105,7 +1114,12 @@ struct MPlanElideCopiesPass
     });
     if (copies.empty())
       return markAllAnalysesPreserved();
-    CopyEliminator eliminator(func);
+    // The liveness is only computed if some copy passes the legality checks
+    // (the analysis manager reuses a preserved one).
+    auto getLiveness = [&]() -> BufferLiveness & {
+      return getAnalysis<BufferLiveness>();
+    };
+    CopyEliminator eliminator(func, getLiveness);
     for (Operation *copy : copies) {
       Value source = copy->getOperand(0), target = copy->getOperand(1);
       (void)eliminator.tryCopy(copy, source, target);
