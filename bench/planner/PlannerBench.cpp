@@ -88,7 +88,8 @@ void table(const std::vector<std::pair<std::string, std::vector<Buffer>>> &set,
 
 std::vector<Buffer> randomInstance(int64_t n, uint64_t seed) {
   // Lifetimes of 1-16 steps for most buffers and up to 256 for one in ten,
-  // starts uniform over n steps, sizes 64 B - 256 KiB (log-uniform-ish).
+  // starts uniform over n steps (about 20 buffers live at a time, at most
+  // about 50), sizes 64 B - 512 KiB (log-uniform-ish).
   std::mt19937_64 rng(seed);
   std::vector<Buffer> buffers;
   buffers.reserve(n);
