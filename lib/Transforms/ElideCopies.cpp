@@ -615,11 +615,18 @@ bool CopyEliminator::admitMerge(unsigned x, unsigned y) {
   if (!profile)
     initProfile();
   LiveRange rx = ranges[x], ry = ranges[y];
-  LiveRange merged = rx.merge(ry);
+  // An empty range (a root the liveness does not know) adds nothing.
+  LiveRange merged = rx.start == rx.end   ? ry
+                     : ry.start == ry.end ? rx
+                                          : rx.merge(ry);
   int64_t sx = arenaBytes[x], sy = arenaBytes[y];
   int64_t peak = profile->peak();
   auto apply = [&](int64_t sign) {
     profile->add(rx.start, rx.end, -sign * sx);
+    if (ry.start == ry.end) {
+      profile->add(merged.start, merged.end, sign * sy);
+      return;
+    }
     profile->add(merged.start, ry.start, sign * sy);
     profile->add(ry.end, merged.end, sign * sy);
   };
