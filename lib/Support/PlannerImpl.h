@@ -101,17 +101,19 @@ public:
         int32_t b0 = s >> shift, b1 = (e - 1) >> shift;
         const int32_t *begin = index.blockBegin.data() + index.levelBase[level];
         const int32_t *end = fill.data() + index.levelBase[level];
-        for (int32_t b = b0; b <= b1; ++b) {
-          for (const Slot *slot = data + begin[b], *se = data + end[b];
-               slot < se; ++slot) {
-            if (slot->start >= e || slot->end <= s)
-              continue;
-            // Stored in blocks start>>shift and maybe the next: report it in
-            // the first of those that the query scans.
-            if (std::max(slot->start >> shift, b0) != b)
-              continue;
+        for (const Slot *slot = data + begin[b0], *se = data + end[b0];
+             slot < se; ++slot)
+          if (slot->start < e && slot->end > s)
             fn(*slot);
-          }
+        // A buffer is stored in blocks start>>shift and maybe the next: in
+        // the later blocks, skip the copies of buffers starting in an earlier
+        // (scanned) block.
+        for (int32_t b = b0 + 1; b <= b1; ++b) {
+          int32_t from = b << shift;
+          for (const Slot *slot = data + begin[b], *se = data + end[b];
+               slot < se; ++slot)
+            if (slot->start >= from && slot->start < e)
+              fn(*slot);
         }
       }
     }
