@@ -172,6 +172,14 @@ struct MPlanCaptureBuffersPass
       alloc.erase();
       changed = true;
     }
+    if (foldViews) {
+      // The analysis is not updated by the view folding: drop it then.
+      FailureOr<bool> folded = foldViewsInFunction(func);
+      if (failed(folded))
+        return signalPassFailure();
+      if (*folded)
+        return;
+    }
     if (!changed)
       markAllAnalysesPreserved();
     else

@@ -37,6 +37,61 @@ static void accumulateAttr(func::FuncOp func, StringRef name, int64_t delta) {
                                        old + delta));
 }
 
+FailureOr<bool> mlir::mplan::foldViewsInFunction(func::FuncOp func) {
+  // One walk collects the views (and counts them); only they, and the
+  // mplan.views the patterns create, are ever visited by the driver. No
+  // other op of the function is folded, simplified or erased.
+  int64_t viewsBefore = 0, memrefViewsBefore = 0;
+  SmallVector<Operation *> views;
+  func.walk([&](Operation *op) {
+    if (!isViewOp(op))
+      return;
+    views.push_back(op);
+    ++viewsBefore;
+    if (!isa<ViewOp>(op))
+      ++memrefViewsBefore;
+  });
+  if (views.empty())
+    return false;
+
+  RewritePatternSet patterns(func.getContext());
+  populateViewFoldingPatterns(patterns);
+  // The multi-op driver pops its worklist from the back: hand it the views
+  // in reverse program order so that sources are rewritten before their
+  // users (one visit per view in the common case). Dead views are erased.
+  std::reverse(views.begin(), views.end());
+  GreedyRewriteConfig config;
+  config.setRegionSimplificationLevel(GreedySimplifyRegionLevel::Disabled)
+      .setStrictness(GreedyRewriteStrictness::ExistingAndNewOps);
+  if (failed(applyOpPatternsGreedily(views, std::move(patterns), config))) {
+    func.emitError("mplan-fold-views did not converge");
+    return failure();
+  }
+
+  // A view folded in place into a view of the root (view of view) leaves
+  // its old source without users, which the driver does not revisit:
+  // sweep the dead views, users before sources, and count what is left.
+  int64_t viewsAfter = 0, memrefViewsAfter = 0;
+  views.clear();
+  func.walk([&](Operation *op) {
+    if (isViewOp(op))
+      views.push_back(op);
+  });
+  for (Operation *op : llvm::reverse(views)) {
+    if (isOpTriviallyDead(op)) {
+      op->erase();
+      continue;
+    }
+    ++viewsAfter;
+    if (!isa<ViewOp>(op))
+      ++memrefViewsAfter;
+  }
+  accumulateAttr(func, "mplan.views_removed", viewsBefore - viewsAfter);
+  accumulateAttr(func, "mplan.views_canonicalized",
+                 memrefViewsBefore - memrefViewsAfter);
+  return true;
+}
+
 namespace {
 struct MPlanFoldViewsPass
     : public mlir::mplan::impl::MPlanFoldViewsBase<MPlanFoldViewsPass> {
@@ -46,57 +101,11 @@ struct MPlanFoldViewsPass
     func::FuncOp func = getOperation();
     if (func.isExternal())
       return;
-    // One walk collects the views (and counts them); only they, and the
-    // mplan.views the patterns create, are ever visited by the driver. No
-    // other op of the function is folded, simplified or erased.
-    int64_t viewsBefore = 0, memrefViewsBefore = 0;
-    SmallVector<Operation *> views;
-    func.walk([&](Operation *op) {
-      if (!isViewOp(op))
-        return;
-      views.push_back(op);
-      ++viewsBefore;
-      if (!isa<ViewOp>(op))
-        ++memrefViewsBefore;
-    });
-    if (views.empty())
-      return markAllAnalysesPreserved();
-
-    RewritePatternSet patterns(&getContext());
-    populateViewFoldingPatterns(patterns);
-    // The multi-op driver pops its worklist from the back: hand it the views
-    // in reverse program order so that sources are rewritten before their
-    // users (one visit per view in the common case). Dead views are erased.
-    std::reverse(views.begin(), views.end());
-    GreedyRewriteConfig config;
-    config.setRegionSimplificationLevel(GreedySimplifyRegionLevel::Disabled)
-        .setStrictness(GreedyRewriteStrictness::ExistingAndNewOps);
-    if (failed(applyOpPatternsGreedily(views, std::move(patterns), config))) {
-      func.emitError("mplan-fold-views did not converge");
+    FailureOr<bool> changed = foldViewsInFunction(func);
+    if (failed(changed))
       return signalPassFailure();
-    }
-
-    // A view folded in place into a view of the root (view of view) leaves
-    // its old source without users, which the driver does not revisit:
-    // sweep the dead views, users before sources, and count what is left.
-    int64_t viewsAfter = 0, memrefViewsAfter = 0;
-    views.clear();
-    func.walk([&](Operation *op) {
-      if (isViewOp(op))
-        views.push_back(op);
-    });
-    for (Operation *op : llvm::reverse(views)) {
-      if (isOpTriviallyDead(op)) {
-        op->erase();
-        continue;
-      }
-      ++viewsAfter;
-      if (!isa<ViewOp>(op))
-        ++memrefViewsAfter;
-    }
-    accumulateAttr(func, "mplan.views_removed", viewsBefore - viewsAfter);
-    accumulateAttr(func, "mplan.views_canonicalized",
-                   memrefViewsBefore - memrefViewsAfter);
+    if (!*changed)
+      markAllAnalysesPreserved();
   }
 };
 } // namespace

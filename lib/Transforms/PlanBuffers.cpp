@@ -169,16 +169,14 @@ LogicalResult MPlanPlanBuffersPass::planFunction(func::FuncOp func,
 
   for (auto [op, buffer, offset] :
        llvm::zip_equal(tensors, buffers, plan->offsets)) {
-    builder.setInsertionPoint(op);
-    auto planned = AllocTensorOp::create(
-        builder, op.getLoc(), op.getType(), op.getIdAttr(),
-        builder.getI64IntegerAttr(buffer.start),
-        builder.getI64IntegerAttr(buffer.end), slab,
-        builder.getI64IntegerAttr(offset), op.getAlignmentAttr());
-    op.replaceAllUsesWith(planned.getResult());
-    op.erase();
+    // Planned in place (the slab is the op's only, optional, operand): no
+    // new op, no use replacement, no erasure.
+    op->insertOperands(0, slab);
+    op.setStartAttr(builder.getI64IntegerAttr(buffer.start));
+    op.setEndAttr(builder.getI64IntegerAttr(buffer.end));
+    op.setOffsetAttr(builder.getI64IntegerAttr(offset));
     report.buffers.push_back({buffer.id, buffer.start, buffer.end, buffer.size,
-                              offset, formatLoc(planned.getLoc())});
+                              offset, formatLoc(op.getLoc())});
   }
   return success();
 }

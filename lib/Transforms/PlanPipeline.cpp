@@ -12,13 +12,14 @@ void mlir::mplan::buildPlanPipeline(OpPassManager &pm,
                                     const PlanPipelineOptions &options) {
   MPlanCaptureBuffersOptions capture;
   capture.emitRemarks = options.remarks;
+  // Views and copies: view chains to one mplan.view of the root (done by the
+  // capture pass itself, as mplan-fold-views would right after it: the IR is
+  // verified once for both), then copies removed by aliasing (both before
+  // live ranges are computed).
+  capture.foldViews = options.viewsAndCopies;
   pm.addNestedPass<func::FuncOp>(createMPlanCaptureBuffers(capture));
-  // Views and copies: view chains to one mplan.view of the root, then copies
-  // removed by aliasing (both before live ranges are computed).
-  if (options.viewsAndCopies) {
-    pm.addNestedPass<func::FuncOp>(createMPlanFoldViews());
+  if (options.viewsAndCopies)
     pm.addNestedPass<func::FuncOp>(createMPlanElideCopies());
-  }
 
   MPlanPlanBuffersOptions plan;
   plan.strategy = options.strategy;

@@ -46,6 +46,13 @@ struct PlanPipelineOptions : public PassPipelineOptions<PlanPipelineOptions> {
       llvm::cl::init(false)};
 };
 
+/// The work of `mplan-fold-views` on one function: view chains on planner
+/// buffers become one mplan.view of the root, dead views are erased, and the
+/// counts are added to the function's `mplan.views_removed` /
+/// `mplan.views_canonicalized` attributes. Returns whether the IR changed;
+/// failure if the rewrite did not converge.
+FailureOr<bool> foldViewsInFunction(func::FuncOp func);
+
 /// Adds the passes that take bufferized memref IR to planned mplan IR.
 void buildPlanPipeline(OpPassManager &pm, const PlanPipelineOptions &options);
 

@@ -21,6 +21,9 @@ def MPlanCaptureBuffers : Pass<"mplan-capture-buffers", "func::FuncOp"> {
   let options = [
     Option<"emitRemarks", "remarks", "bool", /*default=*/"false",
            "Emit a remark for every buffer that is left unplanned">,
+    Option<"foldViews", "fold-views", "bool", /*default=*/"false",
+           "Then fold view chains as mplan-fold-views does, in the same pass "
+           "(mplan-plan-pipeline uses it: one verifier run less)">,
   ];
 }
 
