@@ -381,3 +381,34 @@ TEST(Planner, LargeInstancesScale) {
 }
 
 } // namespace
+
+TEST(Planner, GreedyFallbacksAndSparseKeys) {
+  // More than 256 placed buffers overlapping one query (the greedy sorts
+  // them as (offset, top) pairs instead of packed keys), and offsets beyond
+  // 2^55 (likewise), with negative, sparse ids and times far apart (the
+  // radix sorts of ids and times).
+  std::mt19937_64 rng(17);
+  for (int64_t scale : {int64_t(1), int64_t(1) << 48}) {
+    std::vector<Buffer> buffers;
+    for (int64_t i = 0; i < 600; ++i) {
+      int64_t start = (i % 3 == 0 ? -(int64_t(1) << 60) : 0) +
+                      static_cast<int64_t>(rng() % 1000) * 1000003;
+      int64_t id = (i % 2 ? -1 : 1) * (i * 7919 + (int64_t(1) << 40));
+      buffers.push_back({id, start, start + (int64_t(1) << 58),
+                         scale * int64_t(1 + rng() % 64), 1});
+    }
+    for (const char *s : {"greedy-by-size", "portfolio"})
+      EXPECT_GT(planOrDie(buffers, s).arenaSize, 0) << s;
+    EXPECT_LE(planOrDie(buffers, "portfolio").arenaSize,
+              planOrDie(buffers, "greedy-by-size").arenaSize);
+  }
+  std::vector<Buffer> dup = {{-(int64_t(1) << 62), 0, 1, 8, 1},
+                             {5, 0, 1, 8, 1},
+                             {-(int64_t(1) << 62), 1, 2, 8, 1}};
+  PlanOptions options;
+  Expected<Plan> plan = planBuffers(dup, options);
+  ASSERT_FALSE(plan.ok());
+  EXPECT_NE(plan.error().find("duplicate buffer id " +
+                              std::to_string(-(int64_t(1) << 62))),
+            std::string::npos);
+}
