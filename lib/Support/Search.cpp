@@ -283,7 +283,7 @@ private:
   /// after (lastOff, lastRank).
   Status dfs(const std::vector<Item> &parent, int32_t lo, int32_t hi,
              int64_t lastOff, int32_t lastRank, int depth) {
-    if (++nodes > budget || ((nodes & 255) == 0 && Clock::now() > deadline)) {
+    if (++nodes > budget || ((nodes & 15) == 0 && Clock::now() > deadline)) {
       stopped = true;
       return Status::OutOfBudget;
     }
@@ -594,7 +594,7 @@ private:
   /// (the placement is kept), false on failure (state restored) or when
   /// out of budget (`stopped`).
   bool dfs(int32_t lo, int32_t hi) {
-    if (++nodes > budget || ((nodes & 127) == 0 && Clock::now() > deadline)) {
+    if (++nodes > budget || ((nodes & 15) == 0 && Clock::now() > deadline)) {
       stopped = true;
       return false;
     }
