@@ -43,14 +43,15 @@ namespace {
 
 constexpr int64_t kInf = std::numeric_limits<int64_t>::max();
 
-/// Exact search over one independent part of the problem (buffers between
-/// two consecutive cuts), MiniMalloc-style.
-class ComponentSearch {
-public:
-  enum class Status { Found, Infeasible, OutOfBudget };
-
-  ComponentSearch(const Problem &p, const std::vector<int32_t> &memberList)
-      : problem(p), members(memberList) {
+/// The static layout of one independent part of the problem (buffers between
+/// two consecutive cuts), shared by the exact searches: per-member sizes,
+/// alignments and sections relative to the part's first time point, the
+/// buffers overlapping each one in time, the buffers live in each section (in
+/// member order; HoleSearch reorders them) and, for identical buffers, the
+/// previous twin.
+struct ComponentLayout {
+  ComponentLayout(const Problem &p, const std::vector<int32_t> &memberList)
+      : members(memberList) {
     m = static_cast<int32_t>(members.size());
     int32_t t0 = std::numeric_limits<int32_t>::max(), t1 = 0;
     for (int32_t g : members) {
@@ -78,7 +79,7 @@ public:
           adjItems.push_back(b);
     }
     adjBegin[m] = static_cast<int32_t>(adjItems.size());
-    // Buffers live in each section, and each section's total.
+    // Buffers live in each section.
     coverBegin.assign(numSections + 1, 0);
     for (int32_t k = 0; k < m; ++k)
       for (int32_t t = first[k]; t < last[k]; ++t)
@@ -87,16 +88,9 @@ public:
       coverBegin[t + 1] += coverBegin[t];
     coverItems.resize(coverBegin[numSections]);
     std::vector<int32_t> fill(coverBegin.begin(), coverBegin.end() - 1);
-    std::vector<int64_t> sectionTotal(numSections, 0);
-    for (int32_t k = 0; k < m; ++k)
-      for (int32_t t = first[k]; t < last[k]; ++t) {
-        coverItems[fill[t]++] = k;
-        sectionTotal[t] += size[k];
-      }
-    maxTotal.assign(m, 0);
     for (int32_t k = 0; k < m; ++k)
       for (int32_t t = first[k]; t < last[k]; ++t)
-        maxTotal[k] = std::max(maxTotal[k], sectionTotal[t]);
+        coverItems[fill[t]++] = k;
     // Identical buffers are interchangeable: only one order is searched.
     twinPrev.assign(m, -1);
     for (int32_t a = 0; a < m; ++a)
@@ -106,6 +100,33 @@ public:
           twinPrev[a] = b;
           break;
         }
+  }
+
+  std::vector<int32_t> members;
+  int32_t m = 0;
+  int32_t numSections = 0;
+  std::vector<int64_t> size, align;
+  std::vector<int32_t> first, last;
+  std::vector<int32_t> adjBegin, adjItems, twinPrev;
+  std::vector<int32_t> coverBegin, coverItems;
+};
+
+/// Exact search over one independent part of the problem, MiniMalloc-style.
+class ComponentSearch : private ComponentLayout {
+public:
+  enum class Status { Found, Infeasible, OutOfBudget };
+
+  ComponentSearch(const Problem &p, const std::vector<int32_t> &memberList)
+      : ComponentLayout(p, memberList), problem(p) {
+    // Each section's total, and the largest total over each buffer's life.
+    std::vector<int64_t> sectionTotal(numSections, 0);
+    for (int32_t k = 0; k < m; ++k)
+      for (int32_t t = first[k]; t < last[k]; ++t)
+        sectionTotal[t] += size[k];
+    maxTotal.assign(m, 0);
+    for (int32_t k = 0; k < m; ++k)
+      for (int32_t t = first[k]; t < last[k]; ++t)
+        maxTotal[k] = std::max(maxTotal[k], sectionTotal[t]);
   }
 
   /// Searches for a placement with every padded top <= capacity, visiting at
@@ -386,13 +407,7 @@ private:
   }
 
   const Problem &problem;
-  std::vector<int32_t> members;
-  int32_t m = 0;
-  int32_t numSections = 0;
-  std::vector<int64_t> size, align, maxTotal;
-  std::vector<int32_t> first, last;
-  std::vector<int32_t> adjBegin, adjItems, twinPrev;
-  std::vector<int32_t> coverBegin, coverItems;
+  std::vector<int64_t> maxTotal;
 
   // Search state; every mutable slot is restored through the trail.
   Clock::time_point deadline;
@@ -417,57 +432,12 @@ struct SearchConfig {
 
 /// The previous hole-directed search (see docs/planner.md): tried first with
 /// a small node budget, it solves some instances at once.
-class HoleSearch {
+class HoleSearch : private ComponentLayout {
 public:
   enum class Status { Found, Infeasible, OutOfBudget };
 
   HoleSearch(const Problem &p, const std::vector<int32_t> &memberList)
-      : problem(p), members(memberList) {
-    m = static_cast<int32_t>(members.size());
-    int32_t t0 = std::numeric_limits<int32_t>::max(), t1 = 0;
-    for (int32_t g : members) {
-      t0 = std::min(t0, p.start[g]);
-      t1 = std::max(t1, p.end[g]);
-    }
-    numSections = t1 - t0;
-    size.resize(m);
-    align.resize(m);
-    first.resize(m);
-    last.resize(m);
-    for (int32_t k = 0; k < m; ++k) {
-      int32_t g = members[k];
-      size[k] = p.size[g];
-      align[k] = p.align[g];
-      first[k] = p.start[g] - t0;
-      last[k] = p.end[g] - t0;
-    }
-    // Neighbours: buffers overlapping in time.
-    adjBegin.assign(m + 1, 0);
-    for (int32_t a = 0; a < m; ++a) {
-      adjBegin[a] = static_cast<int32_t>(adjItems.size());
-      for (int32_t b = 0; b < m; ++b)
-        if (a != b && first[a] < last[b] && first[b] < last[a])
-          adjItems.push_back(b);
-    }
-    adjBegin[m] = static_cast<int32_t>(adjItems.size());
-    // Buffers live in each section.
-    coverBegin.assign(numSections + 1, 0);
-    for (int32_t k = 0; k < m; ++k)
-      for (int32_t t = first[k]; t < last[k]; ++t)
-        ++coverBegin[t + 1];
-    for (int32_t t = 0; t < numSections; ++t)
-      coverBegin[t + 1] += coverBegin[t];
-    coverItems.resize(coverBegin[numSections]);
-    // Identical buffers are interchangeable: only one order is searched.
-    twinPrev.assign(m, -1);
-    for (int32_t a = 0; a < m; ++a)
-      for (int32_t b = a - 1; b >= 0; --b)
-        if (first[a] == first[b] && last[a] == last[b] && size[a] == size[b] &&
-            align[a] == align[b]) {
-          twinPrev[a] = b;
-          break;
-        }
-  }
+      : ComponentLayout(p, memberList), problem(p) {}
 
   /// Searches for a placement with every padded top <= capacity, visiting at
   /// most `nodeBudget` nodes and stopping at `deadline`.
@@ -720,13 +690,6 @@ private:
   }
 
   const Problem &problem;
-  std::vector<int32_t> members;
-  int32_t m = 0;
-  int32_t numSections = 0;
-  std::vector<int64_t> size, align;
-  std::vector<int32_t> first, last;
-  std::vector<int32_t> adjBegin, adjItems, twinPrev;
-  std::vector<int32_t> coverBegin, coverItems;
 
   // Search state; every mutable slot is restored through the trail.
   Clock::time_point deadline;
