@@ -1093,17 +1093,6 @@ bool CopyEliminator::tryCopy(Operation *copy, Value source, Value target) {
   return false;
 }
 
-/// Adds `delta` to the integer function attribute `name`.
-static void accumulateAttr(func::FuncOp func, StringRef name, int64_t delta) {
-  if (delta == 0)
-    return;
-  int64_t old = 0;
-  if (auto attr = func->getAttrOfType<IntegerAttr>(name))
-    old = attr.getInt();
-  func->setAttr(name, IntegerAttr::get(IntegerType::get(func.getContext(), 64),
-                                       old + delta));
-}
-
 namespace {
 struct MPlanElideCopiesPass
     : public mlir::mplan::impl::MPlanElideCopiesBase<MPlanElideCopiesPass> {
@@ -1131,12 +1120,20 @@ struct MPlanElideCopiesPass
       Value source = copy->getOperand(0), target = copy->getOperand(1);
       (void)eliminator.tryCopy(copy, source, target);
     }
-    accumulateAttr(func, "mplan.copies_removed", eliminator.copiesRemoved);
-    accumulateAttr(func, "mplan.copy_bytes_avoided", eliminator.bytesAvoided);
-    accumulateAttr(func, "mplan.views_removed", eliminator.viewsRemoved);
-    accumulateAttr(func, "mplan.copies_kept_for_peak",
-                   eliminator.copiesKeptForPeak);
-    accumulateAttr(func, "mplan.fills_narrowed", eliminator.fillsNarrowed);
+    bool changed = false;
+    changed |= addToCounterAttr(func, "mplan.copies_removed",
+                                eliminator.copiesRemoved);
+    changed |= addToCounterAttr(func, "mplan.copy_bytes_avoided",
+                                eliminator.bytesAvoided);
+    changed |=
+        addToCounterAttr(func, "mplan.views_removed", eliminator.viewsRemoved);
+    changed |= addToCounterAttr(func, "mplan.copies_kept_for_peak",
+                                eliminator.copiesKeptForPeak);
+    changed |= addToCounterAttr(func, "mplan.fills_narrowed",
+                                eliminator.fillsNarrowed);
+    // Every rewrite is counted: no count, no change (and no re-verification).
+    if (!changed)
+      markAllAnalysesPreserved();
   }
 };
 } // namespace

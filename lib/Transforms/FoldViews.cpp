@@ -26,17 +26,6 @@ static bool isViewOp(Operation *op) {
              memref::ViewOp>(op);
 }
 
-/// Adds `delta` to the integer function attribute `name`.
-static void accumulateAttr(func::FuncOp func, StringRef name, int64_t delta) {
-  if (delta == 0)
-    return;
-  int64_t old = 0;
-  if (auto attr = func->getAttrOfType<IntegerAttr>(name))
-    old = attr.getInt();
-  func->setAttr(name, IntegerAttr::get(IntegerType::get(func.getContext(), 64),
-                                       old + delta));
-}
-
 FailureOr<bool> mlir::mplan::foldViewsInFunction(func::FuncOp func) {
   // One walk collects the views (and counts them); only they, and the
   // mplan.views the patterns create, are ever visited by the driver. No
@@ -86,9 +75,9 @@ FailureOr<bool> mlir::mplan::foldViewsInFunction(func::FuncOp func) {
     if (!isa<ViewOp>(op))
       ++memrefViewsAfter;
   }
-  accumulateAttr(func, "mplan.views_removed", viewsBefore - viewsAfter);
-  accumulateAttr(func, "mplan.views_canonicalized",
-                 memrefViewsBefore - memrefViewsAfter);
+  addToCounterAttr(func, "mplan.views_removed", viewsBefore - viewsAfter);
+  addToCounterAttr(func, "mplan.views_canonicalized",
+                   memrefViewsBefore - memrefViewsAfter);
   return true;
 }
 

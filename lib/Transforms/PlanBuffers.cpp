@@ -93,6 +93,18 @@ struct MPlanPlanBuffersPass
 };
 } // namespace
 
+bool mlir::mplan::addToCounterAttr(func::FuncOp func, StringRef name,
+                                   int64_t delta) {
+  if (delta == 0)
+    return false;
+  int64_t old = 0;
+  if (auto attr = func->getAttrOfType<IntegerAttr>(name))
+    old = attr.getInt();
+  func->setAttr(name, IntegerAttr::get(IntegerType::get(func.getContext(), 64),
+                                       old + delta));
+  return true;
+}
+
 LogicalResult MPlanPlanBuffersPass::planFunction(func::FuncOp func,
                                                  FunctionReport &report) {
   report.name = func.getSymName().str();

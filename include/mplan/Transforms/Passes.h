@@ -53,6 +53,11 @@ struct PlanPipelineOptions : public PassPipelineOptions<PlanPipelineOptions> {
 /// failure if the rewrite did not converge.
 FailureOr<bool> foldViewsInFunction(func::FuncOp func);
 
+/// Adds `delta` to the per-function counter attribute `name` (an i64
+/// attribute such as `mplan.copies_removed`, which mplan-plan-buffers copies
+/// into the plan report). Returns whether the attribute changed.
+bool addToCounterAttr(func::FuncOp func, StringRef name, int64_t delta);
+
 /// Adds the passes that take bufferized memref IR to planned mplan IR.
 void buildPlanPipeline(OpPassManager &pm, const PlanPipelineOptions &options);
 
