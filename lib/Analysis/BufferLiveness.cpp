@@ -650,17 +650,21 @@ void BufferLiveness::notifyOpInserted(Operation *op) {
   for (Value result : op->getResults()) {
     if (!isMemRef(result) || isAllocatedResult(result))
       continue;
-    SmallVector<Value> closure;
-    computeClosure(result, closure);
-    for (Value owner : owners) {
-      unsigned id = rootIndex.lookup(owner);
-      for (Value alias : closure)
-        addAlias(id, alias);
-      RootInfo &info = roots[id];
-      info.range = info.range.merge(computeRange(owner, closure));
-      if (!info.reason)
-        info.reason = computeReason(owner, closure);
-    }
+    extendRoots(owners, result);
+  }
+}
+
+void BufferLiveness::extendRoots(ArrayRef<Value> owners, Value value) {
+  SmallVector<Value> closure;
+  computeClosure(value, closure);
+  for (Value owner : owners) {
+    unsigned id = rootIndex.lookup(owner);
+    for (Value alias : closure)
+      addAlias(id, alias);
+    RootInfo &info = roots[id];
+    info.range = info.range.merge(computeRange(owner, closure));
+    if (!info.reason)
+      info.reason = computeReason(owner, closure);
   }
 }
 
@@ -670,18 +674,9 @@ void BufferLiveness::notifyReplaced(Value from, Value to) {
   ArrayRef<Value> owners = getRootsOf(to);
   if (owners.empty())
     return;
+  // addAlias may grow the owner lists `owners` points into: copy them.
   SmallVector<Value, 2> ownerCopy(owners.begin(), owners.end());
-  SmallVector<Value> closure;
-  computeClosure(from, closure);
-  for (Value owner : ownerCopy) {
-    unsigned id = rootIndex.lookup(owner);
-    for (Value alias : closure)
-      addAlias(id, alias);
-    RootInfo &info = roots[id];
-    info.range = info.range.merge(computeRange(owner, closure));
-    if (!info.reason)
-      info.reason = computeReason(owner, closure);
-  }
+  extendRoots(ownerCopy, from);
 }
 
 void BufferLiveness::notifyRootReplaced(Value from, Value to) {

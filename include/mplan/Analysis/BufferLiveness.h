@@ -202,6 +202,9 @@ private:
   void analyzeRoot(RootInfo &info);
   void addAlias(unsigned rootId, Value value);
   void computeClosure(Value value, SmallVectorImpl<Value> &closure) const;
+  /// Every root in `owners` gains the forward alias closure of `value`: its
+  /// aliases, the live range its uses span and, if it had none, its reason.
+  void extendRoots(ArrayRef<Value> owners, Value value);
   LiveRange computeRange(Value def, ArrayRef<Value> aliases) const;
   std::optional<std::string> computeReason(Value def,
                                            ArrayRef<Value> aliases) const;
