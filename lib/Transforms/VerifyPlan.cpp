@@ -38,7 +38,8 @@ struct MPlanVerifyPlanPass
     markAllAnalysesPreserved();
   }
 
-  LogicalResult verifySlab(SlabType slabType, MutableArrayRef<AllocTensorOp> ops,
+  LogicalResult verifySlab(SlabType slabType,
+                           MutableArrayRef<AllocTensorOp> ops,
                            const BufferLiveness &liveness) {
     std::vector<::mplan::Buffer> buffers;
     std::vector<int64_t> offsets;
@@ -63,12 +64,11 @@ struct MPlanVerifyPlanPass
             offsets[j] < offsets[i] + buffers[i].size) {
           InFlightDiagnostic diag =
               ops[j].emitOpError("shares bytes with buffer ")
-              << ops[i].getId() << " while both are live: bytes ["
-              << offsets[j] << ", " << offsets[j] + buffers[j].size
-              << ") live [" << ranges[j].start << ", " << ranges[j].end
-              << ") vs bytes [" << offsets[i] << ", "
-              << offsets[i] + buffers[i].size << ") live [" << ranges[i].start
-              << ", " << ranges[i].end << ")";
+              << ops[i].getId() << " while both are live: bytes [" << offsets[j]
+              << ", " << offsets[j] + buffers[j].size << ") live ["
+              << ranges[j].start << ", " << ranges[j].end << ") vs bytes ["
+              << offsets[i] << ", " << offsets[i] + buffers[i].size
+              << ") live [" << ranges[i].start << ", " << ranges[i].end << ")";
           diag.attachNote(ops[i].getLoc()) << "the other buffer is here";
           return failure();
         }

@@ -74,7 +74,8 @@ static FailureOr<ElementSpan> getElementSpan(MemRefType type) {
       std::optional<int64_t> reach = llvm::checkedMul<int64_t>(dim - 1, stride);
       std::optional<int64_t> next =
           reach ? llvm::checkedAdd<int64_t>(span.max, *reach) : std::nullopt;
-      std::optional<int64_t> nextStride = llvm::checkedMul<int64_t>(stride, dim);
+      std::optional<int64_t> nextStride =
+          llvm::checkedMul<int64_t>(stride, dim);
       if (!next || !nextStride)
         return failure();
       span.max = *next;
@@ -84,8 +85,7 @@ static FailureOr<ElementSpan> getElementSpan(MemRefType type) {
   }
   SmallVector<int64_t> strides;
   int64_t offset;
-  if (
-      failed(type.getStridesAndOffset(strides, offset)) ||
+  if (failed(type.getStridesAndOffset(strides, offset)) ||
       ShapedType::isDynamic(offset) ||
       llvm::any_of(strides, ShapedType::isDynamic))
     return failure();
