@@ -102,6 +102,15 @@ struct ComponentLayout {
         }
   }
 
+  /// The sum of the sizes of the buffers live in each section.
+  std::vector<int64_t> sectionTotals() const {
+    std::vector<int64_t> totals(numSections, 0);
+    for (int32_t k = 0; k < m; ++k)
+      for (int32_t t = first[k]; t < last[k]; ++t)
+        totals[t] += size[k];
+    return totals;
+  }
+
   std::vector<int32_t> members;
   int32_t m = 0;
   int32_t numSections = 0;
@@ -119,10 +128,7 @@ public:
   ComponentSearch(const Problem &p, const std::vector<int32_t> &memberList)
       : ComponentLayout(p, memberList), problem(p) {
     // Each section's total, and the largest total over each buffer's life.
-    std::vector<int64_t> sectionTotal(numSections, 0);
-    for (int32_t k = 0; k < m; ++k)
-      for (int32_t t = first[k]; t < last[k]; ++t)
-        sectionTotal[t] += size[k];
+    std::vector<int64_t> sectionTotal = sectionTotals();
     maxTotal.assign(m, 0);
     for (int32_t k = 0; k < m; ++k)
       for (int32_t t = first[k]; t < last[k]; ++t)
@@ -167,10 +173,7 @@ public:
         rank[perm[r]] = r;
     }
     floor.assign(numSections, 0);
-    total.assign(numSections, 0);
-    for (int32_t k = 0; k < m; ++k)
-      for (int32_t t = first[k]; t < last[k]; ++t)
-        total[t] += size[k];
+    total = sectionTotals();
     cuts.assign(numSections, 0);
     for (int32_t k = 0; k < m; ++k)
       for (int32_t t = first[k]; t + 1 < last[k]; ++t)
@@ -476,10 +479,7 @@ public:
       }
     }
     floor.assign(numSections, 0);
-    rem.assign(numSections, 0);
-    for (int32_t k = 0; k < m; ++k)
-      for (int32_t t = first[k]; t < last[k]; ++t)
-        rem[t] += size[k];
+    rem = sectionTotals();
     pos.assign(m, 0);
     off.assign(m, -1);
     placed.assign(m, 0);
