@@ -16,7 +16,6 @@
 #include <limits>
 #include <numeric>
 #include <thread>
-#include <tuple>
 
 using namespace mplan;
 using namespace mplan::detail;
@@ -246,36 +245,58 @@ std::vector<int32_t> mplan::detail::makeOrder(const Problem &p, Order order) {
   int32_t n = p.numBuffers();
   std::vector<int32_t> idx(n);
   std::iota(idx.begin(), idx.end(), 0);
-  // Sorts (key, index) records held contiguously: no indirect, cache-missing
-  // key loads in the comparisons.
-  auto sortBy = [&](auto key) {
-    using Key = decltype(key(0));
-    std::vector<std::pair<Key, int32_t>> keyed(n);
-    for (int32_t i = 0; i < n; ++i)
-      keyed[i] = {key(i), i};
-    std::sort(keyed.begin(), keyed.end());
-    for (int32_t i = 0; i < n; ++i)
-      idx[i] = keyed[i].second;
+  // Orders by several keys, most significant first, ties by index: one
+  // stable radix sort of contiguous (key - min, index) records per key, from
+  // the least significant key up (no indirect, cache-missing key loads in
+  // comparisons; as many 11-bit digits as each key's range needs).
+  struct Record {
+    uint64_t key;
+    int32_t index;
   };
+  std::vector<Record> records(n);
+  auto thenBy = [&](auto key) {
+    uint64_t low = std::numeric_limits<uint64_t>::max();
+    for (int32_t a = 0; a < n; ++a) {
+      records[a] = {key(idx[a]), idx[a]};
+      low = std::min(low, records[a].key);
+    }
+    for (Record &r : records)
+      r.key -= low;
+    radixSortBy(records, [](const Record &r) { return r.key; });
+    for (int32_t a = 0; a < n; ++a)
+      idx[a] = records[a].index;
+  };
+  // Order-preserving unsigned keys of a signed value, ascending / descending.
+  auto up = [](int64_t v) {
+    return static_cast<uint64_t>(v) ^ (uint64_t(1) << 63);
+  };
+  auto down = [&](int64_t v) { return ~up(v); };
+  auto start = [&](int32_t i) { return up(p.start[i]); };
+  auto bigger = [&](int32_t i) { return down(p.size[i]); };
+  auto longer = [&](int32_t i) { return down(p.length[i]); };
   switch (order) {
-  case Order::Size:
-    sortBy([&](int32_t i) {
-      return std::make_tuple(-p.size[i], -p.length[i], p.start[i]);
-    });
+  case Order::Size: // size, length decreasing, then start
+    thenBy(start);
+    thenBy(longer);
+    thenBy(bigger);
     break;
-  case Order::Length:
-    sortBy([&](int32_t i) {
-      return std::make_tuple(-p.length[i], -p.size[i], p.start[i]);
-    });
+  case Order::Length: // length, size decreasing, then start
+    thenBy(start);
+    thenBy(bigger);
+    thenBy(longer);
     break;
-  case Order::Area:
-    sortBy([&](int32_t i) {
-      // size * length can exceed int64: compare as long double.
-      return std::make_tuple(-static_cast<long double>(p.size[i]) *
-                                 static_cast<long double>(p.length[i]),
-                             -p.size[i], p.start[i]);
-    });
+  case Order::Area: { // size x length, size decreasing, then start
+    thenBy(start);
+    thenBy(bigger);
+    // The exact 128-bit area (both factors are positive int64).
+    auto area = [&](int32_t i) {
+      return static_cast<unsigned __int128>(p.size[i]) *
+             static_cast<uint64_t>(p.length[i]);
+    };
+    thenBy([&](int32_t i) { return ~static_cast<uint64_t>(area(i)); });
+    thenBy([&](int32_t i) { return ~static_cast<uint64_t>(area(i) >> 64); });
     break;
+  }
   case Order::Degree: {
     // Number of buffers overlapping i: n - 1 - #(end <= start_i) -
     // #(start >= end_i).
@@ -293,9 +314,10 @@ std::vector<int32_t> mplan::detail::makeOrder(const Problem &p, Order order) {
     for (int32_t i = 0; i < n; ++i)
       degree[i] =
           n - 1 - endsAtOrBefore[p.start[i]] - startsAtOrAfter[p.end[i]];
-    sortBy([&](int32_t i) {
-      return std::make_tuple(-degree[i], -p.size[i], p.start[i]);
-    });
+    // Degree decreasing, size decreasing, then start.
+    thenBy(start);
+    thenBy(bigger);
+    thenBy([&](int32_t i) { return down(degree[i]); });
     break;
   }
   case Order::Breadth: {
@@ -306,14 +328,15 @@ std::vector<int32_t> mplan::detail::makeOrder(const Problem &p, Order order) {
     std::vector<int64_t> bb;
     std::vector<int32_t> bs;
     computeBreadth(p, bb, bs);
-    sortBy(
-        [&](int32_t i) { return std::make_tuple(-bb[i], bs[i], -p.size[i]); });
+    thenBy(bigger);
+    thenBy([&](int32_t i) { return up(bs[i]); });
+    thenBy([&](int32_t i) { return down(bb[i]); });
     break;
   }
-  case Order::Start:
-    sortBy([&](int32_t i) {
-      return std::make_tuple(p.start[i], -p.size[i], -p.length[i]);
-    });
+  case Order::Start: // start, then size and length decreasing
+    thenBy(longer);
+    thenBy(bigger);
+    thenBy(start);
     break;
   }
   return idx;

@@ -302,31 +302,7 @@ bool placeNaive(const Problem &p, Placement &out) {
 } // namespace
 
 void mplan::detail::radixSort(std::vector<uint64_t> &keys) {
-  uint64_t all = 0;
-  for (uint64_t k : keys)
-    all |= k;
-  if (keys.size() < 256) {
-    std::sort(keys.begin(), keys.end());
-    return;
-  }
-  std::vector<uint64_t> tmp(keys.size());
-  constexpr int kBits = 11;
-  constexpr size_t kBuckets = size_t(1) << kBits;
-  std::vector<size_t> count(kBuckets);
-  for (int shift = 0; shift < 64 && (all >> shift) != 0; shift += kBits) {
-    std::fill(count.begin(), count.end(), 0);
-    for (uint64_t k : keys)
-      ++count[(k >> shift) & (kBuckets - 1)];
-    size_t sum = 0;
-    for (size_t &c : count) {
-      size_t here = c;
-      c = sum;
-      sum += here;
-    }
-    for (uint64_t k : keys)
-      tmp[count[(k >> shift) & (kBuckets - 1)]++] = k;
-    keys.swap(tmp);
-  }
+  radixSortBy(keys, [](uint64_t key) { return key; });
 }
 
 Expected<Plan> mplan::planBuffers(const std::vector<Buffer> &buffers,

@@ -170,8 +170,45 @@ const char *orderName(Order order);
 bool runPortfolio(const Problem &problem, Placement &result,
                   std::string &winner);
 
-/// Sorts `keys` ascending (LSD radix sort, 11-bit digits, only as many passes
-/// as the largest key needs): O(n) and sequential memory access.
+/// Sorts `items` stably by keyOf(item) (a uint64_t) ascending: LSD radix sort
+/// with 11-bit digits and only as many passes as the largest key needs, O(n)
+/// with sequential memory access (an insertion sort below 64 items).
+template <typename T, typename KeyOf>
+void radixSortBy(std::vector<T> &items, KeyOf keyOf) {
+  if (items.size() < 64) {
+    for (size_t a = 1; a < items.size(); ++a) {
+      T item = items[a];
+      size_t b = a;
+      for (; b > 0 && keyOf(item) < keyOf(items[b - 1]); --b)
+        items[b] = items[b - 1];
+      items[b] = item;
+    }
+    return;
+  }
+  uint64_t all = 0;
+  for (const T &item : items)
+    all |= keyOf(item);
+  std::vector<T> tmp(items.size());
+  constexpr int kBits = 11;
+  constexpr size_t kBuckets = size_t(1) << kBits;
+  std::vector<size_t> count(kBuckets);
+  for (int shift = 0; shift < 64 && (all >> shift) != 0; shift += kBits) {
+    std::fill(count.begin(), count.end(), 0);
+    for (const T &item : items)
+      ++count[(keyOf(item) >> shift) & (kBuckets - 1)];
+    size_t sum = 0;
+    for (size_t &c : count) {
+      size_t here = c;
+      c = sum;
+      sum += here;
+    }
+    for (const T &item : items)
+      tmp[count[(keyOf(item) >> shift) & (kBuckets - 1)]++] = item;
+    items.swap(tmp);
+  }
+}
+
+/// Sorts `keys` ascending (radixSortBy).
 void radixSort(std::vector<uint64_t> &keys);
 
 using Clock = std::chrono::steady_clock;
