@@ -556,6 +556,10 @@ private:
   /// Whether `access` (of root y, in the window before position `before`) is
   /// an initialization that can move before `before`.
   bool isMovableInit(unsigned y, const Access &access, Operation *before);
+  /// The ops defining values that `op` (a linalg op in `before`'s block) uses
+  /// and that come after `before`: constants, which can move up with `op`,
+  /// or null for any other value.
+  SmallVector<Operation *> getLateConstants(Operation *op, Operation *before);
   /// Whether `access` (of root y) is a linalg.fill of a dense box of y that
   /// can be narrowed to the parts of its box outside `region` (a dense box).
   bool isNarrowableFill(unsigned y, const Access &access, MemRefType region);
@@ -730,24 +734,31 @@ bool CopyEliminator::isMovableInit(unsigned y, const Access &access,
     });
   if (!pure)
     return false;
-  // Everything it uses must be available before `before`.
+  // Everything it uses must be available before `before`, or be a constant
+  // that moves there with it (upstream's pad lowering materializes the
+  // padding value right before the padded buffer's fill).
+  return !llvm::is_contained(getLateConstants(op, before), nullptr);
+}
+
+SmallVector<Operation *> CopyEliminator::getLateConstants(Operation *op,
+                                                          Operation *before) {
   Block *block = before->getBlock();
   int64_t limit = analysis.pos(before);
-  auto available = [&](Value value) {
-    if (value == init)
-      return true;
+  Value init = cast<linalg::LinalgOp>(op).getDpsInitOperand(0)->get();
+  llvm::SetVector<Value> used(op->getOperands().begin(),
+                              op->getOperands().end());
+  getUsedValuesDefinedAbove(op->getRegions(), used);
+  SmallVector<Operation *> late;
+  for (Value value : used) {
     // Values of enclosing scopes (and block arguments) dominate the block.
     Operation *def = value.getDefiningOp();
-    if (!def || def->getBlock() != block)
-      return true;
-    return analysis.pos(def) < limit;
-  };
-  for (Value operand : op->getOperands())
-    if (!available(operand))
-      return false;
-  llvm::SetVector<Value> captured;
-  getUsedValuesDefinedAbove(op->getRegions(), captured);
-  return llvm::all_of(captured, available);
+    if (value == init || !def || def->getBlock() != block ||
+        analysis.pos(def) < limit)
+      continue;
+    // A null entry: a value computed after `before`.
+    late.push_back(def->hasTrait<OpTrait::ConstantLike>() ? def : nullptr);
+  }
+  return late;
 }
 
 /// The dense box (every step 1) `type` addresses in a root of `rootShape`,
@@ -899,6 +910,10 @@ void CopyEliminator::merge(
         analysis.pos(view) > analysis.pos(firstAccess)) {
       view->moveBefore(firstAccess);
       analysis.notifyPlaced(view);
+    }
+    for (Operation *constant : getLateConstants(init, firstAccess)) {
+      constant->moveBefore(firstAccess);
+      analysis.notifyPlaced(constant);
     }
     init->moveBefore(firstAccess);
     analysis.notifyPlaced(init);

@@ -287,3 +287,35 @@ func.func @fill_view_narrowed(%in: memref<4x2xf32>, %out: memref<4x6xf32>, %i: i
   linalg.copy ins(%cat : memref<4x6xf32>) outs(%out : memref<4x6xf32>)
   return
 }
+
+// -----
+
+// The padding value is a constant materialized after the producer, right
+// before the padded buffer (upstream's tosa-to-linalg-named pad lowering):
+// the linalg.map fill captures it, and the constant moves up with the fill.
+
+// CHECK-LABEL: func.func @pad_late_constant
+// CHECK-SAME:    mplan.copies_removed = 1 : i64
+// CHECK:         %[[BIG:.*]] = mplan.alloc_tensor id(1) -> memref<6x6xf32>
+// CHECK-NEXT:    %[[V:.*]] = mplan.view %[[BIG]][28]
+// CHECK-NEXT:    %[[CST:.*]] = arith.constant -3.40282347E+38 : f32
+// CHECK-NEXT:    linalg.map outs(%[[BIG]] : memref<6x6xf32>)
+// CHECK-NEXT:      (%{{.*}}: f32) {
+// CHECK-NEXT:        linalg.yield %[[CST]] : f32
+// CHECK:         linalg.map { math.absf } ins(%{{.*}} : memref<4x4xf32>) outs(%[[V]] : memref<4x4xf32, strided<[6, 1], offset: 7>>)
+// CHECK-NOT:     memref.copy
+// CHECK:         return
+func.func @pad_late_constant(%in: memref<4x4xf32>, %out: memref<6x6xf32>) {
+  %small = mplan.alloc_tensor id(0) -> memref<4x4xf32>
+  linalg.map { math.absf } ins(%in : memref<4x4xf32>) outs(%small : memref<4x4xf32>)
+  %cst = arith.constant -3.40282347E+38 : f32
+  %big = mplan.alloc_tensor id(1) -> memref<6x6xf32>
+  linalg.map outs(%big : memref<6x6xf32>)
+    (%init: f32) {
+      linalg.yield %cst : f32
+    }
+  %v = mplan.view %big[28] : memref<6x6xf32> to memref<4x4xf32, strided<[6, 1], offset: 7>>
+  memref.copy %small, %v : memref<4x4xf32> to memref<4x4xf32, strided<[6, 1], offset: 7>>
+  linalg.copy ins(%big : memref<6x6xf32>) outs(%out : memref<6x6xf32>)
+  return
+}
