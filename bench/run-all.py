@@ -7,6 +7,8 @@ go into docs/benchmarks.md together with the command and the machine:
                 random instances, every strategy)
   compile-time  bench/compile-time/run_bench.py (mplan-plan-pipeline vs upstream
                 One-Shot Bufferize on synthetic functions of 10k-200k ops)
+  views         bench/views/run.py (views and copies removed, arena with and without the
+                views-and-copies passes and the peak guard, on the model zoo)
   e2e           bench/e2e/run.py (upstream baseline vs mplan heap/global on the
                 model zoo: allocations, peak, arena, paired wall time)
 """
@@ -32,7 +34,7 @@ def main():
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--build", default=os.path.join(ROOT, "build"))
     parser.add_argument("--only", action="append",
-                        choices=["planner", "compile-time", "e2e"])
+                        choices=["planner", "compile-time", "views", "e2e"])
     args = parser.parse_args()
     build = os.path.abspath(args.build)
     benches = {
@@ -40,6 +42,8 @@ def main():
                     os.path.join(os.path.dirname(ROOT), "shared", "benchmarks", "minimalloc")],
         "compile-time": [PYTHON, os.path.join(ROOT, "bench", "compile-time", "run_bench.py"),
                          "--mplan-opt", os.path.join(build, "bin", "mplan-opt")],
+        "views": [PYTHON, os.path.join(ROOT, "bench", "views", "run.py"),
+                  "--mplan-opt", os.path.join(build, "bin", "mplan-opt")],
         "e2e": [PYTHON, os.path.join(ROOT, "bench", "e2e", "run.py"), "--build", build],
     }
     print(f"# mplan benchmarks\nmachine: {machine()}\n", flush=True)

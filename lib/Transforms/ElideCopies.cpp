@@ -38,9 +38,13 @@
 // one index of BufferLiveness's numbering), which the planner reaches on
 // chain and branchy graphs: the profile is computed once per function from
 // BufferLiveness, kept in a segment tree (range add, range max, O(log n)),
-// and a rewrite is taken only if the maximum over Y's merged range after it
-// is at most the current peak; otherwise the copy stays. The arena therefore
-// never grows through copy elision as far as the bound goes.
+// and a guarded rewrite is taken only if the maximum over Y's merged range
+// after it is at most the current peak; otherwise the copy stays. Which
+// rewrites are guarded is the `peak-guard` option: by default view copies
+// only, so that every pad and concat copy goes (its removal also saves the
+// copy's time) even where the destination then lives longer; with
+// `peak-guard=all` the arena never grows through copy elision as far as the
+// bound goes.
 //
 //===----------------------------------------------------------------------===//
 
@@ -526,8 +530,9 @@ struct CopyEliminator {
   /// `getLiveness` gives the liveness of `func` as it is before any
   /// rewrite; it is called at most once, at the first candidate.
   CopyEliminator(func::FuncOp func,
-                 llvm::function_ref<BufferLiveness &()> getLiveness)
-      : func(func), analysis(func), getLiveness(getLiveness) {}
+                 llvm::function_ref<BufferLiveness &()> getLiveness,
+                 PeakGuard guard)
+      : func(func), analysis(func), guard(guard), getLiveness(getLiveness) {}
 
   /// Tries both rewrites on `copy`; true if the copy is gone.
   bool tryCopy(Operation *copy, Value source, Value target);
@@ -541,8 +546,9 @@ struct CopyEliminator {
 private:
   /// The peak guard: whether merging root `x` into root `y` (y's live range
   /// grows to cover x's, x's goes) keeps the max-live profile at or below its
-  /// current peak. If so, records the merge in the profile.
-  bool admitMerge(unsigned x, unsigned y);
+  /// current peak, or `guarded` is false. If so, records the merge in the
+  /// profile.
+  bool admitMerge(unsigned x, unsigned y, bool guarded);
 
   /// The root `value` is, if it is a whole tracked root of `block`.
   std::optional<unsigned> getWholeRoot(Value value, Block *block);
@@ -574,6 +580,7 @@ private:
 
   func::FuncOp func;
   AccessAnalysis analysis;
+  PeakGuard guard;
   /// Per root: its live range over the numbering of the function as it was
   /// when the pass started (an op moved before op P counts as at P), and the
   /// bytes it takes in the arena (0 if it is not planned).
@@ -615,7 +622,7 @@ void CopyEliminator::initProfile() {
   }
 }
 
-bool CopyEliminator::admitMerge(unsigned x, unsigned y) {
+bool CopyEliminator::admitMerge(unsigned x, unsigned y, bool guarded) {
   if (!profile)
     initProfile();
   LiveRange rx = ranges[x], ry = ranges[y];
@@ -637,7 +644,7 @@ bool CopyEliminator::admitMerge(unsigned x, unsigned y) {
   apply(1);
   // Only [merged.start, merged.end) changed: the new peak exceeds the old one
   // iff the maximum there does.
-  if (profile->max(merged.start, merged.end) > peak) {
+  if (guarded && profile->max(merged.start, merged.end) > peak) {
     apply(-1);
     return false;
   }
@@ -974,8 +981,12 @@ void CopyEliminator::merge(
 
 bool CopyEliminator::tryCopy(Operation *copy, Value source, Value target) {
   Block *block = copy->getBlock();
-  auto admitOrCount = [&](unsigned x, unsigned y) {
-    if (admitMerge(x, y))
+  // Writing in place removes a pad or concat copy; a view copy becomes a
+  // view that extends its source.
+  auto admitOrCount = [&](unsigned x, unsigned y, bool writeInPlace) {
+    bool guarded =
+        guard == PeakGuard::All || (guard == PeakGuard::Views && !writeInPlace);
+    if (admitMerge(x, y, guarded))
       return true;
     ++copiesKeptForPeak;
     return false;
@@ -1051,7 +1062,7 @@ bool CopyEliminator::tryCopy(Operation *copy, Value source, Value target) {
       }
       llvm::DenseMap<Operation *, MemRefType> newViewTypes;
       if (legal && canRetype(*x, regionType, copy, newViewTypes) &&
-          admitOrCount(*x, y)) {
+          admitOrCount(*x, y, /*writeInPlace=*/true)) {
         SmallVector<Operation *> initOps;
         for (const Access *init : inits)
           initOps.push_back(init->op);
@@ -1097,7 +1108,7 @@ bool CopyEliminator::tryCopy(Operation *copy, Value source, Value target) {
       }
       llvm::DenseMap<Operation *, MemRefType> newViewTypes;
       if (legal && canRetype(*x, regionType, copy, newViewTypes) &&
-          admitOrCount(*x, y)) {
+          admitOrCount(*x, y, /*writeInPlace=*/false)) {
         merge(*x, y, regionType, copy, newViewTypes, {}, copy);
         ++copiesRemoved;
         bytesAvoided += bytes;
@@ -1130,7 +1141,7 @@ struct MPlanElideCopiesPass
     auto getLiveness = [&]() -> BufferLiveness & {
       return getAnalysis<BufferLiveness>();
     };
-    CopyEliminator eliminator(func, getLiveness);
+    CopyEliminator eliminator(func, getLiveness, peakGuard);
     for (Operation *copy : copies) {
       Value source = copy->getOperand(0), target = copy->getOperand(1);
       (void)eliminator.tryCopy(copy, source, target);

@@ -18,8 +18,11 @@ void mlir::mplan::buildPlanPipeline(OpPassManager &pm,
   // live ranges are computed).
   capture.foldViews = options.viewsAndCopies;
   pm.addNestedPass<func::FuncOp>(createMPlanCaptureBuffers(capture));
-  if (options.viewsAndCopies)
-    pm.addNestedPass<func::FuncOp>(createMPlanElideCopies());
+  if (options.viewsAndCopies) {
+    MPlanElideCopiesOptions elide;
+    elide.peakGuard = options.peakGuard;
+    pm.addNestedPass<func::FuncOp>(createMPlanElideCopies(elide));
+  }
 
   MPlanPlanBuffersOptions plan;
   plan.strategy = options.strategy;

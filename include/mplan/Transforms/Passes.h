@@ -13,6 +13,18 @@
 namespace mlir {
 namespace mplan {
 
+/// Which rewrites of `mplan-elide-copies` must not raise the max-live bound
+/// (its `peak-guard` option).
+enum class PeakGuard {
+  /// None: every legal rewrite is taken.
+  None,
+  /// View copies that would become views only; pad and concat copies are
+  /// always written in place (the default).
+  Views,
+  /// Every rewrite.
+  All,
+};
+
 #define GEN_PASS_DECL
 #include "mplan/Transforms/Passes.h.inc"
 
@@ -40,6 +52,16 @@ struct PlanPipelineOptions : public PassPipelineOptions<PlanPipelineOptions> {
       llvm::cl::desc("Run mplan-fold-views and mplan-elide-copies before "
                      "planning (off: plan the captured buffers as they are)"),
       llvm::cl::init(true)};
+  PassOptions::Option<PeakGuard> peakGuard{
+      *this, "peak-guard",
+      llvm::cl::desc("Which copy eliminations must not raise the max-live "
+                     "bound (see mplan-elide-copies)"),
+      llvm::cl::init(PeakGuard::Views),
+      llvm::cl::values(
+          clEnumValN(PeakGuard::None, "none", "no rewrite is guarded"),
+          clEnumValN(PeakGuard::Views, "views",
+                     "view copies only: pad and concat copies always go"),
+          clEnumValN(PeakGuard::All, "all", "every rewrite is guarded"))};
   PassOptions::Option<bool> remarks{
       *this, "remarks",
       llvm::cl::desc("Emit a remark for every buffer left unplanned"),

@@ -101,11 +101,30 @@ def MPlanElideCopies : Pass<"mplan-elide-copies", "func::FuncOp"> {
       still used, the target becomes a view of the source.
 
     The buffer and the copy disappear; live ranges follow from the rewritten
-    IR. Write and alias information is computed once per function and
+    IR. The *peak guard* keeps a copy whose removal would raise the max-live
+    bound (the largest total size of the buffers live at one point): writing
+    in place makes the destination live from the source's first use, a view
+    keeps the source live until the target's last use. `peak-guard=views`
+    (default) guards view copies only, so every pad and concat copy of a
+    computed buffer goes even where the arena grows (a DenseNet-style concat
+    whose destination then lives through the whole block); `all` guards both
+    (the arena never grows through copy elision), `none` neither. Write and alias information is computed once per function and
     updated in place for the ops each rewrite touches. Records
     `mplan.copies_removed` and `mplan.copy_bytes_avoided` as function
     attributes (accumulated; the plan report shows them).
   }];
+  let options = [
+    Option<"peakGuard", "peak-guard", "::mlir::mplan::PeakGuard",
+           /*default=*/"::mlir::mplan::PeakGuard::Views",
+           "Which rewrites must not raise the max-live bound",
+           [{::llvm::cl::values(
+             clEnumValN(::mlir::mplan::PeakGuard::None, "none",
+                        "no rewrite is guarded"),
+             clEnumValN(::mlir::mplan::PeakGuard::Views, "views",
+                        "view copies only: pad and concat copies always go"),
+             clEnumValN(::mlir::mplan::PeakGuard::All, "all",
+                        "every rewrite is guarded"))}]>
+  ];
   let dependentDialects = ["::mlir::mplan::MPlanDialect",
                            "::mlir::memref::MemRefDialect"];
 }

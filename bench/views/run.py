@@ -1,0 +1,109 @@
+#!/usr/bin/python3
+"""Views and copies: what mplan-fold-views and mplan-elide-copies remove, and the arena.
+
+For every program (default: models/*.mlir; any linalg-on-tensors or already bufferized file),
+bufferizes it with upstream One-Shot Bufferize (skipped with --bufferized), then counts, over
+every function except @main (the test driver):
+  views   memref view ops (subview, expand_shape, collapse_shape, reinterpret_cast, cast, view,
+          transpose) and mplan.view
+  copies  memref.copy and linalg.copy
+before and after `--mplan-plan-pipeline`, and reads the arena and max-live bound from the plan
+report, for three configurations side by side:
+  without      views-and-copies=false (capture + plan only)
+  guard=all    every rewrite must keep the max-live bound (peak-guard=all)
+  default      pad and concat copies always go, view copies guarded (peak-guard=views)
+and checks `--mplan-verify-plan` on the default output.
+
+Usage: bench/views/run.py [--mplan-opt build/bin/mplan-opt] [--bufferized] [FILE...]
+"""
+import argparse
+import glob
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+LLVM_BIN = "/usr/lib/llvm-22/bin"
+BUFFERIZE = ("--one-shot-bufferize=bufferize-function-boundaries "
+             "function-boundary-type-conversion=identity-layout-map")
+VIEW_OPS = ("memref.subview", "memref.expand_shape", "memref.collapse_shape",
+            "memref.reinterpret_cast", "memref.cast", "memref.view", "memref.transpose",
+            "mplan.view")
+COPY_OPS = ("memref.copy", "linalg.copy")
+CONFIGS = {"without": "views-and-copies=false", "guard=all": "peak-guard=all", "default": ""}
+
+
+def run(cmd, stdin):
+    p = subprocess.run(cmd, input=stdin, capture_output=True, text=True)
+    if p.returncode != 0:
+        sys.exit(f"command failed ({p.returncode}): {' '.join(cmd)}\n{p.stderr[-3000:]}")
+    return p.stdout
+
+
+def strip_main(ir):
+    """The IR without the body of @main (counted ops are the model's)."""
+    return re.sub(r"func\.func @main\(.*?\n  \}\n", "", ir, flags=re.S)
+
+
+def count(ir, ops):
+    body = strip_main(ir)
+    return sum(len(re.findall(r"(?<![\w.])" + re.escape(op) + r"\b", body)) for op in ops)
+
+
+def totals(report):
+    fns = [f for f in report["functions"] if f["name"] != "main"]
+    return (sum(f["arena_bytes"] for f in fns), sum(f["lower_bound_bytes"] for f in fns),
+            sum(len(f["buffers"]) for f in fns))
+
+
+def measure(path, mplan_opt, bufferized):
+    src = open(path).read()
+    buf = src if bufferized else run([f"{LLVM_BIN}/mlir-opt", BUFFERIZE], src)
+    row = {"model": os.path.splitext(os.path.basename(path))[0],
+           "views": count(buf, VIEW_OPS), "copies": count(buf, COPY_OPS)}
+    for name, options in CONFIGS.items():
+        with tempfile.TemporaryDirectory() as tmp:
+            report = os.path.join(tmp, "plan.json")
+            opts = " ".join(o for o in (options, f"report={report}") if o)
+            extra = ["--mplan-verify-plan"] if name == "default" else []
+            out = run([mplan_opt, f"--mplan-plan-pipeline={opts}", *extra], buf)
+            arena, bound, buffers = totals(json.load(open(report)))
+        row[name] = {"views": count(out, VIEW_OPS), "copies": count(out, COPY_OPS),
+                     "arena": arena, "bound": bound, "buffers": buffers}
+    return row
+
+
+def table(rows):
+    lines = ["| model | views before | views after | copies before | copies after (guard=all) "
+             "| copies after | buffers without / with | arena without | arena guard=all "
+             "| arena | arena / bound |",
+             "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    for r in rows:
+        w, g, d = r["without"], r["guard=all"], r["default"]
+        ratio = d["arena"] / d["bound"] if d["bound"] else 1.0
+        lines.append(f"| {r['model']} | {r['views']} | {d['views']} | {r['copies']} | "
+                     f"{g['copies']} | {d['copies']} | {w['buffers']} / {d['buffers']} | "
+                     f"{w['arena']:,} | {g['arena']:,} | {d['arena']:,} | {ratio:.3f} |")
+    return "\n".join(lines)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("files", nargs="*")
+    parser.add_argument("--mplan-opt", default=os.path.join(ROOT, "build", "bin", "mplan-opt"))
+    parser.add_argument("--bufferized", action="store_true",
+                        help="the files are bufferized already")
+    args = parser.parse_args()
+    files = args.files or sorted(glob.glob(os.path.join(ROOT, "models", "*.mlir")))
+    rows = [measure(f, args.mplan_opt, args.bufferized) for f in files]
+    print(f"$ bench/views/run.py {' '.join(sys.argv[1:])}\n")
+    print(table(rows))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
