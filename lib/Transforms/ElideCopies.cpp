@@ -572,6 +572,8 @@ private:
   /// Replaces `fill` (see isNarrowableFill) by fills of the parts of its box
   /// outside `region`, at its place.
   void narrowFill(unsigned y, linalg::FillOp fill, MemRefType region);
+  /// Erases `copy`, its accesses of `roots` and the views only it used.
+  void eraseCopy(Operation *copy, ArrayRef<unsigned> roots);
   /// Replaces root `x` by `region` of root `y`, erasing `copy`.
   void merge(unsigned x, unsigned y, MemRefType region, Operation *copy,
              const llvm::DenseMap<Operation *, MemRefType> &newViewTypes,
@@ -930,21 +932,7 @@ void CopyEliminator::merge(
   for (Operation *fill : fillsToNarrow)
     narrowFill(y, cast<linalg::FillOp>(fill), region);
 
-  // The copy goes, and with it its target view if nothing else uses it.
-  for (RootState *state : {&xs, &ys})
-    llvm::erase_if(state->accesses,
-                   [&](const Access &access) { return access.user == copy; });
-  SmallVector<Value> copyOperands(copy->getOperands());
-  copy->erase();
-  for (Value operand : copyOperands)
-    if (Operation *view = operand.getDefiningOp())
-      if (view != xAlloc && view != yAlloc && view->use_empty() &&
-          view->getNumRegions() == 0 && isMemoryEffectFree(view)) {
-        for (Value result : view->getResults())
-          analysis.forget(result);
-        view->erase();
-        ++viewsRemoved;
-      }
+  eraseCopy(copy, {x, y});
 
   // X's accesses become Y's, in Y's coordinates.
   for (Access access : xs.accesses) {
@@ -979,6 +967,25 @@ void CopyEliminator::merge(
   xs.erased = true;
 }
 
+void CopyEliminator::eraseCopy(Operation *copy, ArrayRef<unsigned> roots) {
+  for (unsigned root : roots)
+    llvm::erase_if(analysis.roots[root].accesses,
+                   [&](const Access &access) { return access.user == copy; });
+  SmallVector<Value> copyOperands(copy->getOperands());
+  copy->erase();
+  // Its views go with it if nothing else uses them (a root allocates, so it
+  // is never memory-effect free).
+  for (Value operand : copyOperands)
+    if (Operation *view = operand.getDefiningOp())
+      if (view->use_empty() && view->getNumRegions() == 0 &&
+          isMemoryEffectFree(view)) {
+        for (Value result : view->getResults())
+          analysis.forget(result);
+        view->erase();
+        ++viewsRemoved;
+      }
+}
+
 bool CopyEliminator::tryCopy(Operation *copy, Value source, Value target) {
   Block *block = copy->getBlock();
   // Writing in place removes a pad or concat copy; a view copy becomes a
@@ -1003,6 +1010,22 @@ bool CopyEliminator::tryCopy(Operation *copy, Value source, Value target) {
   if (failed(elementSize))
     return false;
   int64_t bytes = sourceType.getNumElements() * *elementSize;
+
+  // A copy of a region onto itself changes nothing (One-Shot Bufferize
+  // leaves `memref.copy %v, %v` behind when CSE merges the two views of an
+  // in-place insert_slice of an extract_slice).
+  std::optional<std::pair<unsigned, MemRefType>> sourceRegion =
+      getRegion(source, block);
+  if (source == target ||
+      (sourceRegion && sourceRegion == getRegion(target, block))) {
+    SmallVector<unsigned, 1> roots;
+    if (sourceRegion)
+      roots.push_back(sourceRegion->first);
+    eraseCopy(copy, roots);
+    ++copiesRemoved;
+    bytesAvoided += bytes;
+    return true;
+  }
 
   // Write in place: the source (whole) becomes the target's region.
   if (std::optional<unsigned> x = getWholeRoot(source, block)) {

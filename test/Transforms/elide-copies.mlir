@@ -319,3 +319,44 @@ func.func @pad_late_constant(%in: memref<4x4xf32>, %out: memref<6x6xf32>) {
   linalg.copy ins(%big : memref<6x6xf32>) outs(%out : memref<6x6xf32>)
   return
 }
+
+// -----
+
+// A copy of a region onto itself is a no-op: the same value (what One-Shot
+// Bufferize leaves once CSE merges the views of an in-place insert_slice),
+// two views of the same region of a root, or a function argument onto itself.
+
+// CHECK-LABEL: func.func @self_copy
+// CHECK-SAME:    mplan.copies_removed = 3 : i64
+// CHECK-NOT:     memref.copy
+// CHECK:         linalg.copy
+// CHECK-NOT:     memref.copy
+// CHECK:         return
+func.func @self_copy(%in: memref<4x4xf32>, %out: memref<4x8xf32>) {
+  %buf = mplan.alloc_tensor id(0) -> memref<4x8xf32>
+  %v = mplan.view %buf[16] : memref<4x8xf32> to memref<4x4xf32, strided<[8, 1], offset: 4>>
+  linalg.map { math.absf } ins(%in : memref<4x4xf32>) outs(%v : memref<4x4xf32, strided<[8, 1], offset: 4>>)
+  memref.copy %v, %v : memref<4x4xf32, strided<[8, 1], offset: 4>> to memref<4x4xf32, strided<[8, 1], offset: 4>>
+  %w = mplan.view %buf[16] : memref<4x8xf32> to memref<4x4xf32, strided<[8, 1], offset: 4>>
+  memref.copy %v, %w : memref<4x4xf32, strided<[8, 1], offset: 4>> to memref<4x4xf32, strided<[8, 1], offset: 4>>
+  memref.copy %in, %in : memref<4x4xf32> to memref<4x4xf32>
+  linalg.copy ins(%buf : memref<4x8xf32>) outs(%out : memref<4x8xf32>)
+  return
+}
+
+// -----
+
+// Two different regions of one root: the copy stays.
+
+// CHECK-LABEL: func.func @copy_within_root
+// CHECK-NOT:     mplan.copies_removed
+// CHECK:         memref.copy
+func.func @copy_within_root(%in: memref<4x4xf32>, %out: memref<4x8xf32>) {
+  %buf = mplan.alloc_tensor id(0) -> memref<4x8xf32>
+  %v = mplan.view %buf[16] : memref<4x8xf32> to memref<4x4xf32, strided<[8, 1], offset: 4>>
+  linalg.map { math.absf } ins(%in : memref<4x4xf32>) outs(%v : memref<4x4xf32, strided<[8, 1], offset: 4>>)
+  %w = mplan.view %buf[0] : memref<4x8xf32> to memref<4x4xf32, strided<[8, 1]>>
+  memref.copy %v, %w : memref<4x4xf32, strided<[8, 1], offset: 4>> to memref<4x4xf32, strided<[8, 1]>>
+  linalg.copy ins(%buf : memref<4x8xf32>) outs(%out : memref<4x8xf32>)
+  return
+}
