@@ -562,11 +562,11 @@ def main_fn(m, result, full_print_limit=2048, slice_len=64):
         "    %xx = arith.mulf %x, %x : f32",
         "    %q2 = arith.addf %q, %xx : f32",
         "    %xw = arith.mulf %x, %wt : f32",
-        "    %w2 = arith.addf %w, %xw : f32",
+        "    %wacc = arith.addf %w, %xw : f32",
         "    %bits = arith.bitcast %x : f32 to i32",
         "    %bm = arith.muli %bits, %hw : i32",
         "    %h2 = arith.addi %h, %bm : i32",
-        "    linalg.yield %s2, %q2, %w2, %h2 : f32, f32, f32, i32",
+        "    linalg.yield %s2, %q2, %wacc, %h2 : f32, f32, f32, i32",
         "  } -> (tensor<f32>, tensor<f32>, tensor<f32>, tensor<i32>)",
         "  %vsum = tensor.extract %red#0[] : tensor<f32>",
         "  %vsq = tensor.extract %red#1[] : tensor<f32>",
@@ -807,27 +807,37 @@ MODELS = {
 }
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--out-dir", default=os.path.dirname(os.path.abspath(__file__)))
-    ap.add_argument("--list", action="store_true")
-    ap.add_argument("names", nargs="*")
-    a = ap.parse_args()
-    if a.list:
-        print("\n".join(MODELS))
-        return 0
-    names = a.names or list(MODELS)
+def write_models(models, names, out_dir, note):
+    """Renders models[n]() -> (model, result) for each name into out_dir/n.mlir; exit status."""
     for n in names:
-        if n not in MODELS:
-            print(f"unknown model {n!r}; known: {', '.join(MODELS)}", file=sys.stderr)
+        if n not in models:
+            print(f"unknown model {n!r}; known: {', '.join(models)}", file=sys.stderr)
             return 1
-        m, res = MODELS[n]()
-        text = render(m, res, f"{n}: {m.description}\nSee models/README.md for the source of the shapes.")
-        path = os.path.join(a.out_dir, n + ".mlir")
+        m, res = models[n]()
+        text = render(m, res, f"{n}: {m.description}\n{note}")
+        path = os.path.join(out_dir, n + ".mlir")
         with open(path, "w") as f:
             f.write(text)
         print(f"{path}: {len(text)} bytes, {len(m.params)} model arguments")
     return 0
+
+
+def arg_parser(doc):
+    """--out-dir (default: models/), --list, and model names."""
+    ap = argparse.ArgumentParser(description=doc, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--out-dir", default=os.path.dirname(os.path.abspath(__file__)))
+    ap.add_argument("--list", action="store_true")
+    ap.add_argument("names", nargs="*")
+    return ap
+
+
+def main():
+    a = arg_parser(__doc__).parse_args()
+    if a.list:
+        print("\n".join(MODELS))
+        return 0
+    return write_models(MODELS, a.names or list(MODELS), a.out_dir,
+                        "See models/README.md for the source of the shapes.")
 
 
 if __name__ == "__main__":

@@ -189,11 +189,11 @@ func.func @main() {
     %xx = arith.mulf %x, %x : f32
     %q2 = arith.addf %q, %xx : f32
     %xw = arith.mulf %x, %wt : f32
-    %w2 = arith.addf %w, %xw : f32
+    %wacc = arith.addf %w, %xw : f32
     %bits = arith.bitcast %x : f32 to i32
     %bm = arith.muli %bits, %hw : i32
     %h2 = arith.addi %h, %bm : i32
-    linalg.yield %s2, %q2, %w2, %h2 : f32, f32, f32, i32
+    linalg.yield %s2, %q2, %wacc, %h2 : f32, f32, f32, i32
   } -> (tensor<f32>, tensor<f32>, tensor<f32>, tensor<i32>)
   %vsum = tensor.extract %red#0[] : tensor<f32>
   %vsq = tensor.extract %red#1[] : tensor<f32>
