@@ -9,8 +9,8 @@
 // the heuristics on random instances (median of N runs). With --portfolio N
 // it only plans the random instance of N buffers with `portfolio` (or
 // --strategy) R times and prints arena / bound, greedy-by-size's arena / bound
-// (unless --compare 0), and the best wall and CPU (getrusage, all threads)
-// time of the runs: the measurement behind the portfolio table in
+// (unless --compare 0), and the best and the median wall and CPU (getrusage,
+// all threads) time of the runs: the measurement behind the portfolio table in
 // docs/benchmarks.md.
 //
 //===----------------------------------------------------------------------===//
@@ -118,6 +118,7 @@ int portfolioOnly(int64_t n, int runs, const std::string &strategy,
   options.strategy = strategy;
   options.timeLimitSeconds = 1.0;
   double bestWall = 1e30, bestCpu = 1e30;
+  std::vector<double> walls, cpus;
   int64_t arena = 0;
   std::string winner;
   for (int k = 0; k < runs; ++k) {
@@ -130,6 +131,8 @@ int portfolioOnly(int64_t n, int runs, const std::string &strategy,
     }
     bestWall = std::min(bestWall, plan->seconds);
     bestCpu = std::min(bestCpu, cpu);
+    walls.push_back(plan->seconds);
+    cpus.push_back(cpu);
     arena = plan->arenaSize;
     winner = plan->strategy;
     if (k == 0) {
@@ -143,11 +146,17 @@ int portfolioOnly(int64_t n, int runs, const std::string &strategy,
   Result gbs;
   if (compare)
     gbs = run(buffers, "greedy-by-size", 1.0);
+  auto median = [](std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    return v.size() % 2 ? v[v.size() / 2]
+                        : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
+  };
   std::printf("n=%lld %s arena/LB=%.4f greedy-by-size=%.4f wall=%.4f "
-              "cpu=%.4f\n",
+              "cpu=%.4f median wall=%.4f cpu=%.4f\n",
               static_cast<long long>(n), winner.c_str(),
               static_cast<double>(arena) / lb,
-              static_cast<double>(gbs.arena) / lb, bestWall, bestCpu);
+              static_cast<double>(gbs.arena) / lb, bestWall, bestCpu,
+              median(walls), median(cpus));
   return 0;
 }
 } // namespace

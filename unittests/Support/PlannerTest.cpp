@@ -412,3 +412,51 @@ TEST(Planner, GreedyFallbacksAndSparseKeys) {
                               std::to_string(-(int64_t(1) << 62))),
             std::string::npos);
 }
+
+TEST(Planner, GreedyBySizeMatchesAQuadraticReference) {
+  // The greedy places buffers in a time-local sequence (batches swept in
+  // time, see docs/planner.md), which must give exactly the plan of placing
+  // them one by one in size order: compare with a direct O(n^2) best fit.
+  std::mt19937_64 rng(23);
+  for (int64_t maxLength : {int64_t(16), int64_t(400)}) {
+    std::vector<Buffer> buffers;
+    for (int64_t i = 0; i < 3000; ++i) {
+      int64_t start = static_cast<int64_t>(rng() % 3000);
+      int64_t length = 1 + static_cast<int64_t>(rng() % maxLength);
+      buffers.push_back({i, start, start + length,
+                         int64_t(1) + static_cast<int64_t>(rng() % 5000), 1});
+    }
+    std::vector<size_t> order(buffers.size());
+    std::iota(order.begin(), order.end(), 0);
+    std::sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+      const Buffer &x = buffers[a], &y = buffers[b];
+      return std::make_tuple(-x.size, x.start - x.end, x.start, a) <
+             std::make_tuple(-y.size, y.start - y.end, y.start, b);
+    });
+    std::vector<int64_t> offsets(buffers.size(), -1);
+    int64_t arena = 0;
+    for (size_t a = 0; a < order.size(); ++a) {
+      const Buffer &x = buffers[order[a]];
+      std::vector<std::pair<int64_t, int64_t>> placed;
+      for (size_t b = 0; b < a; ++b) {
+        const Buffer &y = buffers[order[b]];
+        if (y.start < x.end && x.start < y.end)
+          placed.push_back({offsets[order[b]], offsets[order[b]] + y.size});
+      }
+      std::sort(placed.begin(), placed.end());
+      int64_t prevTop = 0, best = -1, bestGap = kMax;
+      for (const auto &[off, top] : placed) {
+        if (off - prevTop >= x.size && off - prevTop < bestGap) {
+          bestGap = off - prevTop;
+          best = prevTop;
+        }
+        prevTop = std::max(prevTop, top);
+      }
+      offsets[order[a]] = best >= 0 ? best : prevTop;
+      arena = std::max(arena, offsets[order[a]] + x.size);
+    }
+    Plan plan = planOrDie(buffers, "greedy-by-size");
+    EXPECT_EQ(plan.arenaSize, arena);
+    EXPECT_EQ(plan.offsets, offsets);
+  }
+}
