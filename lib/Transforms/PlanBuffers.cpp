@@ -131,6 +131,10 @@ LogicalResult MPlanPlanBuffersPass::planFunction(func::FuncOp func,
   BufferLiveness liveness(func);
   std::vector<::mplan::Buffer> buffers;
   buffers.reserve(tensors.size());
+  // The slab is aligned for its most aligned buffer (One-Shot Bufferize's
+  // `buffer-alignment` may exceed the pass's `alignment`); the option still
+  // pads every buffer.
+  int64_t slabAlignment = alignment;
   for (AllocTensorOp op : tensors) {
     if (std::optional<std::string> reason =
             liveness.getUnplannableReason(op.getResult()))
@@ -142,9 +146,7 @@ LogicalResult MPlanPlanBuffersPass::planFunction(func::FuncOp func,
     buffer.end = range.end;
     buffer.size = *op.getByteSize();
     buffer.alignment = op.getAlignment().value_or(1);
-    if (buffer.alignment > alignment)
-      return op.emitOpError("alignment ")
-             << buffer.alignment << " exceeds the slab alignment " << alignment;
+    slabAlignment = std::max(slabAlignment, buffer.alignment);
     buffers.push_back(buffer);
   }
 
@@ -169,7 +171,7 @@ LogicalResult MPlanPlanBuffersPass::planFunction(func::FuncOp func,
   OpBuilder builder(ctx);
   Block &entry = func.getBody().front();
   builder.setInsertionPointToStart(&entry);
-  auto slabType = SlabType::get(ctx, plan->arenaSize, alignment);
+  auto slabType = SlabType::get(ctx, plan->arenaSize, slabAlignment);
   Value slab = AllocSlabOp::create(builder, func.getLoc(), slabType);
   for (Block &block : func.getBody()) {
     Operation *terminator = block.getTerminator();

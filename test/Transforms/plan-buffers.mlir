@@ -52,6 +52,43 @@ func.func @write_through_alias(%arg0: memref<16xf32>, %f: f32) {
 
 // -----
 
+// A buffer aligned beyond the pass's `alignment` (One-Shot Bufferize's
+// `buffer-alignment=256`) raises the slab's alignment; the others keep 64.
+// CHECK-LABEL: func @over_aligned
+// CHECK: %[[S:.*]] = mplan.alloc_slab : <320, 256>
+// CHECK: mplan.alloc_tensor id(0) live [2, 4) at %[[S]][0] : !mplan.slab<320, 256> {alignment = 256 : i64}
+// CHECK: mplan.alloc_tensor id(1) live [3, 5) at %[[S]][256] : !mplan.slab<320, 256> {alignment = 64 : i64}
+func.func @over_aligned(%arg0: memref<16xf32>, %arg1: memref<16xf32>) {
+  %a = memref.alloc() {alignment = 256 : i64} : memref<16xf32>
+  %b = memref.alloc() {alignment = 64 : i64} : memref<16xf32>
+  memref.copy %arg0, %a : memref<16xf32> to memref<16xf32>
+  memref.copy %a, %b : memref<16xf32> to memref<16xf32>
+  memref.copy %b, %arg1 : memref<16xf32> to memref<16xf32>
+  return
+}
+
+// -----
+
+// Element sizes as the lowering to LLVM lays elements out: an i24 takes 4
+// bytes, a vector<3xf32> 16 (store size rounded up to a power of two), so
+// memref<5xvector<3xf32>> needs 80 bytes and the i24 buffer beside it may not
+// start before byte 128.
+// CHECK-LABEL: func @element_sizes
+// CHECK: %[[S:.*]] = mplan.alloc_slab : <192, 64>
+// CHECK: mplan.alloc_tensor id(0) live [{{.*}}) at %[[S]][0] {{.*}} -> memref<5xvector<3xf32>>
+// CHECK: mplan.alloc_tensor id(1) live [{{.*}}) at %[[S]][128] {{.*}} -> memref<7xi24>
+func.func @element_sizes(%v: vector<3xf32>, %x: i24, %i: index) -> (vector<3xf32>, i24) {
+  %a = memref.alloc() : memref<5xvector<3xf32>>
+  %b = memref.alloc() : memref<7xi24>
+  memref.store %v, %a[%i] : memref<5xvector<3xf32>>
+  memref.store %x, %b[%i] : memref<7xi24>
+  %r = memref.load %a[%i] : memref<5xvector<3xf32>>
+  %s = memref.load %b[%i] : memref<7xi24>
+  return %r, %s : vector<3xf32>, i24
+}
+
+// -----
+
 // Escaping buffers and parallel bodies are never planned; the report lists
 // them with their reasons.
 // CHECK-LABEL: func @unmanaged
@@ -78,3 +115,4 @@ func.func @unmanaged(%arg0: memref<16xf32>, %n: index) -> memref<16xf32> {
 // JSON-NEXT: "loc": "{{.*}}plan-buffers.mlir:{{[0-9]+}}:{{[0-9]+}}"
 // JSON-NEXT: "reason": "allocated inside 'scf.forall', whose iterations may run concurrently"
 // JSON: "reason": "escapes via return"
+

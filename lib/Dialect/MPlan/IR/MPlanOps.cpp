@@ -23,7 +23,8 @@ FailureOr<int64_t> mlir::mplan::getElementByteSize(Type type) {
   if (type.isIndex())
     return int64_t(8);
   if (type.isIntOrFloat())
-    return int64_t(llvm::divideCeil(type.getIntOrFloatBitWidth(), 8));
+    return int64_t(
+        llvm::PowerOf2Ceil(llvm::divideCeil(type.getIntOrFloatBitWidth(), 8)));
   if (auto complex = dyn_cast<ComplexType>(type)) {
     FailureOr<int64_t> part = getElementByteSize(complex.getElementType());
     if (failed(part))
@@ -38,9 +39,9 @@ FailureOr<int64_t> mlir::mplan::getElementByteSize(Type type) {
       return failure();
     std::optional<int64_t> total = llvm::checkedMul<int64_t>(
         *part, static_cast<int64_t>(vector.getNumElements()));
-    if (!total)
+    if (!total || *total > (int64_t(1) << 62))
       return failure();
-    return *total;
+    return int64_t(llvm::PowerOf2Ceil(*total));
   }
   return failure();
 }

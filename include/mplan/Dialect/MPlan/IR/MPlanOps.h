@@ -20,10 +20,12 @@
 namespace mlir {
 namespace mplan {
 
-/// Returns the number of bytes one element of `type` occupies in memory
-/// (integers and floats rounded up to whole bytes, `index` as 8 bytes,
-/// complex and vector types as the sum of their parts), or failure for an
-/// element type without a fixed size.
+/// Returns the number of bytes one element of `type` occupies in memory, or
+/// failure for an element type without a fixed size. Integers, floats and
+/// vectors take their store size rounded up to a power of two, which is the
+/// distance between consecutive elements once lowered to LLVM (`i24` takes 4
+/// bytes, `vector<3xf32>` 16) and never less; `index` takes 8 bytes, a
+/// complex number twice its part.
 FailureOr<int64_t> getElementByteSize(Type type);
 
 /// Returns the number of bytes spanned by a statically shaped memref with a
