@@ -81,25 +81,31 @@ std::vector<int32_t> timeLocalSequence(const Problem &p,
   size_t batch = static_cast<size_t>(
       std::max<uint64_t>(1, n * times / std::max(lifetimes, times)));
   std::vector<uint64_t> keys;
+  int bits = 1; // for a position within a batch
+  while ((size_t(1) << bits) < batch)
+    ++bits;
+  uint64_t mask = (uint64_t(1) << bits) - 1;
   for (size_t b0 = 0, out = 0; b0 < n; b0 += batch) {
     size_t b1 = std::min(n, b0 + batch);
-    // (start, position) keys, in time order.
+    // (start, position in the batch) keys, in time order.
     keys.resize(b1 - b0);
     for (size_t j = b0; j < b1; ++j)
-      keys[j - b0] = static_cast<uint64_t>(p.start[order[j]]) << 32 | j;
+      keys[j - b0] =
+          static_cast<uint64_t>(p.start[order[j]]) << bits | (j - b0);
     radixSort(keys);
     // Chains: a buffer starting at or after the end of every earlier one (in
     // time) starts a new chain.
     int32_t chainEnd = 0;
     size_t chainBegin = out;
     for (uint64_t key : keys) {
-      int32_t i = order[static_cast<uint32_t>(key)];
+      size_t j = b0 + (key & mask);
+      int32_t i = order[j];
       if (p.start[i] >= chainEnd) {
         std::sort(sequence.begin() + chainBegin, sequence.begin() + out);
         chainBegin = out;
       }
       chainEnd = std::max(chainEnd, p.end[i]);
-      sequence[out++] = static_cast<int32_t>(static_cast<uint32_t>(key));
+      sequence[out++] = static_cast<int32_t>(j);
     }
     std::sort(sequence.begin() + chainBegin, sequence.begin() + out);
   }
