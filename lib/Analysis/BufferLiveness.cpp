@@ -443,6 +443,12 @@ static std::optional<std::string> getCaptureReason(OpOperand &use,
   if (isDeferredRegionOp(user))
     return "passed to " + opName(user) + ", which may run after it returns";
   if (auto call = dyn_cast<CallOpInterface>(user)) {
+    // The callee only uses the buffer while it runs (mplan-mark-calls).
+    if (auto noCapture = user->getAttrOfType<DenseI64ArrayAttr>(
+            BufferLiveness::kNoCaptureAttr);
+        noCapture && llvm::is_contained(noCapture.asArrayRef(),
+                                        int64_t(use.getOperandNumber())))
+      return std::nullopt;
     std::string reason = "passed to a call";
     if (auto symbol =
             dyn_cast_if_present<SymbolRefAttr>(call.getCallableForCallee()))
@@ -558,6 +564,20 @@ BufferLiveness::computeReason(Value def, ArrayRef<Value> aliases) const {
     }
   }
   return reason;
+}
+
+std::optional<std::string>
+BufferLiveness::getArgumentCaptureReason(BlockArgument arg) const {
+  SmallVector<Value> closure;
+  computeClosure(arg, closure);
+  for (Value alias : closure)
+    for (OpOperand &use : alias.getUses()) {
+      if (isDeallocUse(use))
+        return "deallocated by " + opName(use.getOwner());
+      if (std::optional<std::string> reason = getCaptureReason(use, funcOp))
+        return reason;
+    }
+  return std::nullopt;
 }
 
 //===----------------------------------------------------------------------===//

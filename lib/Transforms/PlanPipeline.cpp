@@ -10,6 +10,9 @@ using namespace mlir::mplan;
 
 void mlir::mplan::buildPlanPipeline(OpPassManager &pm,
                                     const PlanPipelineOptions &options) {
+  // Buffers passed to calls whose callee does not keep them are planned in
+  // the caller.
+  pm.addPass(createMPlanMarkCalls());
   MPlanCaptureBuffersOptions capture;
   capture.emitRemarks = options.remarks;
   // Views and copies: view chains to one mplan.view of the root (done by the

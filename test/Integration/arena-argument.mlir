@@ -43,9 +43,9 @@
 // IR-LABEL: func.func @main(
 // IR: %[[MAIN:.*]] = memref.alloc() {alignment = 64 : i64, mplan.arena} : memref<[[M:[0-9]+]]xi8>
 // IR: %[[S1:.*]] = memref.view %[[MAIN]][%{{.*}}][] {{.*}} : memref<[[M]]xi8> to memref<[[N]]xi8>
-// IR-NEXT: call @compute({{.*}}, %[[S1]]) : ({{.*}}, memref<[[N]]xi8>) -> ()
+// IR-NEXT: call @compute({{.*}}, %[[S1]]) {{.*}}: ({{.*}}, memref<[[N]]xi8>) -> ()
 // IR: %[[S2:.*]] = memref.view %[[MAIN]][%{{.*}}][] {{.*}} : memref<[[M]]xi8> to memref<[[N]]xi8>
-// IR-NEXT: call @compute({{.*}}, %[[S2]]) : ({{.*}}, memref<[[N]]xi8>) -> ()
+// IR-NEXT: call @compute({{.*}}, %[[S2]]) {{.*}}: ({{.*}}, memref<[[N]]xi8>) -> ()
 // IR: memref.dealloc %[[MAIN]]
 
 // RT: -3.274

@@ -140,6 +140,16 @@ public:
   /// For a non-root value, analyzes it on the fly.
   std::optional<std::string> getUnplannableReason(Value root) const;
 
+  /// Why the function may keep, free or hand on the memref argument `arg`
+  /// past its return (through a return, a store, a call, a deallocation,
+  /// ...), or std::nullopt if it only reads and writes it while it runs.
+  std::optional<std::string> getArgumentCaptureReason(BlockArgument arg) const;
+
+  /// The attribute on a call op listing the operands (by operand number) its
+  /// callee does not capture (see getArgumentCaptureReason): a buffer passed
+  /// there is used by the call and free again when it returns.
+  static constexpr llvm::StringLiteral kNoCaptureAttr = "mplan.nocapture";
+
   //===--------------------------------------------------------------------===//
   // In-place updates (call them while rewriting; each is local)
   //===--------------------------------------------------------------------===//

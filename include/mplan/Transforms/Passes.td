@@ -27,6 +27,22 @@ def MPlanCaptureBuffers : Pass<"mplan-capture-buffers", "func::FuncOp"> {
   ];
 }
 
+def MPlanMarkCalls : Pass<"mplan-mark-calls", "ModuleOp"> {
+  let summary = "Mark the call operands whose callee does not capture them";
+  let description = [{
+    For every call to a `func.func` defined in the module, lists in the call's
+    `mplan.nocapture` attribute (operand numbers) the memref operands whose
+    callee argument is only read and written while the callee runs: never
+    returned, stored, deallocated, passed to an op the analysis does not
+    model, or passed on to a call that may capture it. A buffer passed only
+    there is planned in the caller (the call is a use of it) instead of being
+    left unplanned as "passed to a call". Computed as a least fixed point over
+    the calls, so recursion is handled conservatively; existing
+    `mplan.nocapture` attributes are recomputed. `mplan-plan-pipeline` runs
+    it first.
+  }];
+}
+
 def MPlanPlanBuffers : Pass<"mplan-plan-buffers", "ModuleOp"> {
   let summary = "Assign every mplan.alloc_tensor a byte offset in one slab";
   let description = [{

@@ -1,0 +1,83 @@
+//===- MarkCalls.cpp - mplan-mark-calls -----------------------------------===//
+//
+// Marks the memref operands of calls to functions of the module whose callee
+// argument does not outlive the call (`mplan.nocapture`), so that the buffers
+// a caller passes there can be planned in the caller.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mplan/Analysis/BufferLiveness.h"
+#include "mplan/Transforms/Passes.h"
+
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/CallInterfaces.h"
+
+namespace mlir {
+namespace mplan {
+#define GEN_PASS_DEF_MPLANMARKCALLS
+#include "mplan/Transforms/Passes.h.inc"
+} // namespace mplan
+} // namespace mlir
+
+using namespace mlir;
+using namespace mlir::mplan;
+
+namespace {
+struct MPlanMarkCallsPass
+    : public mlir::mplan::impl::MPlanMarkCallsBase<MPlanMarkCallsPass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    SymbolTable symbols(module);
+    SmallVector<std::pair<CallOpInterface, func::FuncOp>> calls;
+    SmallVector<func::FuncOp> callees;
+    llvm::DenseSet<Operation *> seen;
+    module.walk([&](CallOpInterface call) {
+      call->removeAttr(BufferLiveness::kNoCaptureAttr);
+      auto symbol =
+          dyn_cast_if_present<SymbolRefAttr>(call.getCallableForCallee());
+      auto callee = symbol && symbol.getNestedReferences().empty()
+                        ? symbols.lookup<func::FuncOp>(
+                              symbol.getRootReference().getValue())
+                        : nullptr;
+      if (!callee || callee.isExternal() ||
+          callee.getNumArguments() != call.getArgOperands().size())
+        return;
+      calls.push_back({call, callee});
+      if (seen.insert(callee).second)
+        callees.push_back(callee);
+    });
+
+    // Least fixed point: an argument is marked once nothing in its callee
+    // may capture it given the marks so far (a call inside the callee counts
+    // as a capture until that call is marked), so marks only grow and a
+    // recursive call never marks itself.
+    bool changed = true;
+    while (changed) {
+      changed = false;
+      llvm::DenseMap<Operation *, SmallVector<bool>> notCaptured;
+      for (func::FuncOp callee : callees) {
+        BufferLiveness liveness(callee);
+        SmallVector<bool> &flags = notCaptured[callee];
+        for (BlockArgument arg : callee.getArguments())
+          flags.push_back(isa<BaseMemRefType>(arg.getType()) &&
+                          !liveness.getArgumentCaptureReason(arg));
+      }
+      for (auto [call, callee] : calls) {
+        SmallVector<int64_t> operands;
+        MutableOperandRange args = call.getArgOperandsMutable();
+        for (auto [i, flag] : llvm::enumerate(notCaptured[callee]))
+          if (flag)
+            operands.push_back(args[i].getOperandNumber());
+        auto old = call->getAttrOfType<DenseI64ArrayAttr>(
+            BufferLiveness::kNoCaptureAttr);
+        if (operands.empty() ||
+            (old && old.asArrayRef() == ArrayRef<int64_t>(operands)))
+          continue;
+        call->setAttr(BufferLiveness::kNoCaptureAttr,
+                      DenseI64ArrayAttr::get(&getContext(), operands));
+        changed = true;
+      }
+    }
+  }
+};
+} // namespace

@@ -1,0 +1,94 @@
+// RUN: mplan-opt %s --split-input-file --mplan-mark-calls | FileCheck %s
+// RUN: mplan-opt %s --split-input-file --mplan-plan-pipeline="report=%t.json" --mplan-verify-plan \
+// RUN:   | FileCheck %s --check-prefix=PLAN
+
+// A callee that only reads and writes its arguments while it runs: the
+// caller's buffers passed to it are planned (the call is their use).
+
+// CHECK-LABEL: func.func @caller
+// CHECK: call @compute(%{{.*}}, %{{.*}}) {mplan.nocapture = array<i64: 0, 1>}
+// PLAN-LABEL: func.func @caller
+// PLAN: %[[S:.*]] = mplan.alloc_slab : <128, 64>
+// PLAN: %[[A:.*]] = mplan.alloc_tensor id(0) live [1, 4) at %[[S]]
+// PLAN: %[[B:.*]] = mplan.alloc_tensor id(1) live [3, 5) at %[[S]]
+// PLAN-NOT: memref.alloc
+// PLAN: call @compute(%[[A]], %[[B]])
+func.func @compute(%in: memref<16xf32>, %out: memref<16xf32>) {
+  linalg.map { math.absf } ins(%in : memref<16xf32>) outs(%out : memref<16xf32>)
+  return
+}
+func.func @caller(%x: memref<16xf32>, %y: memref<16xf32>) {
+  %a = memref.alloc() : memref<16xf32>
+  memref.copy %x, %a : memref<16xf32> to memref<16xf32>
+  %b = memref.alloc() : memref<16xf32>
+  call @compute(%a, %b) : (memref<16xf32>, memref<16xf32>) -> ()
+  memref.copy %b, %y : memref<16xf32> to memref<16xf32>
+  return
+}
+
+// -----
+
+// Arguments that outlive the call stay captured: returned (through a view),
+// stored, deallocated, passed to an external function, or passed on to a
+// recursive call. A call that forwards an argument to a non-capturing callee
+// is marked too (the least fixed point reaches through call chains).
+
+// CHECK-LABEL: func.func @caller2
+// CHECK: call @returns(%{{.*}}) : (memref<16xf32>) -> memref<4xf32>
+// CHECK: call @stores(%{{.*}}, %{{.*}}) {mplan.nocapture = array<i64: 1>}
+// CHECK: call @frees(%{{.*}}) : (memref<16xf32>) -> ()
+// CHECK: call @external(%{{.*}}) : (memref<16xf32>) -> ()
+// CHECK: call @recursive(%{{.*}}, %{{.*}}) : (memref<16xf32>, index) -> ()
+// CHECK: call @forwards(%{{.*}}) {mplan.nocapture = array<i64: 0>}
+// PLAN-LABEL: func.func @caller2
+// PLAN-COUNT-5: memref.alloc() {mplan.unplanned = "passed to a call to
+// PLAN: mplan.alloc_tensor id(0)
+// PLAN-NEXT: call @forwards
+func.func @returns(%m: memref<16xf32>) -> memref<4xf32> {
+  %v = memref.subview %m[0] [4] [1] : memref<16xf32> to memref<4xf32>
+  return %v : memref<4xf32>
+}
+func.func @stores(%m: memref<16xf32>, %p: memref<1xmemref<16xf32>>) {
+  %c0 = arith.constant 0 : index
+  memref.store %m, %p[%c0] : memref<1xmemref<16xf32>>
+  return
+}
+func.func @frees(%m: memref<16xf32>) {
+  memref.dealloc %m : memref<16xf32>
+  return
+}
+func.func private @external(memref<16xf32>)
+func.func @recursive(%m: memref<16xf32>, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %done = arith.cmpi eq, %n, %c0 : index
+  scf.if %done {
+  } else {
+    %n1 = arith.subi %n, %c1 : index
+    func.call @recursive(%m, %n1) : (memref<16xf32>, index) -> ()
+  }
+  return
+}
+func.func @forwards(%m: memref<16xf32>) {
+  call @compute2(%m) : (memref<16xf32>) -> ()
+  return
+}
+func.func @compute2(%m: memref<16xf32>) {
+  linalg.map { math.absf } ins(%m : memref<16xf32>) outs(%m : memref<16xf32>)
+  return
+}
+func.func @caller2(%p: memref<1xmemref<16xf32>>, %n: index) {
+  %a = memref.alloc() : memref<16xf32>
+  %r = call @returns(%a) : (memref<16xf32>) -> memref<4xf32>
+  %b = memref.alloc() : memref<16xf32>
+  call @stores(%b, %p) : (memref<16xf32>, memref<1xmemref<16xf32>>) -> ()
+  %c = memref.alloc() : memref<16xf32>
+  call @frees(%c) : (memref<16xf32>) -> ()
+  %d = memref.alloc() : memref<16xf32>
+  call @external(%d) : (memref<16xf32>) -> ()
+  %e = memref.alloc() : memref<16xf32>
+  call @recursive(%e, %n) : (memref<16xf32>, index) -> ()
+  %f = memref.alloc() : memref<16xf32>
+  call @forwards(%f) : (memref<16xf32>) -> ()
+  return
+}
