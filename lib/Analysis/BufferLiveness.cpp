@@ -104,6 +104,16 @@ bool BufferLiveness::isDeallocUse(OpOperand &use) {
   return false;
 }
 
+/// True if `use` is an operand of a call that mplan-mark-calls found its
+/// callee only uses while it runs: not kept, and not aliased by the results.
+static bool isNoCaptureUse(OpOperand &use) {
+  auto noCapture = use.getOwner()->getAttrOfType<DenseI64ArrayAttr>(
+      BufferLiveness::kNoCaptureAttr);
+  return noCapture && isa<CallOpInterface>(use.getOwner()) &&
+         llvm::is_contained(noCapture.asArrayRef(),
+                            int64_t(use.getOperandNumber()));
+}
+
 /// True if `value` designates exactly the bytes of `root` or a part of them:
 /// it is `root` or obtained from it through ops with one memref operand.
 static bool derivesOnlyFrom(Value value, Value root) {
@@ -239,6 +249,9 @@ void BufferLiveness::computeClosure(Value value,
         }
         continue;
       }
+      // A callee that does not capture the buffer does not return it either.
+      if (isNoCaptureUse(use))
+        continue;
       // Any memref an op produces from the buffer may alias it (views, casts,
       // selects, results of region ops), and a buffer passed into a region op
       // may be seen through its regions' arguments.
@@ -444,10 +457,7 @@ static std::optional<std::string> getCaptureReason(OpOperand &use,
     return "passed to " + opName(user) + ", which may run after it returns";
   if (auto call = dyn_cast<CallOpInterface>(user)) {
     // The callee only uses the buffer while it runs (mplan-mark-calls).
-    if (auto noCapture = user->getAttrOfType<DenseI64ArrayAttr>(
-            BufferLiveness::kNoCaptureAttr);
-        noCapture && llvm::is_contained(noCapture.asArrayRef(),
-                                        int64_t(use.getOperandNumber())))
+    if (isNoCaptureUse(use))
       return std::nullopt;
     std::string reason = "passed to a call";
     if (auto symbol =

@@ -92,3 +92,29 @@ func.func @caller2(%p: memref<1xmemref<16xf32>>, %n: index) {
   call @forwards(%f) : (memref<16xf32>) -> ()
   return
 }
+
+// -----
+
+// The result of a call cannot alias an operand its callee does not capture
+// (returning it would be a capture): handing the result to an external
+// function does not make the operand escape.
+
+// CHECK-LABEL: func.func @result_not_alias
+// CHECK: call @fresh(%{{.*}}) {mplan.nocapture = array<i64: 0>}
+// PLAN-LABEL: func.func @result_not_alias
+// PLAN: %[[A:.*]] = mplan.alloc_tensor id(0)
+// PLAN: %[[R:.*]] = call @fresh(%[[A]])
+// PLAN: call @sink(%[[R]])
+func.func @fresh(%m: memref<16xf32>) -> memref<16xf32> {
+  %r = memref.alloc() : memref<16xf32>
+  memref.copy %m, %r : memref<16xf32> to memref<16xf32>
+  return %r : memref<16xf32>
+}
+func.func private @sink(memref<16xf32>)
+func.func @result_not_alias(%x: memref<16xf32>) {
+  %a = memref.alloc() : memref<16xf32>
+  memref.copy %x, %a : memref<16xf32> to memref<16xf32>
+  %r = call @fresh(%a) : (memref<16xf32>) -> memref<16xf32>
+  call @sink(%r) : (memref<16xf32>) -> ()
+  return
+}
