@@ -572,6 +572,12 @@ private:
   /// Replaces `fill` (see isNarrowableFill) by fills of the parts of its box
   /// outside `region`, at its place.
   void narrowFill(unsigned y, linalg::FillOp fill, MemRefType region);
+  /// The linalg.fill of all of `root` if it is the root's only write before
+  /// position `before`.
+  linalg::FillOp getOnlyFill(unsigned root, int64_t before);
+  /// Replaces `copy` of root `source`, whose only write is `fill`, by the
+  /// same fill of the copy's target; erases `source` if nothing reads it.
+  void replaceCopyByFill(Operation *copy, unsigned source, linalg::FillOp fill);
   /// Erases `copy`, its accesses of `roots` and the views only it used.
   void eraseCopy(Operation *copy, ArrayRef<unsigned> roots);
   /// Replaces root `x` by `region` of root `y`, erasing `copy`.
@@ -967,6 +973,62 @@ void CopyEliminator::merge(
   xs.erased = true;
 }
 
+linalg::FillOp CopyEliminator::getOnlyFill(unsigned root, int64_t before) {
+  RootState &state = analysis.roots[root];
+  linalg::FillOp fill;
+  for (const Access &access : state.accesses) {
+    if (!access.write || analysis.pos(access.op) >= before)
+      continue;
+    auto candidate = dyn_cast<linalg::FillOp>(access.op);
+    if (fill || !candidate || access.user != access.op ||
+        !candidate.hasPureBufferSemantics() ||
+        candidate.getOutputs()[0] != state.value())
+      return nullptr;
+    fill = candidate;
+  }
+  return fill;
+}
+
+void CopyEliminator::replaceCopyByFill(Operation *copy, unsigned source,
+                                       linalg::FillOp fill) {
+  OpBuilder builder(copy);
+  Value target = copy->getOperand(1);
+  auto newFill = linalg::FillOp::create(builder, copy->getLoc(),
+                                        fill.getInputs()[0], target);
+  analysis.notifyPlaced(newFill);
+  // The copy's write of the target is the new fill's.
+  if (auto it = analysis.aliasOf.find(target); it != analysis.aliasOf.end())
+    for (Access &access : analysis.roots[it->second.root].accesses)
+      if (access.user == copy) {
+        access.op = access.user = newFill;
+        access.read = false;
+      }
+  eraseCopy(copy, {source});
+  RootState &state = analysis.roots[source];
+  // The fill moves down to the source's next access, so that the source is
+  // not live (holding the fill's value) across the ops in between.
+  Operation *next = nullptr;
+  for (const Access &access : state.accesses)
+    if (access.op != fill.getOperation() &&
+        (!next || analysis.pos(access.op) < analysis.pos(next)))
+      next = access.op;
+  if (next && analysis.pos(next) > analysis.pos(fill)) {
+    fill->moveBefore(next);
+    analysis.notifyPlaced(fill);
+  }
+  // Nothing reads the source any more: it goes with its fill.
+  if (next || !state.removable ||
+      !llvm::all_of(state.value().getUses(), [&](OpOperand &use) {
+        return use.getOwner() == fill.getOperation();
+      }))
+    return;
+  state.accesses.clear();
+  fill->erase();
+  analysis.forget(state.value());
+  state.alloc->erase();
+  state.erased = true;
+}
+
 void CopyEliminator::eraseCopy(Operation *copy, ArrayRef<unsigned> roots) {
   for (unsigned root : roots)
     llvm::erase_if(analysis.roots[root].accesses,
@@ -1026,6 +1088,19 @@ bool CopyEliminator::tryCopy(Operation *copy, Value source, Value target) {
     bytesAvoided += bytes;
     return true;
   }
+
+  // A copy of a root that holds one value everywhere (written only by a
+  // linalg.fill of all of it, before the copy) is that fill of the target:
+  // CSE shares one zero-filled tensor between all the matmuls of a model and
+  // One-Shot Bufferize copies it into each matmul's buffer. The root stops
+  // being read, and goes once only its fill is left.
+  if (std::optional<unsigned> s = getWholeRoot(source, block))
+    if (linalg::FillOp fill = getOnlyFill(*s, copyPos)) {
+      replaceCopyByFill(copy, *s, fill);
+      ++copiesRemoved;
+      bytesAvoided += bytes;
+      return true;
+    }
 
   // Write in place: the source (whole) becomes the target's region.
   if (std::optional<unsigned> x = getWholeRoot(source, block)) {

@@ -179,3 +179,23 @@ func.func @overlapping_regions(%a: memref<4xf32>, %b: memref<4xf32>, %o: memref<
   linalg.copy ins(%cat : memref<6xf32>) outs(%out : memref<6xf32>)
   return
 }
+
+// -----
+
+// The filled buffer is written again before the copy: the copy does not copy
+// the fill's value and stays (and both buffers are still needed after it).
+
+// CHECK-LABEL: func.func @fill_then_write
+// CHECK:         memref.copy
+func.func @fill_then_write(%in: memref<4xf32>, %out: memref<4xf32>, %out2: memref<4xf32>) {
+  %z = arith.constant 0.0 : f32
+  %zero = mplan.alloc_tensor id(0) -> memref<4xf32>
+  linalg.fill ins(%z : f32) outs(%zero : memref<4xf32>)
+  linalg.map { arith.addf } ins(%in, %zero : memref<4xf32>, memref<4xf32>) outs(%zero : memref<4xf32>)
+  %a = mplan.alloc_tensor id(1) -> memref<4xf32>
+  memref.copy %zero, %a : memref<4xf32> to memref<4xf32>
+  linalg.map { arith.addf } ins(%in, %a : memref<4xf32>, memref<4xf32>) outs(%a : memref<4xf32>)
+  linalg.copy ins(%a : memref<4xf32>) outs(%out : memref<4xf32>)
+  linalg.copy ins(%zero : memref<4xf32>) outs(%out2 : memref<4xf32>)
+  return
+}

@@ -360,3 +360,60 @@ func.func @copy_within_root(%in: memref<4x4xf32>, %out: memref<4x8xf32>) {
   linalg.copy ins(%buf : memref<4x8xf32>) outs(%out : memref<4x8xf32>)
   return
 }
+
+// -----
+
+// A zero-filled buffer shared by several accumulators (CSE merged their
+// linalg.fill before bufferization; One-Shot Bufferize copies it into each):
+// every copy becomes the fill of its target, and the shared buffer's fill
+// moves down to the buffer's own last use (written in place there).
+
+// CHECK-LABEL: func.func @fill_copies
+// CHECK-SAME:    mplan.copies_removed = 2 : i64
+// CHECK:         %[[CST:.*]] = arith.constant 0.0
+// CHECK-NOT:     memref.copy
+// CHECK:         %[[A:.*]] = mplan.alloc_tensor id(1)
+// CHECK-NEXT:    linalg.fill ins(%[[CST]] : f32) outs(%[[A]] : memref<4xf32>)
+// CHECK-NEXT:    linalg.map { arith.addf } ins(%{{.*}}, %[[A]] : {{.*}}) outs(%[[A]] : memref<4xf32>)
+// CHECK-NEXT:    %[[B:.*]] = mplan.alloc_tensor id(2)
+// CHECK-NEXT:    linalg.fill ins(%[[CST]] : f32) outs(%[[B]] : memref<4xf32>)
+// CHECK-NEXT:    linalg.map { arith.addf } ins(%[[A]], %[[B]] : {{.*}}) outs(%[[B]] : memref<4xf32>)
+// CHECK-NEXT:    linalg.fill ins(%[[CST]] : f32) outs(%[[Z:.*]] : memref<4xf32>)
+// CHECK-NEXT:    linalg.map { arith.addf } ins(%[[B]], %[[Z]] : {{.*}}) outs(%[[Z]] : memref<4xf32>)
+// CHECK-NOT:     memref.copy
+// CHECK:         return
+func.func @fill_copies(%in: memref<4xf32>, %out: memref<4xf32>) {
+  %z = arith.constant 0.0 : f32
+  %zero = mplan.alloc_tensor id(0) -> memref<4xf32>
+  linalg.fill ins(%z : f32) outs(%zero : memref<4xf32>)
+  %a = mplan.alloc_tensor id(1) -> memref<4xf32>
+  memref.copy %zero, %a : memref<4xf32> to memref<4xf32>
+  linalg.map { arith.addf } ins(%in, %a : memref<4xf32>, memref<4xf32>) outs(%a : memref<4xf32>)
+  %b = mplan.alloc_tensor id(2) -> memref<4xf32>
+  memref.copy %zero, %b : memref<4xf32> to memref<4xf32>
+  linalg.map { arith.addf } ins(%a, %b : memref<4xf32>, memref<4xf32>) outs(%b : memref<4xf32>)
+  linalg.map { arith.addf } ins(%b, %zero : memref<4xf32>, memref<4xf32>) outs(%zero : memref<4xf32>)
+  linalg.copy ins(%zero : memref<4xf32>) outs(%out : memref<4xf32>)
+  return
+}
+
+// -----
+
+// Only copies remain of the filled buffer: it goes with its fill.
+
+// CHECK-LABEL: func.func @fill_copies_only
+// CHECK-SAME:    mplan.copies_removed = 2 : i64
+// CHECK-NOT:     mplan.alloc_tensor id(0)
+// CHECK:         linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : memref<4xf32, strided<[1], offset: 4>>)
+// CHECK:         linalg.fill ins(%{{.*}} : f32) outs(%arg1 : memref<4xf32>)
+// CHECK-NOT:     memref.copy
+// CHECK:         return
+func.func @fill_copies_only(%out: memref<8xf32>, %out2: memref<4xf32>) {
+  %z = arith.constant 1.0 : f32
+  %ones = mplan.alloc_tensor id(0) -> memref<4xf32>
+  linalg.fill ins(%z : f32) outs(%ones : memref<4xf32>)
+  %v = memref.subview %out[4] [4] [1] : memref<8xf32> to memref<4xf32, strided<[1], offset: 4>>
+  memref.copy %ones, %v : memref<4xf32> to memref<4xf32, strided<[1], offset: 4>>
+  memref.copy %ones, %out2 : memref<4xf32> to memref<4xf32>
+  return
+}
