@@ -22,6 +22,15 @@
 // RUN:   | %normalize_addr > %t.stack
 // RUN: diff %t.base %t.stack
 
+// The frontend's own cleanup before bufferization (CSE shares one zero fill between the
+// accumulators, which One-Shot Bufferize then copies into each; mplan turns those copies
+// back into fills): same output.
+// RUN: mlir-opt %models/ext_bert_torch_small.mlir --canonicalize --linalg-fuse-elementwise-ops --cse %bufferize_fb \
+// RUN:   | mplan-opt --mplan-plan-pipeline --mplan-verify-plan --convert-mplan-to-memref="arena=heap" --mplan-to-llvm \
+// RUN:   | mlir-runner -e main -entry-point-result=void -shared-libs=%mlir_runner_libs \
+// RUN:   | %normalize_addr > %t.fused
+// RUN: diff %t.base %t.fused
+
 // CHECK: model ext_bert_torch_small output 1x8x32
 // CHECK-NEXT: sum 2.212
 // CHECK-NEXT: sumsq 258.1
