@@ -306,26 +306,61 @@ std::vector<int32_t> mplan::detail::makeOrder(const Problem &p, Order order) {
   int32_t n = p.numBuffers();
   std::vector<int32_t> idx(n);
   std::iota(idx.begin(), idx.end(), 0);
-  // Orders by several keys, most significant first, ties by index: one
-  // stable radix sort of contiguous (key - min, index) records per key, from
-  // the least significant key up (no indirect, cache-missing key loads in
-  // comparisons; as many 11-bit digits as each key's range needs).
+  // Orders by several keys, most significant first, ties by index. The keys
+  // are computed in buffer order (sequential loads) as columns, listed least
+  // significant first by thenBy. When their ranges fit in 64 bits together
+  // they are packed into one word per buffer and sorted by one stable radix
+  // sort of contiguous (key, index) records; otherwise one such sort per key,
+  // from the least significant up. Either way, as many 11-bit digits as the
+  // ranges need and no indirect, cache-missing key loads in comparisons.
   struct Record {
     uint64_t key;
     int32_t index;
   };
-  std::vector<Record> records(n);
+  std::vector<std::vector<uint64_t>> columns;
   auto thenBy = [&](auto key) {
-    uint64_t low = std::numeric_limits<uint64_t>::max();
-    for (int32_t a = 0; a < n; ++a) {
-      records[a] = {key(idx[a]), idx[a]};
-      low = std::min(low, records[a].key);
+    std::vector<uint64_t> column(n);
+    for (int32_t i = 0; i < n; ++i)
+      column[i] = key(i);
+    columns.push_back(std::move(column));
+  };
+  auto sortByColumns = [&] {
+    std::vector<int> bits;
+    int total = 0;
+    for (std::vector<uint64_t> &column : columns) {
+      uint64_t low = std::numeric_limits<uint64_t>::max(), all = 0;
+      for (uint64_t v : column)
+        low = std::min(low, v);
+      for (uint64_t &v : column)
+        all |= (v -= low);
+      int b = 0;
+      while (b < 64 && (all >> b) != 0)
+        ++b;
+      bits.push_back(b);
+      total += b;
     }
-    for (Record &r : records)
-      r.key -= low;
-    radixSortBy(records, [](const Record &r) { return r.key; });
-    for (int32_t a = 0; a < n; ++a)
-      idx[a] = records[a].index;
+    std::vector<Record> records(n);
+    auto sortRecords = [&] {
+      radixSortBy(records, [](const Record &r) { return r.key; });
+      for (int32_t a = 0; a < n; ++a)
+        idx[a] = records[a].index;
+    };
+    if (total <= 64) {
+      for (int32_t i = 0; i < n; ++i) {
+        uint64_t packed = 0;
+        for (size_t c = columns.size(); c-- > 0;)
+          if (bits[c] > 0)
+            packed = (bits[c] < 64 ? packed << bits[c] : 0) | columns[c][i];
+        records[i] = {packed, i};
+      }
+      sortRecords();
+      return;
+    }
+    for (const std::vector<uint64_t> &column : columns) {
+      for (int32_t a = 0; a < n; ++a)
+        records[a] = {column[idx[a]], idx[a]};
+      sortRecords();
+    }
   };
   // Order-preserving unsigned keys of a signed value, ascending / descending.
   auto up = [](int64_t v) {
@@ -400,6 +435,7 @@ std::vector<int32_t> mplan::detail::makeOrder(const Problem &p, Order order) {
     thenBy(start);
     break;
   }
+  sortByColumns();
   return idx;
 }
 
