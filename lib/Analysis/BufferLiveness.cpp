@@ -195,8 +195,8 @@ void BufferLiveness::numberOp(Operation *op, int64_t index) {
 // Aliases
 //===----------------------------------------------------------------------===//
 
-void BufferLiveness::computeClosure(Value value,
-                                    SmallVectorImpl<Value> &closure) const {
+void BufferLiveness::computeClosure(Value value, Operation *funcOp,
+                                    SmallVectorImpl<Value> &closure) {
   llvm::SmallPtrSet<Value, 16> seen;
   SmallVector<Value> worklist;
   auto push = [&](Value alias) {
@@ -577,9 +577,10 @@ BufferLiveness::computeReason(Value def, ArrayRef<Value> aliases) const {
 }
 
 std::optional<std::string>
-BufferLiveness::getArgumentCaptureReason(BlockArgument arg) const {
+BufferLiveness::getArgumentCaptureReason(BlockArgument arg) {
+  Operation *funcOp = arg.getOwner()->getParentOp();
   SmallVector<Value> closure;
-  computeClosure(arg, closure);
+  computeClosure(arg, funcOp, closure);
   for (Value alias : closure)
     for (OpOperand &use : alias.getUses()) {
       if (isDeallocUse(use))

@@ -56,11 +56,10 @@ struct MPlanMarkCallsPass
       changed = false;
       llvm::DenseMap<Operation *, SmallVector<bool>> notCaptured;
       for (func::FuncOp callee : callees) {
-        BufferLiveness liveness(callee);
         SmallVector<bool> &flags = notCaptured[callee];
         for (BlockArgument arg : callee.getArguments())
           flags.push_back(isa<BaseMemRefType>(arg.getType()) &&
-                          !liveness.getArgumentCaptureReason(arg));
+                          !BufferLiveness::getArgumentCaptureReason(arg));
       }
       for (auto [call, callee] : calls) {
         SmallVector<int64_t> operands;

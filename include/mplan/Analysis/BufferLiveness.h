@@ -143,7 +143,8 @@ public:
   /// Why the function may keep, free or hand on the memref argument `arg`
   /// past its return (through a return, a store, a call, a deallocation,
   /// ...), or std::nullopt if it only reads and writes it while it runs.
-  std::optional<std::string> getArgumentCaptureReason(BlockArgument arg) const;
+  /// Needs no analysis of the function (no instance).
+  static std::optional<std::string> getArgumentCaptureReason(BlockArgument arg);
 
   /// The attribute on a call op listing the operands (by operand number) its
   /// callee does not capture (see getArgumentCaptureReason): a buffer passed
@@ -211,7 +212,11 @@ private:
   void addRoot(Value root);
   void analyzeRoot(RootInfo &info);
   void addAlias(unsigned rootId, Value value);
-  void computeClosure(Value value, SmallVectorImpl<Value> &closure) const;
+  void computeClosure(Value value, SmallVectorImpl<Value> &closure) const {
+    computeClosure(value, funcOp, closure);
+  }
+  static void computeClosure(Value value, Operation *funcOp,
+                             SmallVectorImpl<Value> &closure);
   /// Every root in `owners` gains the forward alias closure of `value`: its
   /// aliases, the live range its uses span and, if it had none, its reason.
   void extendRoots(ArrayRef<Value> owners, Value value);
