@@ -113,6 +113,59 @@ static void eraseDeallocs(ArrayRef<OpOperand *> deallocUses,
   }
 }
 
+bool mlir::mplan::captureBuffersInFunction(func::FuncOp func,
+                                           BufferLiveness &liveness,
+                                           bool emitRemarks) {
+  int64_t nextId = 0;
+  SmallVector<memref::AllocOp> allocs;
+  func.walk([&](Operation *op) {
+    if (auto alloc = dyn_cast<memref::AllocOp>(op))
+      allocs.push_back(alloc);
+    else if (auto tensor = dyn_cast<AllocTensorOp>(op))
+      nextId = std::max<int64_t>(nextId, tensor.getId() + 1);
+  });
+
+  // Decide everything before changing the IR.
+  SmallVector<std::optional<std::string>> reasons;
+  reasons.reserve(allocs.size());
+  for (memref::AllocOp alloc : allocs)
+    reasons.push_back(getUnplannableReason(alloc, liveness));
+
+  OpBuilder builder(func.getContext());
+  bool changed = false;
+  for (auto [alloc, reason] : llvm::zip_equal(allocs, reasons)) {
+    if (reason) {
+      alloc->setAttr(kUnplannedAttr, builder.getStringAttr(*reason));
+      if (emitRemarks)
+        alloc.emitRemark("buffer left unplanned: ") << *reason;
+      continue;
+    }
+    // The slab's release replaces every dealloc of the buffer.
+    SmallVector<OpOperand *> deallocUses;
+    for (Value alias : liveness.getAliases(alloc.getResult()))
+      for (OpOperand &use : alias.getUses())
+        if (BufferLiveness::isDeallocUse(use))
+          deallocUses.push_back(&use);
+    eraseDeallocs(deallocUses, liveness);
+
+    builder.setInsertionPoint(alloc);
+    std::optional<uint64_t> alignment = alloc.getAlignment();
+    auto tensor = AllocTensorOp::create(
+        builder, alloc.getLoc(), alloc.getType(),
+        builder.getI64IntegerAttr(nextId++), /*start=*/nullptr,
+        /*end=*/nullptr, /*slab=*/Value(), /*offset=*/nullptr,
+        alignment ? builder.getI64IntegerAttr(*alignment) : nullptr);
+    // Same position, same uses: the tensor takes over the alloc's aliases,
+    // range and reason in place (no re-analysis).
+    alloc.replaceAllUsesWith(tensor.getResult());
+    liveness.notifyRootReplaced(alloc.getResult(), tensor.getResult());
+    liveness.notifyOpErased(alloc);
+    alloc.erase();
+    changed = true;
+  }
+  return changed;
+}
+
 namespace {
 struct MPlanCaptureBuffersPass
     : public mlir::mplan::impl::MPlanCaptureBuffersBase<
@@ -123,55 +176,8 @@ struct MPlanCaptureBuffersPass
     func::FuncOp func = getOperation();
     if (func.isExternal())
       return;
-    BufferLiveness &liveness = getAnalysis<BufferLiveness>();
-
-    int64_t nextId = 0;
-    SmallVector<memref::AllocOp> allocs;
-    func.walk([&](Operation *op) {
-      if (auto alloc = dyn_cast<memref::AllocOp>(op))
-        allocs.push_back(alloc);
-      else if (auto tensor = dyn_cast<AllocTensorOp>(op))
-        nextId = std::max<int64_t>(nextId, tensor.getId() + 1);
-    });
-
-    // Decide everything before changing the IR.
-    SmallVector<std::optional<std::string>> reasons;
-    reasons.reserve(allocs.size());
-    for (memref::AllocOp alloc : allocs)
-      reasons.push_back(getUnplannableReason(alloc, liveness));
-
-    OpBuilder builder(func.getContext());
-    bool changed = false;
-    for (auto [alloc, reason] : llvm::zip_equal(allocs, reasons)) {
-      if (reason) {
-        alloc->setAttr(kUnplannedAttr, builder.getStringAttr(*reason));
-        if (emitRemarks)
-          alloc.emitRemark("buffer left unplanned: ") << *reason;
-        continue;
-      }
-      // The slab's release replaces every dealloc of the buffer.
-      SmallVector<OpOperand *> deallocUses;
-      for (Value alias : liveness.getAliases(alloc.getResult()))
-        for (OpOperand &use : alias.getUses())
-          if (BufferLiveness::isDeallocUse(use))
-            deallocUses.push_back(&use);
-      eraseDeallocs(deallocUses, liveness);
-
-      builder.setInsertionPoint(alloc);
-      std::optional<uint64_t> alignment = alloc.getAlignment();
-      auto tensor = AllocTensorOp::create(
-          builder, alloc.getLoc(), alloc.getType(),
-          builder.getI64IntegerAttr(nextId++), /*start=*/nullptr,
-          /*end=*/nullptr, /*slab=*/Value(), /*offset=*/nullptr,
-          alignment ? builder.getI64IntegerAttr(*alignment) : nullptr);
-      // Same position, same uses: the tensor takes over the alloc's aliases,
-      // range and reason in place (no re-analysis).
-      alloc.replaceAllUsesWith(tensor.getResult());
-      liveness.notifyRootReplaced(alloc.getResult(), tensor.getResult());
-      liveness.notifyOpErased(alloc);
-      alloc.erase();
-      changed = true;
-    }
+    bool changed = captureBuffersInFunction(func, getAnalysis<BufferLiveness>(),
+                                            emitRemarks);
     if (foldViews) {
       // The analysis is not updated by the view folding: drop it then.
       FailureOr<bool> folded = foldViewsInFunction(func);

@@ -1217,6 +1217,37 @@ bool CopyEliminator::tryCopy(Operation *copy, Value source, Value target) {
   return false;
 }
 
+bool mlir::mplan::elideCopiesInFunction(
+    func::FuncOp func, PeakGuard peakGuard,
+    llvm::function_ref<BufferLiveness &()> getLiveness) {
+  SmallVector<Operation *> copies;
+  func.walk([&](Operation *op) {
+    if (isa<memref::CopyOp>(op) ||
+        (isa<linalg::CopyOp>(op) && op->getNumResults() == 0))
+      copies.push_back(op);
+  });
+  if (copies.empty())
+    return false;
+  CopyEliminator eliminator(func, getLiveness, peakGuard);
+  for (Operation *copy : copies) {
+    Value source = copy->getOperand(0), target = copy->getOperand(1);
+    (void)eliminator.tryCopy(copy, source, target);
+  }
+  bool changed = false;
+  changed |=
+      addToCounterAttr(func, "mplan.copies_removed", eliminator.copiesRemoved);
+  changed |= addToCounterAttr(func, "mplan.copy_bytes_avoided",
+                              eliminator.bytesAvoided);
+  changed |=
+      addToCounterAttr(func, "mplan.views_removed", eliminator.viewsRemoved);
+  changed |= addToCounterAttr(func, "mplan.copies_kept_for_peak",
+                              eliminator.copiesKeptForPeak);
+  changed |=
+      addToCounterAttr(func, "mplan.fills_narrowed", eliminator.fillsNarrowed);
+  // Every rewrite is counted: no count, no change.
+  return changed;
+}
+
 namespace {
 struct MPlanElideCopiesPass
     : public mlir::mplan::impl::MPlanElideCopiesBase<MPlanElideCopiesPass> {
@@ -1226,37 +1257,13 @@ struct MPlanElideCopiesPass
     func::FuncOp func = getOperation();
     if (func.isExternal())
       return;
-    SmallVector<Operation *> copies;
-    func.walk([&](Operation *op) {
-      if (isa<memref::CopyOp>(op) ||
-          (isa<linalg::CopyOp>(op) && op->getNumResults() == 0))
-        copies.push_back(op);
-    });
-    if (copies.empty())
-      return markAllAnalysesPreserved();
     // The liveness is only computed if some copy passes the legality checks
     // (the analysis manager reuses a preserved one).
     auto getLiveness = [&]() -> BufferLiveness & {
       return getAnalysis<BufferLiveness>();
     };
-    CopyEliminator eliminator(func, getLiveness, peakGuard);
-    for (Operation *copy : copies) {
-      Value source = copy->getOperand(0), target = copy->getOperand(1);
-      (void)eliminator.tryCopy(copy, source, target);
-    }
-    bool changed = false;
-    changed |= addToCounterAttr(func, "mplan.copies_removed",
-                                eliminator.copiesRemoved);
-    changed |= addToCounterAttr(func, "mplan.copy_bytes_avoided",
-                                eliminator.bytesAvoided);
-    changed |=
-        addToCounterAttr(func, "mplan.views_removed", eliminator.viewsRemoved);
-    changed |= addToCounterAttr(func, "mplan.copies_kept_for_peak",
-                                eliminator.copiesKeptForPeak);
-    changed |= addToCounterAttr(func, "mplan.fills_narrowed",
-                                eliminator.fillsNarrowed);
-    // Every rewrite is counted: no count, no change (and no re-verification).
-    if (!changed)
+    // No change, no re-verification.
+    if (!elideCopiesInFunction(func, peakGuard, getLiveness))
       markAllAnalysesPreserved();
   }
 };

@@ -31,8 +31,11 @@ struct MPlanMarkCallsPass
     SmallVector<std::pair<CallOpInterface, func::FuncOp>> calls;
     SmallVector<func::FuncOp> callees;
     llvm::DenseSet<Operation *> seen;
+    // The marks before the pass, to tell whether it changed anything.
+    llvm::DenseMap<Operation *, Attribute> before;
     module.walk([&](CallOpInterface call) {
-      call->removeAttr(BufferLiveness::kNoCaptureAttr);
+      if (Attribute old = call->removeAttr(BufferLiveness::kNoCaptureAttr))
+        before[call] = old;
       auto symbol =
           dyn_cast_if_present<SymbolRefAttr>(call.getCallableForCallee());
       auto callee = symbol && symbol.getNestedReferences().empty()
@@ -77,6 +80,15 @@ struct MPlanMarkCallsPass
         changed = true;
       }
     }
+    // Unchanged marks (the common case: no call or nothing new to mark) keep
+    // every analysis and spare the verifier a run over the module.
+    bool same = true;
+    module.walk([&](CallOpInterface call) {
+      same &=
+          before.lookup(call) == call->getAttr(BufferLiveness::kNoCaptureAttr);
+    });
+    if (same)
+      markAllAnalysesPreserved();
   }
 };
 } // namespace

@@ -21,25 +21,6 @@ namespace mplan {
 using namespace mlir;
 using namespace mlir::mplan;
 
-namespace {
-/// What the report says about one function.
-struct FunctionReport {
-  std::string name;
-  std::string strategy;
-  int64_t arenaBytes = 0;
-  int64_t lowerBoundBytes = 0;
-  struct Entry {
-    int64_t id, start, end, size, offset;
-    std::string loc;
-  };
-  std::vector<Entry> buffers;
-  std::vector<std::pair<std::string, std::string>> unmanaged;
-  /// Counts recorded by mplan-fold-views / mplan-elide-copies as function
-  /// attributes (`mplan.<key>`), reported as `<key>`.
-  std::vector<std::pair<std::string, int64_t>> viewCopyCounts;
-};
-} // namespace
-
 static std::string formatLoc(Location loc) {
   std::string text;
   llvm::raw_string_ostream os(text);
@@ -56,38 +37,48 @@ static std::string formatLoc(Location loc) {
   return text;
 }
 
+LogicalResult
+mlir::mplan::verifyPlanBuffersOptions(Operation *anchor,
+                                      const MPlanPlanBuffersOptions &options) {
+  if (options.alignment <= 0 || !llvm::isPowerOf2_64(options.alignment))
+    return anchor->emitError("mplan-plan-buffers: 'alignment' must be a "
+                             "positive power of two, got ")
+           << options.alignment;
+  if (!llvm::is_contained(::mplan::strategyNames(), options.strategy)) {
+    InFlightDiagnostic diag =
+        anchor->emitError("mplan-plan-buffers: unknown strategy '")
+        << options.strategy << "'; expected one of:";
+    for (const std::string &name : ::mplan::strategyNames())
+      diag << " " << name;
+    return diag;
+  }
+  return success();
+}
+
 namespace {
 struct MPlanPlanBuffersPass
     : public mlir::mplan::impl::MPlanPlanBuffersBase<MPlanPlanBuffersPass> {
   using Base::Base;
 
-  LogicalResult planFunction(func::FuncOp func, FunctionReport &report);
-  LogicalResult writeReport(ArrayRef<FunctionReport> reports);
-
   void runOnOperation() override {
-    if (alignment <= 0 || !llvm::isPowerOf2_64(alignment)) {
-      getOperation().emitError("mplan-plan-buffers: 'alignment' must be a "
-                               "positive power of two, got ")
-          << alignment;
+    MPlanPlanBuffersOptions options;
+    options.strategy = strategy;
+    options.timeLimit = timeLimit;
+    options.alignment = alignment;
+    options.reportPath = reportPath;
+    ModuleOp module = getOperation();
+    if (failed(verifyPlanBuffersOptions(module, options)))
       return signalPassFailure();
-    }
-    if (!llvm::is_contained(::mplan::strategyNames(), strategy.getValue())) {
-      InFlightDiagnostic diag =
-          getOperation().emitError("mplan-plan-buffers: unknown strategy '")
-          << strategy << "'; expected one of:";
-      for (const std::string &name : ::mplan::strategyNames())
-        diag << " " << name;
-      return signalPassFailure();
-    }
-    std::vector<FunctionReport> reports;
-    for (auto func : getOperation().getOps<func::FuncOp>()) {
+    std::vector<FunctionPlanReport> reports;
+    for (auto func : module.getOps<func::FuncOp>()) {
       if (func.isExternal())
         continue;
       reports.emplace_back();
-      if (failed(planFunction(func, reports.back())))
+      if (failed(planBuffersInFunction(func, options, reports.back())))
         return signalPassFailure();
     }
-    if (!reportPath.empty() && failed(writeReport(reports)))
+    if (!reportPath.empty() &&
+        failed(writePlanReport(module, reportPath, reports)))
       return signalPassFailure();
   }
 };
@@ -105,15 +96,17 @@ bool mlir::mplan::addToCounterAttr(func::FuncOp func, StringRef name,
   return true;
 }
 
-LogicalResult MPlanPlanBuffersPass::planFunction(func::FuncOp func,
-                                                 FunctionReport &report) {
+LogicalResult
+mlir::mplan::planBuffersInFunction(func::FuncOp func,
+                                   const MPlanPlanBuffersOptions &options,
+                                   FunctionPlanReport &report) {
   report.name = func.getSymName().str();
   for (StringRef key : {"views_removed", "views_canonicalized",
                         "copies_removed", "copy_bytes_avoided"}) {
     auto count = func->getAttrOfType<IntegerAttr>(("mplan." + key).str());
     report.viewCopyCounts.emplace_back(key.str(), count ? count.getInt() : 0);
   }
-  report.strategy = strategy;
+  report.strategy = options.strategy;
   func.walk([&](memref::AllocOp alloc) {
     if (auto reason = alloc->getAttrOfType<StringAttr>("mplan.unplanned"))
       report.unmanaged.emplace_back(formatLoc(alloc.getLoc()),
@@ -134,7 +127,7 @@ LogicalResult MPlanPlanBuffersPass::planFunction(func::FuncOp func,
   // The slab is aligned for its most aligned buffer (One-Shot Bufferize's
   // `buffer-alignment` may exceed the pass's `alignment`); the option still
   // pads every buffer.
-  int64_t slabAlignment = alignment;
+  int64_t slabAlignment = options.alignment;
   for (AllocTensorOp op : tensors) {
     if (std::optional<std::string> reason =
             liveness.getUnplannableReason(op.getResult()))
@@ -150,16 +143,16 @@ LogicalResult MPlanPlanBuffersPass::planFunction(func::FuncOp func,
     buffers.push_back(buffer);
   }
 
-  ::mplan::PlanOptions options;
-  options.strategy = strategy;
-  options.timeLimitSeconds = timeLimit;
-  options.alignment = alignment;
+  ::mplan::PlanOptions planOptions;
+  planOptions.strategy = options.strategy;
+  planOptions.timeLimitSeconds = options.timeLimit;
+  planOptions.alignment = options.alignment;
   ::mplan::Expected<::mplan::Plan> plan =
-      ::mplan::planBuffers(buffers, options);
+      ::mplan::planBuffers(buffers, planOptions);
   if (!plan)
     return func.emitError("memory planning failed: ") << plan.error();
   if (std::optional<std::string> error = ::mplan::validatePlan(
-          buffers, plan->offsets, plan->arenaSize, alignment))
+          buffers, plan->offsets, plan->arenaSize, options.alignment))
     return func.emitError("the planner returned an invalid plan: ") << *error;
 
   report.strategy = plan->strategy;
@@ -196,17 +189,17 @@ LogicalResult MPlanPlanBuffersPass::planFunction(func::FuncOp func,
 }
 
 LogicalResult
-MPlanPlanBuffersPass::writeReport(ArrayRef<FunctionReport> reports) {
+mlir::mplan::writePlanReport(Operation *anchor, StringRef path,
+                             ArrayRef<FunctionPlanReport> reports) {
   std::string error;
-  std::unique_ptr<llvm::ToolOutputFile> file =
-      openOutputFile(reportPath, &error);
+  std::unique_ptr<llvm::ToolOutputFile> file = openOutputFile(path, &error);
   if (!file)
-    return getOperation().emitError("cannot write the plan report: ") << error;
+    return anchor->emitError("cannot write the plan report: ") << error;
   {
     llvm::json::OStream json(file->os(), /*IndentSize=*/2);
     json.object([&] {
       json.attributeArray("functions", [&] {
-        for (const FunctionReport &report : reports) {
+        for (const FunctionPlanReport &report : reports) {
           json.object([&] {
             json.attribute("name", report.name);
             json.attribute("strategy", report.strategy);
@@ -215,7 +208,7 @@ MPlanPlanBuffersPass::writeReport(ArrayRef<FunctionReport> reports) {
             for (const auto &[key, count] : report.viewCopyCounts)
               json.attribute(key, count);
             json.attributeArray("buffers", [&] {
-              for (const FunctionReport::Entry &entry : report.buffers)
+              for (const FunctionPlanReport::Entry &entry : report.buffers)
                 json.object([&] {
                   json.attribute("id", entry.id);
                   json.attribute("loc", entry.loc);

@@ -1,38 +1,82 @@
 //===- PlanPipeline.cpp - mplan-plan-pipeline -----------------------------===//
 
+#include "mplan/Analysis/BufferLiveness.h"
 #include "mplan/Transforms/Passes.h"
 
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 
+namespace mlir {
+namespace mplan {
+#define GEN_PASS_DEF_MPLANPLAN
+#include "mplan/Transforms/Passes.h.inc"
+} // namespace mplan
+} // namespace mlir
+
 using namespace mlir;
 using namespace mlir::mplan;
+
+namespace {
+struct MPlanPlanPass : public mlir::mplan::impl::MPlanPlanBase<MPlanPlanPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    MPlanPlanBuffersOptions planOptions;
+    planOptions.strategy = strategy;
+    planOptions.timeLimit = timeLimit;
+    planOptions.alignment = alignment;
+    planOptions.reportPath = reportPath;
+    ModuleOp module = getOperation();
+    if (failed(verifyPlanBuffersOptions(module, planOptions)))
+      return signalPassFailure();
+    std::vector<FunctionPlanReport> reports;
+    for (auto func : module.getOps<func::FuncOp>()) {
+      if (func.isExternal())
+        continue;
+      {
+        BufferLiveness liveness(func);
+        (void)captureBuffersInFunction(func, liveness, emitRemarks);
+      }
+      // Views and copies before live ranges are computed for planning: view
+      // chains to one mplan.view of the root, then copies removed by
+      // aliasing (with a liveness of the folded IR, built only if needed).
+      if (viewsAndCopies) {
+        if (failed(foldViewsInFunction(func)))
+          return signalPassFailure();
+        std::optional<BufferLiveness> liveness;
+        (void)elideCopiesInFunction(func, peakGuard, [&]() -> BufferLiveness & {
+          if (!liveness)
+            liveness.emplace(func);
+          return *liveness;
+        });
+      }
+      reports.emplace_back();
+      if (failed(planBuffersInFunction(func, planOptions, reports.back())))
+        return signalPassFailure();
+    }
+    if (!reportPath.empty() &&
+        failed(writePlanReport(module, reportPath, reports)))
+      return signalPassFailure();
+  }
+};
+} // namespace
 
 void mlir::mplan::buildPlanPipeline(OpPassManager &pm,
                                     const PlanPipelineOptions &options) {
   // Buffers passed to calls whose callee does not keep them are planned in
   // the caller.
   pm.addPass(createMPlanMarkCalls());
-  MPlanCaptureBuffersOptions capture;
-  capture.emitRemarks = options.remarks;
-  // Views and copies: view chains to one mplan.view of the root (done by the
-  // capture pass itself, as mplan-fold-views would right after it: the IR is
-  // verified once for both), then copies removed by aliasing (both before
-  // live ranges are computed).
-  capture.foldViews = options.viewsAndCopies;
-  pm.addNestedPass<func::FuncOp>(createMPlanCaptureBuffers(capture));
-  if (options.viewsAndCopies) {
-    MPlanElideCopiesOptions elide;
-    elide.peakGuard = options.peakGuard;
-    pm.addNestedPass<func::FuncOp>(createMPlanElideCopies(elide));
-  }
-
-  MPlanPlanBuffersOptions plan;
+  // Capture, views, copies and plan in one pass: the (large) functions are
+  // verified once, not after each step.
+  MPlanPlanOptions plan;
   plan.strategy = options.strategy;
   plan.timeLimit = options.timeLimit;
   plan.alignment = options.alignment;
   plan.reportPath = options.report;
-  pm.addPass(createMPlanPlanBuffers(plan));
+  plan.viewsAndCopies = options.viewsAndCopies;
+  plan.peakGuard = options.peakGuard;
+  plan.emitRemarks = options.remarks;
+  pm.addPass(createMPlanPlan(plan));
 }
 
 void mlir::mplan::registerPlanPipeline() {

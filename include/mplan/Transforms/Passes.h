@@ -13,6 +13,8 @@
 namespace mlir {
 namespace mplan {
 
+class BufferLiveness;
+
 /// Which rewrites of `mplan-elide-copies` must not raise the max-live bound
 /// (its `peak-guard` option).
 enum class PeakGuard {
@@ -67,6 +69,53 @@ struct PlanPipelineOptions : public PassPipelineOptions<PlanPipelineOptions> {
       llvm::cl::desc("Emit a remark for every buffer left unplanned"),
       llvm::cl::init(false)};
 };
+
+/// The work of `mplan-capture-buffers` (without fold-views) on one function,
+/// whose analysis is `liveness` (kept up to date). Returns whether the IR
+/// changed.
+bool captureBuffersInFunction(func::FuncOp func, BufferLiveness &liveness,
+                              bool emitRemarks);
+
+/// The work of `mplan-elide-copies` on one function. `getLiveness` gives the
+/// liveness of `func` as it is before any rewrite; it is called at most once,
+/// and only if some copy passes the legality checks. Returns whether the IR
+/// changed.
+bool elideCopiesInFunction(func::FuncOp func, PeakGuard peakGuard,
+                           llvm::function_ref<BufferLiveness &()> getLiveness);
+
+/// What the plan report says about one function.
+struct FunctionPlanReport {
+  std::string name;
+  std::string strategy;
+  int64_t arenaBytes = 0;
+  int64_t lowerBoundBytes = 0;
+  struct Entry {
+    int64_t id, start, end, size, offset;
+    std::string loc;
+  };
+  std::vector<Entry> buffers;
+  std::vector<std::pair<std::string, std::string>> unmanaged;
+  /// Counts recorded by mplan-fold-views / mplan-elide-copies as function
+  /// attributes (`mplan.<key>`), reported as `<key>`.
+  std::vector<std::pair<std::string, int64_t>> viewCopyCounts;
+};
+
+/// Checks the strategy and alignment of `options`, with an error at
+/// `anchor`.
+LogicalResult verifyPlanBuffersOptions(Operation *anchor,
+                                       const MPlanPlanBuffersOptions &options);
+
+/// The work of `mplan-plan-buffers` on one function: plans its unplanned
+/// mplan.alloc_tensor ops into one slab with `options` (strategy, time limit,
+/// alignment) and fills `report`.
+LogicalResult planBuffersInFunction(func::FuncOp func,
+                                    const MPlanPlanBuffersOptions &options,
+                                    FunctionPlanReport &report);
+
+/// Writes the JSON plan report of `reports` to `path` ('-': stdout), with an
+/// error at `anchor` if it cannot.
+LogicalResult writePlanReport(Operation *anchor, StringRef path,
+                              ArrayRef<FunctionPlanReport> reports);
 
 /// The work of `mplan-fold-views` on one function: view chains on planner
 /// buffers become one mplan.view of the root, dead views are erased, and the

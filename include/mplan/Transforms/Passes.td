@@ -23,7 +23,7 @@ def MPlanCaptureBuffers : Pass<"mplan-capture-buffers", "func::FuncOp"> {
            "Emit a remark for every buffer that is left unplanned">,
     Option<"foldViews", "fold-views", "bool", /*default=*/"false",
            "Then fold view chains as mplan-fold-views does, in the same pass "
-           "(mplan-plan-pipeline uses it: one verifier run less)">,
+           "(one verifier run less than the two passes)">,
   ];
 }
 
@@ -66,6 +66,47 @@ def MPlanPlanBuffers : Pass<"mplan-plan-buffers", "ModuleOp"> {
            "Byte alignment of the slab and of every buffer in it">,
     Option<"reportPath", "report", "std::string", /*default=*/"\"\"",
            "Write a JSON report of the plan to this path ('-' for stdout)">,
+  ];
+}
+
+def MPlanPlan : Pass<"mplan-plan", "ModuleOp"> {
+  let summary = "Capture, fold views, elide copies and plan every function";
+  let description = [{
+    What `mplan-plan-pipeline` runs after `mplan-mark-calls`: for each
+    function, the work of `mplan-capture-buffers`, `mplan-fold-views` and
+    `mplan-elide-copies` (with `views-and-copies`, the default) and
+    `mplan-plan-buffers`, in that order and with the same options, in one
+    pass. The result is the same as running the passes one after the other;
+    the pass manager verifies the module once instead of after each step
+    (MLIR's verifier, linalg's structured-op checks above all, costs about as
+    much per run as the mplan steps together on a large function).
+  }];
+  let dependentDialects = ["::mlir::mplan::MPlanDialect",
+                           "::mlir::memref::MemRefDialect"];
+  let options = [
+    Option<"strategy", "strategy", "std::string", /*default=*/"\"best\"",
+           "Planning strategy (naive, linear-scan, greedy-by-size, "
+           "greedy-by-breadth, portfolio, best)">,
+    Option<"timeLimit", "time-limit", "double", /*default=*/"0.25",
+           "Search budget in seconds per function for the 'best' strategy">,
+    Option<"alignment", "alignment", "int64_t", /*default=*/"64",
+           "Byte alignment of the slab and of every buffer in it">,
+    Option<"reportPath", "report", "std::string", /*default=*/"\"\"",
+           "Write a JSON report of the plan to this path ('-' for stdout)">,
+    Option<"viewsAndCopies", "views-and-copies", "bool", /*default=*/"true",
+           "Fold view chains and elide copies before planning">,
+    Option<"peakGuard", "peak-guard", "::mlir::mplan::PeakGuard",
+           /*default=*/"::mlir::mplan::PeakGuard::Views",
+           "Which copy eliminations must not raise the max-live bound",
+           [{::llvm::cl::values(
+             clEnumValN(::mlir::mplan::PeakGuard::None, "none",
+                        "no rewrite is guarded"),
+             clEnumValN(::mlir::mplan::PeakGuard::Views, "views",
+                        "view copies only: pad and concat copies always go"),
+             clEnumValN(::mlir::mplan::PeakGuard::All, "all",
+                        "every rewrite is guarded"))}]>,
+    Option<"emitRemarks", "remarks", "bool", /*default=*/"false",
+           "Emit a remark for every buffer that is left unplanned">,
   ];
 }
 
