@@ -13,6 +13,13 @@
 // RUN:   | mlir-runner -e main -entry-point-result=void -shared-libs=%mlir_runner_libs \
 // RUN:   | %normalize_addr > %t.plan
 // RUN: diff %t.base %t.plan
+// Upstream's ownership-based deallocation without its lowering: the unplanned buffers keep
+// their bufferization.dealloc, which mplan-to-llvm lowers.
+// RUN: mlir-opt %models/mlp.mlir %bufferize_fb --ownership-based-buffer-deallocation \
+// RUN:   | mplan-opt --mplan-plan-pipeline --convert-mplan-to-memref="arena=heap" --mplan-to-llvm \
+// RUN:   | mlir-runner -e main -entry-point-result=void -shared-libs=%mlir_runner_libs \
+// RUN:   | %normalize_addr > %t.dealloc
+// RUN: diff %t.base %t.dealloc
 
 // The expected numbers (a few significant digits, so a libm differing in the last bit does
 // not matter) guard against both runs being wrong the same way, or printing nothing.

@@ -18,6 +18,7 @@
 #include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
 #include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
 #include "mlir/Conversion/VectorToLLVM/ConvertVectorToLLVMPass.h"
+#include "mlir/Dialect/Bufferization/Transforms/Passes.h"
 #include "mlir/Dialect/Linalg/Passes.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Pass/PassManager.h"
@@ -26,6 +27,9 @@
 using namespace mlir;
 
 void mlir::mplan::buildMPlanToLLVMPipeline(OpPassManager &pm) {
+  // bufferization.dealloc ops that upstream's ownership-based deallocation
+  // left (for the buffers mplan did not plan) become memref.dealloc first.
+  pm.addPass(bufferization::createLowerDeallocationsPass());
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());
