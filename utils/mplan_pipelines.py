@@ -33,6 +33,9 @@ LLVM_LIB = os.path.join(os.path.dirname(LLVM_BIN), "lib")
 
 BUFFERIZE = ('--one-shot-bufferize="bufferize-function-boundaries '
              'function-boundary-type-conversion=identity-layout-map"')
+# Programs in the TOSA dialect are lowered to linalg on tensors first (upstream's passes).
+TOSA_TO_LINALG = ('--pass-pipeline=builtin.module(func.func(tosa-to-linalg-named,'
+                  'tosa-to-linalg,tosa-to-arith,tosa-to-tensor))')
 DEALLOC = ("--ownership-based-buffer-deallocation --canonicalize "
            "--buffer-deallocation-simplification --bufferization-lower-deallocations")
 LOWER_TO_LLVM = ('--pass-pipeline="builtin.module(func.func(convert-linalg-to-loops),'
@@ -40,6 +43,21 @@ LOWER_TO_LLVM = ('--pass-pipeline="builtin.module(func.func(convert-linalg-to-lo
                  'finalize-memref-to-llvm,convert-math-to-llvm,convert-math-to-libm,'
                  'convert-arith-to-llvm,convert-index-to-llvm,convert-func-to-llvm,'
                  'convert-cf-to-llvm,reconcile-unrealized-casts)"')
+
+
+def is_tosa(src_text):
+    """Whether a program uses TOSA ops (it then needs TOSA_TO_LINALG before bufferizing)."""
+    return re.search(r"\btosa\.", src_text) is not None
+
+
+def frontend(src, opt):
+    """The shell command that turns the program at `src` into linalg on tensors (TOSA lowered,
+    anything else passed through): what every pipeline below bufferizes."""
+    s = shlex.quote(src)
+    with open(src) as f:
+        if is_tosa(f.read()):
+            return f"{opt} {s} {shlex.quote(TOSA_TO_LINALG)}"
+    return f"cat {s}"
 
 
 def runner_libs(llvm_lib=LLVM_LIB):
@@ -51,16 +69,16 @@ def commands(mode, src, llvm_bin=LLVM_BIN, mplan_opt=None, arena="heap", plan_op
     opt = os.path.join(llvm_bin, "mlir-opt")
     run = (f"{os.path.join(llvm_bin, 'mlir-runner')} -e main -entry-point-result=void "
            f"-shared-libs={runner_libs(os.path.join(os.path.dirname(llvm_bin), 'lib'))}")
-    s = shlex.quote(src)
+    front = frontend(src, opt)
     if mode == "baseline":
-        comp = f"{opt} {s} {BUFFERIZE} {DEALLOC} | {opt} {LOWER_TO_LLVM}"
+        comp = f"{front} | {opt} {BUFFERIZE} {DEALLOC} | {opt} {LOWER_TO_LLVM}"
     elif mode == "planned":
         mplan_opt = mplan_opt or os.path.join(ROOT, "build", "bin", "mplan-opt")
         plan = "--mplan-plan-pipeline" + (f'="{plan_options}"' if plan_options else "")
-        comp = (f"{opt} {s} {BUFFERIZE} | {shlex.quote(mplan_opt)} {plan} "
+        comp = (f"{front} | {opt} {BUFFERIZE} | {shlex.quote(mplan_opt)} {plan} "
                 f'--convert-mplan-to-memref="arena={arena}" --mplan-to-llvm')
     elif mode == "bufferized":
-        comp = f"{opt} {s} {BUFFERIZE}"
+        comp = f"{front} | {opt} {BUFFERIZE}"
         run = None
     else:
         raise ValueError(mode)

@@ -30,6 +30,8 @@ import tempfile
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(ROOT, "utils"))
+from mplan_pipelines import TOSA_TO_LINALG, is_tosa  # noqa: E402
 LLVM = "/usr/lib/llvm-22"
 BUFFERIZE = ["--one-shot-bufferize=bufferize-function-boundaries "
              "function-boundary-type-conversion=identity-layout-map",
@@ -67,6 +69,8 @@ def add_timing(src, iterations):
 
 
 def lower(variant, src, mplan_opt, instrument):
+    if is_tosa(src):
+        src = sh([f"{LLVM}/bin/mlir-opt", TOSA_TO_LINALG], stdin=src).stdout
     buf = sh([f"{LLVM}/bin/mlir-opt", *BUFFERIZE], stdin=src).stdout
     inst = ["--mplan-instrument"] if instrument else []
     if variant == "baseline":
@@ -172,8 +176,11 @@ def main():
     for f in (mplan_opt, runtime):
         if not os.path.exists(f):
             sys.exit(f"missing {f}: build first (make build)")
+    # By default the zoo and the reduced external-style models (the full-size ones take
+    # minutes of JIT compilation per run; name them with --models).
     names = args.models.split(",") if args.models else sorted(
-        f[:-5] for f in os.listdir(os.path.join(ROOT, "models")) if f.endswith(".mlir"))
+        f[:-5] for f in os.listdir(os.path.join(ROOT, "models"))
+        if f.endswith(".mlir") and (not f.startswith("ext_") or f.endswith("_small.mlir")))
     results = []
     start = time.time()
     for name in names:

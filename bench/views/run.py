@@ -1,8 +1,8 @@
 #!/usr/bin/python3
 """Views and copies: what mplan-fold-views and mplan-elide-copies remove, and the arena.
 
-For every program (default: models/*.mlir; any linalg-on-tensors or already bufferized file),
-bufferizes it with upstream One-Shot Bufferize (skipped with --bufferized), then counts, over
+For every program (default: models/*.mlir but the reduced `_small` ones; any linalg-on-tensors,
+TOSA or already bufferized file), lowers TOSA to linalg, bufferizes it with upstream One-Shot Bufferize (skipped with --bufferized), then counts, over
 every function except @main (the test driver):
   views   memref view ops (subview, expand_shape, collapse_shape, reinterpret_cast, cast, view,
           transpose) and mplan.view
@@ -26,6 +26,8 @@ import sys
 import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(ROOT, "utils"))
+from mplan_pipelines import TOSA_TO_LINALG, is_tosa  # noqa: E402
 LLVM_BIN = "/usr/lib/llvm-22/bin"
 BUFFERIZE = ("--one-shot-bufferize=bufferize-function-boundaries "
              "function-boundary-type-conversion=identity-layout-map")
@@ -61,6 +63,8 @@ def totals(report):
 
 def measure(path, mplan_opt, bufferized):
     src = open(path).read()
+    if is_tosa(src) and not bufferized:
+        src = run([f"{LLVM_BIN}/mlir-opt", TOSA_TO_LINALG], src)
     buf = src if bufferized else run([f"{LLVM_BIN}/mlir-opt", BUFFERIZE], src)
     row = {"model": os.path.splitext(os.path.basename(path))[0],
            "views": count(buf, VIEW_OPS), "copies": count(buf, COPY_OPS)}
@@ -98,7 +102,9 @@ def main():
     parser.add_argument("--bufferized", action="store_true",
                         help="the files are bufferized already")
     args = parser.parse_args()
-    files = args.files or sorted(glob.glob(os.path.join(ROOT, "models", "*.mlir")))
+    # By default every model at full size (the reduced `_small` variants add nothing here).
+    files = args.files or sorted(f for f in glob.glob(os.path.join(ROOT, "models", "*.mlir"))
+                                 if not f.endswith("_small.mlir"))
     rows = [measure(f, args.mplan_opt, args.bufferized) for f in files]
     print(f"$ bench/views/run.py {' '.join(sys.argv[1:])}\n")
     print(table(rows))
