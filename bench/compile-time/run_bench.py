@@ -148,22 +148,18 @@ def main():
         "bench/compile-time/run_bench.py --mplan-opt build/bin/mplan-opt --repeat " + str(a.repeat),
         "```",
         "",
-        f"Machine: {machine()} (shared with other jobs). Wall times are medians of {a.repeat} runs and",
+        f"Machine: {machine()}. Wall times are medians of {a.repeat} runs and",
         "include parsing and printing; *mplan passes* is the sum of the `MPlan*` pass lines of",
-        "`--mlir-timing` (capture with fold-views, elide-copies, plan; the nested `'func.func' Pipeline`",
-        "line and analysis lines are not added), which includes the verifier MLIR runs after every",
-        "pass; *without verifier* is the same with `--verify-each=0`. Load is the 1-minute load",
-        "average after the size's runs.",
+        "`--mlir-timing` (`mplan-mark-calls` and `mplan-plan`, which captures, folds views, elides",
+        "copies and plans; nested `Pipeline` lines and analysis lines are not added), which includes",
+        "the verifier MLIR runs after every pass that changed the IR; *without verifier* is the same",
+        "with `--verify-each=0`. Load is the 1-minute load average after the size's runs.",
         "",
-        "| ops (bufferized) | load | upstream one-shot-bufferize | mplan-opt parse+print only | whole `mplan-opt --mplan-plan-pipeline` | mplan passes | without verifier | capture+fold-views / elide-copies / plan |",
+        "| ops (bufferized) | load | upstream one-shot-bufferize | mplan-opt parse+print only | whole `mplan-opt --mplan-plan-pipeline` | mplan passes | without verifier | per pass |",
         "|---:|---:|---:|---:|---:|---:|---:|---|",
     ]
     for n, ops, t_buf, t_parse, t_plan, t_passes, passes, t_noverify, load in rows:
-        # The pipeline folds views inside the capture pass; a separate
-        # MPlanFoldViews line (older builds, custom pipelines) is added to it.
-        capture = passes.get("MPlanCaptureBuffers", 0.0) + passes.get("MPlanFoldViews", 0.0)
-        split = " / ".join(f"{v:.2f}" for v in
-                           (capture, passes.get("MPlanElideCopies", 0.0), passes.get("MPlanPlanBuffers", 0.0)))
+        split = ", ".join(f"{name} {secs:.3f}" for name, secs in sorted(passes.items()))
         lines.append(f"| {ops:,} | {load:.1f} | {t_buf:.2f} s | {t_parse:.2f} s | {t_plan:.2f} s | "
                      f"{t_passes:.3f} s | {t_noverify:.3f} s | {split} |")
     sizes = {r[0]: r for r in rows}
