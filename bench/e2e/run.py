@@ -10,8 +10,9 @@ and measures, per call of @model:
   * allocations (heap allocation calls), frees and peak bytes above entry, counted by the
     memory observer (--mplan-instrument + libmplan_runtime.so) in the same way for all three;
   * allocation calls visible in the lowered @model (llvm.call @malloc/@aligned_alloc);
-  * wall time of the @model call, timed inside the program (rtclock around a loop of calls),
-    paired alternating runs (baseline, heap, global, rotated each round), median;
+  * wall time of the @model call, timed inside the program (rtclock around loops of calls,
+    the fastest of several samples per run), paired alternating runs (baseline, heap, global,
+    rotated each round); times are medians over rounds, ratios medians of per-round ratios;
   * identical output: the uninstrumented programs' stdout (addresses masked) must be equal.
 Returned buffers become caller-provided out-params (upstream buffer-results-to-out-params)
 in all three programs, so @model's allocations are its intermediates only.
@@ -50,20 +51,24 @@ def sh(cmd, stdin=None, env=None, check=True):
     return p
 
 
-def add_timing(src, iterations):
-    """Wraps the `call @model` of @main in an rtclock-timed loop of `iterations` calls."""
+def add_timing(src, iterations, samples=1):
+    """After the `call @model` of @main, `samples` times: an rtclock-timed loop of
+    `iterations` calls, each printing one `mplan-bench-seconds` line."""
     m = re.search(r"^(\s*)(%\w+) = call @model\((.*)\) : (.*)$", src, re.M)
     if not m:
         sys.exit("no `%x = call @model(...)` line in @main")
     ind, _, args, sig = m.groups()
     loop = (f"\n{ind}%__n = arith.constant {iterations} : index\n"
+            f"{ind}%__s = arith.constant {samples} : index\n"
             f"{ind}%__c0 = arith.constant 0 : index\n{ind}%__c1 = arith.constant 1 : index\n"
-            f"{ind}%__t0 = call @rtclock() : () -> f64\n"
-            f"{ind}scf.for %__i = %__c0 to %__n step %__c1 {{\n"
-            f"{ind}  %__r = func.call @model({args}) : {sig}\n{ind}}}\n"
-            f"{ind}%__t1 = call @rtclock() : () -> f64\n"
-            f"{ind}%__dt = arith.subf %__t1, %__t0 : f64\n"
-            f"{ind}vector.print str \"mplan-bench-seconds \"\n{ind}vector.print %__dt : f64\n")
+            f"{ind}scf.for %__j = %__c0 to %__s step %__c1 {{\n"
+            f"{ind}  %__t0 = func.call @rtclock() : () -> f64\n"
+            f"{ind}  scf.for %__i = %__c0 to %__n step %__c1 {{\n"
+            f"{ind}    %__r = func.call @model({args}) : {sig}\n{ind}  }}\n"
+            f"{ind}  %__t1 = func.call @rtclock() : () -> f64\n"
+            f"{ind}  %__dt = arith.subf %__t1, %__t0 : f64\n"
+            f"{ind}  vector.print str \"mplan-bench-seconds \"\n{ind}  vector.print %__dt : f64\n"
+            f"{ind}}}\n")
     src = src[:m.end()] + loop + src[m.end():]
     return src + "\nfunc.func private @rtclock() -> f64\n"
 
@@ -91,8 +96,7 @@ def run(llvm_ir, libs, env=None):
     p = sh([f"{LLVM}/bin/mlir-runner", "-e", "main", "-entry-point-result=void",
             "-shared-libs=" + ",".join(libs)], stdin=llvm_ir, env=env)
     out = re.sub(r"base@ = 0x[0-9a-fA-F]+", "base@ = ADDR", p.stdout)
-    m = re.search(r"mplan-bench-seconds ([0-9.eE+-]+)", out)
-    secs = float(m.group(1)) if m else None
+    secs = [float(x) for x in re.findall(r"mplan-bench-seconds ([0-9.eE+-]+)", out)]
     out = re.sub(r"mplan-bench-seconds [^\n]*\n", "", out)
     return out, secs
 
@@ -119,25 +123,30 @@ def bench_model(name, args, mplan_opt, runtime):
         _, plain = lower(v, counted, mplan_opt, instrument=False)
         body = model_body(plain, "llvm.func")
         res[v]["ir_allocs"] = len(re.findall(r"llvm\.call @(malloc|aligned_alloc)\(", body))
-    # Timing: calibrate the loop to ~0.3 s, then paired alternating rounds.
+    # Timing: samples of `iters` calls (~0.1 s each, 3-9 per run, ~1 s of calls per run);
+    # a run's time is its fastest sample (on a shared VM noise only adds time); rounds
+    # alternate the three programs (order rotated), and each ratio is taken within a
+    # round (paired), then the median over rounds.
     once = {v: lower(v, add_timing(src, 1), mplan_opt, False)[1] for v in VARIANTS}
-    _, t1 = run(once["baseline"], RUNNER_LIBS)
-    iters = max(1, min(200, int(0.3 / max(t1, 1e-6))))
-    progs = {v: lower(v, add_timing(src, iters), mplan_opt, False)[1] for v in VARIANTS}
+    _, (t1,) = run(once["baseline"], RUNNER_LIBS)
+    iters = max(1, min(200, int(0.1 / max(t1, 1e-6))))
+    samples = max(3, min(9, int(1.0 / (iters * max(t1, 1e-6)))))
+    progs = {v: lower(v, add_timing(src, iters, samples), mplan_opt, False)[1] for v in VARIANTS}
     times = {v: [] for v in VARIANTS}
     outs = {}
     for r in range(args.rounds):
         order = VARIANTS[r % 3:] + VARIANTS[:r % 3]
         for v in order:
             out, secs = run(progs[v], RUNNER_LIBS)
-            times[v].append(secs / iters)
+            times[v].append(min(secs) / iters)
             outs.setdefault(v, out)
             if out != outs[v]:
                 sys.exit(f"{name}/{v}: output differs between runs")
-    res["iters"] = iters
+    res["iters"], res["samples"] = iters, samples
     res["identical"] = all(outs[v] == outs["baseline"] for v in VARIANTS)
     for v in VARIANTS:
         res[v]["time"] = statistics.median(times[v])
+        res[v]["ratio"] = statistics.median(t / b for t, b in zip(times[v], times["baseline"]))
     return res
 
 
@@ -158,7 +167,7 @@ def table(results):
             f"{g['allocs_per_call']:g} | {b['ir_allocs']} / {h['ir_allocs']} / {g['ir_allocs']} | "
             f"{fmt_bytes(b['peak'])} | {fmt_bytes(h['arena'])} | {ratio:.2f} | "
             f"{b['time'] * 1e3:.2f} | {h['time'] * 1e3:.2f} | {g['time'] * 1e3:.2f} | "
-            f"{h['time'] / b['time']:.2f} | {g['time'] / b['time']:.2f} | "
+            f"{h['ratio']:.2f} | {g['ratio']:.2f} | "
             f"{'yes' if r['identical'] else '**no**'} |")
     return "\n".join(lines)
 
