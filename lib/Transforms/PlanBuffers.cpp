@@ -37,9 +37,10 @@ static std::string formatLoc(Location loc) {
   return text;
 }
 
-LogicalResult
-mlir::mplan::verifyPlanBuffersOptions(Operation *anchor,
-                                      const MPlanPlanBuffersOptions &options) {
+/// Checks the strategy and alignment of `options`, with an error at
+/// `anchor`.
+static LogicalResult verifyOptions(Operation *anchor,
+                                   const MPlanPlanBuffersOptions &options) {
   if (options.alignment <= 0 || !llvm::isPowerOf2_64(options.alignment))
     return anchor->emitError("mplan-plan-buffers: 'alignment' must be a "
                              "positive power of two, got ")
@@ -61,25 +62,9 @@ struct MPlanPlanBuffersPass
   using Base::Base;
 
   void runOnOperation() override {
-    MPlanPlanBuffersOptions options;
-    options.strategy = strategy;
-    options.timeLimit = timeLimit;
-    options.alignment = alignment;
-    options.reportPath = reportPath;
-    ModuleOp module = getOperation();
-    if (failed(verifyPlanBuffersOptions(module, options)))
-      return signalPassFailure();
-    std::vector<FunctionPlanReport> reports;
-    for (auto func : module.getOps<func::FuncOp>()) {
-      if (func.isExternal())
-        continue;
-      reports.emplace_back();
-      if (failed(planBuffersInFunction(func, options, reports.back())))
-        return signalPassFailure();
-    }
-    if (!reportPath.empty() &&
-        failed(writePlanReport(module, reportPath, reports)))
-      return signalPassFailure();
+    if (failed(planModule(getOperation(),
+                          {strategy, timeLimit, alignment, reportPath})))
+      signalPassFailure();
   }
 };
 } // namespace
@@ -188,9 +173,10 @@ mlir::mplan::planBuffersInFunction(func::FuncOp func,
   return success();
 }
 
-LogicalResult
-mlir::mplan::writePlanReport(Operation *anchor, StringRef path,
-                             ArrayRef<FunctionPlanReport> reports) {
+/// Writes the JSON plan report of `reports` to `path` ('-': stdout), with an
+/// error at `anchor` if it cannot.
+static LogicalResult writePlanReport(Operation *anchor, StringRef path,
+                                     ArrayRef<FunctionPlanReport> reports) {
   std::string error;
   std::unique_ptr<llvm::ToolOutputFile> file = openOutputFile(path, &error);
   if (!file)
@@ -232,5 +218,25 @@ mlir::mplan::writePlanReport(Operation *anchor, StringRef path,
   }
   file->os() << "\n";
   file->keep();
+  return success();
+}
+
+LogicalResult mlir::mplan::planModule(
+    ModuleOp module, const MPlanPlanBuffersOptions &options,
+    llvm::function_ref<LogicalResult(func::FuncOp)> prepare) {
+  if (failed(verifyOptions(module, options)))
+    return failure();
+  std::vector<FunctionPlanReport> reports;
+  for (auto func : module.getOps<func::FuncOp>()) {
+    if (func.isExternal())
+      continue;
+    if (prepare && failed(prepare(func)))
+      return failure();
+    reports.emplace_back();
+    if (failed(planBuffersInFunction(func, options, reports.back())))
+      return failure();
+  }
+  if (!options.reportPath.empty())
+    return writePlanReport(module, options.reportPath, reports);
   return success();
 }

@@ -21,42 +21,30 @@ struct MPlanPlanPass : public mlir::mplan::impl::MPlanPlanBase<MPlanPlanPass> {
   using Base::Base;
 
   void runOnOperation() override {
-    MPlanPlanBuffersOptions planOptions;
-    planOptions.strategy = strategy;
-    planOptions.timeLimit = timeLimit;
-    planOptions.alignment = alignment;
-    planOptions.reportPath = reportPath;
-    ModuleOp module = getOperation();
-    if (failed(verifyPlanBuffersOptions(module, planOptions)))
-      return signalPassFailure();
-    std::vector<FunctionPlanReport> reports;
-    for (auto func : module.getOps<func::FuncOp>()) {
-      if (func.isExternal())
-        continue;
+    // Views and copies before live ranges are computed for planning: view
+    // chains to one mplan.view of the root, then copies removed by aliasing
+    // (with a liveness of the folded IR, built only if needed).
+    auto prepare = [&](func::FuncOp func) -> LogicalResult {
       {
         BufferLiveness liveness(func);
         (void)captureBuffersInFunction(func, liveness, emitRemarks);
       }
-      // Views and copies before live ranges are computed for planning: view
-      // chains to one mplan.view of the root, then copies removed by
-      // aliasing (with a liveness of the folded IR, built only if needed).
-      if (viewsAndCopies) {
-        if (failed(foldViewsInFunction(func)))
-          return signalPassFailure();
-        std::optional<BufferLiveness> liveness;
-        (void)elideCopiesInFunction(func, peakGuard, [&]() -> BufferLiveness & {
-          if (!liveness)
-            liveness.emplace(func);
-          return *liveness;
-        });
-      }
-      reports.emplace_back();
-      if (failed(planBuffersInFunction(func, planOptions, reports.back())))
-        return signalPassFailure();
-    }
-    if (!reportPath.empty() &&
-        failed(writePlanReport(module, reportPath, reports)))
-      return signalPassFailure();
+      if (!viewsAndCopies)
+        return success();
+      if (failed(foldViewsInFunction(func)))
+        return failure();
+      std::optional<BufferLiveness> liveness;
+      (void)elideCopiesInFunction(func, peakGuard, [&]() -> BufferLiveness & {
+        if (!liveness)
+          liveness.emplace(func);
+        return *liveness;
+      });
+      return success();
+    };
+    if (failed(planModule(getOperation(),
+                          {strategy, timeLimit, alignment, reportPath},
+                          prepare)))
+      signalPassFailure();
   }
 };
 } // namespace

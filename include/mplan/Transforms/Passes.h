@@ -100,11 +100,6 @@ struct FunctionPlanReport {
   std::vector<std::pair<std::string, int64_t>> viewCopyCounts;
 };
 
-/// Checks the strategy and alignment of `options`, with an error at
-/// `anchor`.
-LogicalResult verifyPlanBuffersOptions(Operation *anchor,
-                                       const MPlanPlanBuffersOptions &options);
-
 /// The work of `mplan-plan-buffers` on one function: plans its unplanned
 /// mplan.alloc_tensor ops into one slab with `options` (strategy, time limit,
 /// alignment) and fills `report`.
@@ -112,10 +107,12 @@ LogicalResult planBuffersInFunction(func::FuncOp func,
                                     const MPlanPlanBuffersOptions &options,
                                     FunctionPlanReport &report);
 
-/// Writes the JSON plan report of `reports` to `path` ('-': stdout), with an
-/// error at `anchor` if it cannot.
-LogicalResult writePlanReport(Operation *anchor, StringRef path,
-                              ArrayRef<FunctionPlanReport> reports);
+/// The work of `mplan-plan-buffers` on a module: checks `options`, then for
+/// each function with a body runs `prepare` (if given) and plans it, and
+/// writes the JSON report to `options.reportPath` ('-': stdout) if set.
+LogicalResult
+planModule(ModuleOp module, const MPlanPlanBuffersOptions &options,
+           llvm::function_ref<LogicalResult(func::FuncOp)> prepare = {});
 
 /// The work of `mplan-fold-views` on one function: view chains on planner
 /// buffers become one mplan.view of the root, dead views are erased, and the
