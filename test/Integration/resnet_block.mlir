@@ -13,6 +13,13 @@
 // RUN:   | mlir-runner -e main -entry-point-result=void -shared-libs=%mlir_runner_libs \
 // RUN:   | %normalize_addr > %t.plan
 // RUN: diff %t.base %t.plan
+// Every arena kind with its default options (arena=argument: @model takes its arena from
+// @main, which keeps a heap arena as the entry point).
+// RUN: mlir-opt %models/resnet_block.mlir %bufferize_fb | mplan-opt --mplan-plan-pipeline > %t.planned
+// RUN: for kind in stack global argument; do \
+// RUN:   mplan-opt %t.planned --convert-mplan-to-memref="arena=$kind" --mplan-to-llvm \
+// RUN:   | mlir-runner -e main -entry-point-result=void -shared-libs=%mlir_runner_libs \
+// RUN:   | %normalize_addr > %t.$kind && diff %t.base %t.$kind || exit 1; done
 
 // The expected numbers (a few significant digits, so a libm differing in the last bit does
 // not matter) guard against both runs being wrong the same way, or printing nothing.

@@ -19,7 +19,8 @@ def ConvertMPlanToMemRef : Pass<"convert-mplan-to-memref", "ModuleOp"> {
     * `global`: a private, aligned, uninitialized `memref.global` per function
       (not re-entrant: concurrent or recursive calls share the arena).
     * `argument`: the arena becomes a trailing `memref<Nxi8>` parameter of the
-      functions named by `functions` (all functions with a slab when empty);
+      functions named by `functions` (when empty: all functions with a slab
+      but `main`, the program's entry point, which nothing can hand an arena);
       the function gets `mplan.arena_size` / `mplan.arena_alignment`
       attributes, its argument `mplan.arena`, a `memref.assume_alignment`
       (callers must pass memory aligned to `mplan.arena_alignment`) and a
@@ -32,8 +33,7 @@ def ConvertMPlanToMemRef : Pass<"convert-mplan-to-memref", "ModuleOp"> {
       its callees'); a caller without a slab, or a call inside a recursive
       cycle, allocates the callee's arena on the heap around the call. Every
       use of such a function must be a direct `func.call`. An entry point run
-      by `mlir-runner` must not be named (it cannot receive an arena): name
-      the callees with `functions=` when `main` has planned buffers.
+      by `mlir-runner` must not be named (it cannot receive an arena).
 
     The ops created carry `mplan.arena` (arena providers) and
     `mplan.buffer_id` / `mplan.live` (planned buffers' `memref.view`), which
@@ -47,7 +47,7 @@ def ConvertMPlanToMemRef : Pass<"convert-mplan-to-memref", "ModuleOp"> {
            "Where the arena lives: heap, stack, global or argument">,
     ListOption<"functions", "functions", "std::string",
                "With arena=argument: the functions that take their arena "
-               "from the caller (default: all functions with a slab)">,
+               "from the caller (default: all functions with a slab but main)">,
   ];
 }
 

@@ -12,7 +12,7 @@
 //     `memref.view` of every planned buffer.
 //
 // arena=argument: every function named in `functions=` (default: every
-// function with a slab) takes its arena as a trailing `memref<Nxi8>`
+// function with a slab but `main`) takes its arena as a trailing `memref<Nxi8>`
 // parameter. Its callers in the module pass memory:
 //   * a caller with a slab gets one more planned buffer, of the callee's arena
 //     size, live exactly at the call, placed first-fit in the caller's plan
@@ -206,8 +206,11 @@ LogicalResult ConvertMPlanToMemRefPass::lowerArgumentArenas(
   // The functions that take their arena from the caller.
   llvm::MapVector<func::FuncOp, ArgumentArena> argFuncs;
   if (functions.empty()) {
+    // `main` is the program's entry point: whatever runs it (mlir-runner, a
+    // C runtime) passes no arena, so by default it keeps a heap arena and
+    // hands slices of it to the functions it calls.
     for (auto [func, slab] : slabs)
-      if (slab)
+      if (slab && func.getSymName() != "main")
         argFuncs[func] = {};
   } else {
     for (const std::string &name : functions) {
