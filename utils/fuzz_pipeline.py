@@ -838,9 +838,9 @@ def run_seed(seed, args):
     if rc == 0:
         rc, base, err = sh(run, ll)
     if rc and "bufferization.clone" in err:
-        # The baseline's deallocation pipeline leaves bufferization.clone (e.g. an scf.if
-        # yielding a function argument) that its lowering does not handle: the reference is
-        # then the bufferized program without deallocation.
+        # The baseline's deallocation pipeline leaves a bufferization.clone (of an argument a
+        # function returns, e.g. a callee writing into its argument) that its lowering does not
+        # handle: the reference is then the bufferized program without deallocation.
         rc, ll, err = sh(f"{opt} {src} {mp.BUFFERIZE} | {opt} {mp.LOWER_TO_LLVM}")
         if rc == 0:
             rc, base, err = sh(run, ll)
