@@ -37,7 +37,8 @@ BUFFERIZE = ('--one-shot-bufferize="bufferize-function-boundaries '
 TOSA_TO_LINALG = ('--pass-pipeline=builtin.module(func.func(tosa-to-linalg-named,'
                   'tosa-to-linalg,tosa-to-arith,tosa-to-tensor))')
 DEALLOC = ("--ownership-based-buffer-deallocation --canonicalize "
-           "--buffer-deallocation-simplification --bufferization-lower-deallocations")
+           "--buffer-deallocation-simplification --bufferization-lower-deallocations "
+           "--convert-bufferization-to-memref")
 LOWER_TO_LLVM = ('--pass-pipeline="builtin.module(func.func(convert-linalg-to-loops),'
                  'expand-strided-metadata,lower-affine,convert-scf-to-cf,convert-vector-to-llvm,'
                  'finalize-memref-to-llvm,convert-math-to-llvm,convert-math-to-libm,'

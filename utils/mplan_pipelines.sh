@@ -21,6 +21,7 @@ case "$mode" in
   baseline)
     "$LLVM_BIN/mlir-opt" "$src" "$bufferize" --ownership-based-buffer-deallocation --canonicalize \
         --buffer-deallocation-simplification --bufferization-lower-deallocations \
+        --convert-bufferization-to-memref \
       | "$LLVM_BIN/mlir-opt" "$lower" | run | normalize ;;
   planned)
     plan="--mplan-plan-pipeline"; [ -n "${PLAN_OPTIONS:-}" ] && plan="--mplan-plan-pipeline=$PLAN_OPTIONS"

@@ -39,7 +39,8 @@ BUFFERIZE = ["--one-shot-bufferize=bufferize-function-boundaries "
              "--buffer-results-to-out-params=hoist-static-allocs hoist-dynamic-allocs "
              "modify-public-functions"]
 DEALLOC = ["--ownership-based-buffer-deallocation", "--canonicalize",
-           "--buffer-deallocation-simplification", "--bufferization-lower-deallocations"]
+           "--buffer-deallocation-simplification", "--bufferization-lower-deallocations",
+           "--convert-bufferization-to-memref"]
 RUNNER_LIBS = [f"{LLVM}/lib/libmlir_c_runner_utils.so", f"{LLVM}/lib/libmlir_runner_utils.so"]
 VARIANTS = ["baseline", "heap", "global"]
 

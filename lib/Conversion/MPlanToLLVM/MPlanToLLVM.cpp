@@ -9,6 +9,7 @@
 
 #include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
+#include "mlir/Conversion/BufferizationToMemRef/BufferizationToMemRef.h"
 #include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
 #include "mlir/Conversion/FuncToLLVM/ConvertFuncToLLVMPass.h"
 #include "mlir/Conversion/IndexToLLVM/IndexToLLVM.h"
@@ -27,9 +28,11 @@
 using namespace mlir;
 
 void mlir::mplan::buildMPlanToLLVMPipeline(OpPassManager &pm) {
-  // bufferization.dealloc ops that upstream's ownership-based deallocation
-  // left (for the buffers mplan did not plan) become memref.dealloc first.
+  // What upstream's ownership-based deallocation left for the buffers mplan
+  // did not plan: bufferization.dealloc becomes memref.dealloc, and
+  // bufferization.clone an alloc and a copy.
   pm.addPass(bufferization::createLowerDeallocationsPass());
+  pm.addPass(createConvertBufferizationToMemRefPass());
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());
