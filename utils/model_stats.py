@@ -26,16 +26,22 @@ VIEW = re.compile(r"=\s*memref\.(subview|expand_shape|collapse_shape|reinterpret
 COPY = re.compile(r"^\s*(memref\.copy|linalg\.copy)\b")
 
 
-def function_body(ir, name):
-    """The lines of func.func @name (up to the next top-level func.func)."""
+def function_lines(ir, keep):
+    """The lines of every func.func whose name satisfies `keep` (each up to the next
+    top-level func.func)."""
     out, inside = [], False
     for line in ir.splitlines():
         m = re.match(r"\s*func\.func\s+(?:private\s+)?@([\w$.]+)", line)
         if m:
-            inside = m.group(1) == name
+            inside = keep(m.group(1))
         if inside:
             out.append(line)
     return out
+
+
+def function_body(ir, name):
+    """The lines of func.func @name (up to the next top-level func.func)."""
+    return function_lines(ir, lambda n: n == name)
 
 
 def counts(lines):

@@ -4,9 +4,10 @@
 For every program (default: models/*.mlir but the reduced `_small` ones; any linalg-on-tensors,
 TOSA or already bufferized file), lowers TOSA to linalg, bufferizes it with upstream One-Shot Bufferize (skipped with --bufferized), then counts, over
 every function except @main (the test driver):
-  views   memref view ops (subview, expand_shape, collapse_shape, reinterpret_cast, cast, view,
-          transpose) and mplan.view
+  views   memref view ops (subview, expand_shape, collapse_shape, reinterpret_cast, cast, view)
+          and mplan.view
   copies  memref.copy and linalg.copy
+(counted by utils/model_stats.py's `counts`)
 before and after `--mplan-plan-pipeline`, and reads the arena and max-live bound from the plan
 report, for three configurations side by side:
   without      views-and-copies=false (capture + plan only)
@@ -20,7 +21,6 @@ import argparse
 import glob
 import json
 import os
-import re
 import subprocess
 import sys
 import tempfile
@@ -28,13 +28,10 @@ import tempfile
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(ROOT, "utils"))
 from mplan_pipelines import TOSA_TO_LINALG, is_tosa  # noqa: E402
+from model_stats import counts, function_lines  # noqa: E402
 LLVM_BIN = "/usr/lib/llvm-22/bin"
 BUFFERIZE = ("--one-shot-bufferize=bufferize-function-boundaries "
              "function-boundary-type-conversion=identity-layout-map")
-VIEW_OPS = ("memref.subview", "memref.expand_shape", "memref.collapse_shape",
-            "memref.reinterpret_cast", "memref.cast", "memref.view", "memref.transpose",
-            "mplan.view")
-COPY_OPS = ("memref.copy", "linalg.copy")
 CONFIGS = {"without": "views-and-copies=false", "guard=all": "peak-guard=all", "default": ""}
 
 
@@ -45,14 +42,9 @@ def run(cmd, stdin):
     return p.stdout
 
 
-def strip_main(ir):
-    """The IR without the body of @main (counted ops are the model's)."""
-    return re.sub(r"func\.func @main\(.*?\n  \}\n", "", ir, flags=re.S)
-
-
-def count(ir, ops):
-    body = strip_main(ir)
-    return sum(len(re.findall(r"(?<![\w.])" + re.escape(op) + r"\b", body)) for op in ops)
+def model_counts(ir):
+    """utils/model_stats.py's view and copy counts over every function but @main."""
+    return counts(function_lines(ir, lambda name: name != "main"))
 
 
 def totals(report):
@@ -66,8 +58,9 @@ def measure(path, mplan_opt, bufferized):
     if is_tosa(src) and not bufferized:
         src = run([f"{LLVM_BIN}/mlir-opt", TOSA_TO_LINALG], src)
     buf = src if bufferized else run([f"{LLVM_BIN}/mlir-opt", BUFFERIZE], src)
+    before = model_counts(buf)
     row = {"model": os.path.splitext(os.path.basename(path))[0],
-           "views": count(buf, VIEW_OPS), "copies": count(buf, COPY_OPS)}
+           "views": before["views"], "copies": before["copies"]}
     for name, options in CONFIGS.items():
         with tempfile.TemporaryDirectory() as tmp:
             report = os.path.join(tmp, "plan.json")
@@ -75,7 +68,8 @@ def measure(path, mplan_opt, bufferized):
             extra = ["--mplan-verify-plan"] if name == "default" else []
             out = run([mplan_opt, f"--mplan-plan-pipeline={opts}", *extra], buf)
             arena, bound, buffers = totals(json.load(open(report)))
-        row[name] = {"views": count(out, VIEW_OPS), "copies": count(out, COPY_OPS),
+        after = model_counts(out)
+        row[name] = {"views": after["views"], "copies": after["copies"],
                      "arena": arena, "bound": bound, "buffers": buffers}
     return row
 
