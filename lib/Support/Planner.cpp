@@ -299,6 +299,37 @@ bool placeNaive(const Problem &p, Placement &out) {
   return true;
 }
 
+/// Applies PlanOptions::stagger to `plan` (offsets parallel to the input,
+/// arenaSize the unstaggered arena). Returns false on overflow.
+bool staggerPlan(const Problem &p, int64_t stagger, Plan &plan) {
+  // Alignments are powers of two, so the largest is a multiple of the others.
+  int64_t maxAlign = 1;
+  for (int64_t align : p.align)
+    maxAlign = std::max(maxAlign, align);
+  std::optional<int64_t> aligned = alignTo(stagger, maxAlign);
+  if (!aligned)
+    return false;
+  int64_t step = *aligned;
+  if (step % kStaggerPeriod == 0)
+    return true;
+  int64_t arena = 0;
+  for (int32_t k = 0; k < p.numBuffers(); ++k) {
+    int64_t &offset = plan.offsets[p.input[k]];
+    std::optional<int64_t> shift = checkedMul(offset / kStaggerPeriod, step);
+    std::optional<int64_t> moved =
+        shift ? checkedAdd(offset, *shift) : std::nullopt;
+    std::optional<int64_t> end =
+        moved ? checkedAdd(*moved, p.size[k]) : std::nullopt;
+    if (!end)
+      return false;
+    offset = *moved;
+    arena = std::max(arena, *end);
+  }
+  plan.staggerBytes = arena - plan.arenaSize;
+  plan.arenaSize = arena;
+  return true;
+}
+
 } // namespace
 
 void mplan::detail::radixSort(std::vector<uint64_t> &keys) {
@@ -322,6 +353,10 @@ Expected<Plan> mplan::planBuffers(const std::vector<Buffer> &buffers,
     return Error{"the capacity must be non-negative"};
   if (!(options.timeLimitSeconds >= 0))
     return Error{"the time limit must be non-negative"};
+  if (options.stagger < 0 || options.stagger % options.alignment != 0)
+    return Error{"stagger " + std::to_string(options.stagger) +
+                 " is not a non-negative multiple of the alignment " +
+                 std::to_string(options.alignment)};
   if (std::optional<std::string> err = validateBuffers(buffers))
     return Error{*err};
   Expected<Problem> problemOr = buildProblem(buffers, options.alignment);
@@ -371,9 +406,13 @@ Expected<Plan> mplan::planBuffers(const std::vector<Buffer> &buffers,
   for (int32_t k = 0; k < p.numBuffers(); ++k)
     plan.offsets[p.input[k]] = placement.offsets[k];
   plan.arenaSize = placement.arena;
+  if (options.stagger > 0 && !staggerPlan(p, options.stagger, plan))
+    return Error{"stagger " + std::to_string(options.stagger) +
+                 ": an offset overflows int64"};
   plan.lowerBound = p.lowerBound;
   plan.strategy = name;
-  plan.provenOptimal = proven || plan.arenaSize == plan.lowerBound;
+  plan.provenOptimal =
+      proven || plan.arenaSize - plan.staggerBytes == plan.lowerBound;
   plan.seconds = std::chrono::duration<double>(Clock::now() - begin).count();
   return plan;
 }

@@ -37,7 +37,7 @@ static std::string formatLoc(Location loc) {
   return text;
 }
 
-/// Checks the strategy and alignment of `options`, with an error at
+/// Checks the strategy, alignment and stagger of `options`, with an error at
 /// `anchor`.
 static LogicalResult verifyOptions(Operation *anchor,
                                    const MPlanPlanBuffersOptions &options) {
@@ -45,6 +45,10 @@ static LogicalResult verifyOptions(Operation *anchor,
     return anchor->emitError("mplan-plan-buffers: 'alignment' must be a "
                              "positive power of two, got ")
            << options.alignment;
+  if (options.stagger < 0 || options.stagger % options.alignment != 0)
+    return anchor->emitError("mplan-plan-buffers: 'stagger' must be a "
+                             "non-negative multiple of 'alignment' (")
+           << options.alignment << "), got " << options.stagger;
   if (!llvm::is_contained(::mplan::strategyNames(), options.strategy)) {
     InFlightDiagnostic diag =
         anchor->emitError("mplan-plan-buffers: unknown strategy '")
@@ -62,8 +66,8 @@ struct MPlanPlanBuffersPass
   using Base::Base;
 
   void runOnOperation() override {
-    if (failed(planModule(getOperation(),
-                          {strategy, timeLimit, alignment, reportPath})))
+    if (failed(planModule(getOperation(), {strategy, timeLimit, alignment,
+                                           reportPath, stagger})))
       signalPassFailure();
   }
 };
@@ -132,6 +136,7 @@ mlir::mplan::planBuffersInFunction(func::FuncOp func,
   planOptions.strategy = options.strategy;
   planOptions.timeLimitSeconds = options.timeLimit;
   planOptions.alignment = options.alignment;
+  planOptions.stagger = options.stagger;
   ::mplan::Expected<::mplan::Plan> plan =
       ::mplan::planBuffers(buffers, planOptions);
   if (!plan)
@@ -143,6 +148,7 @@ mlir::mplan::planBuffersInFunction(func::FuncOp func,
   report.strategy = plan->strategy;
   report.arenaBytes = plan->arenaSize;
   report.lowerBoundBytes = plan->lowerBound;
+  report.staggerBytes = plan->staggerBytes;
 
   // One slab at the top of the function, released before every return.
   MLIRContext *ctx = func.getContext();
@@ -191,6 +197,7 @@ static LogicalResult writePlanReport(Operation *anchor, StringRef path,
             json.attribute("strategy", report.strategy);
             json.attribute("arena_bytes", report.arenaBytes);
             json.attribute("lower_bound_bytes", report.lowerBoundBytes);
+            json.attribute("stagger_bytes", report.staggerBytes);
             for (const auto &[key, count] : report.viewCopyCounts)
               json.attribute(key, count);
             json.attributeArray("buffers", [&] {

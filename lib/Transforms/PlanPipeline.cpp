@@ -42,7 +42,7 @@ struct MPlanPlanPass : public mlir::mplan::impl::MPlanPlanBase<MPlanPlanPass> {
       return success();
     };
     if (failed(planModule(getOperation(),
-                          {strategy, timeLimit, alignment, reportPath},
+                          {strategy, timeLimit, alignment, reportPath, stagger},
                           prepare)))
       signalPassFailure();
   }
@@ -61,6 +61,7 @@ void mlir::mplan::buildPlanPipeline(OpPassManager &pm,
   plan.timeLimit = options.timeLimit;
   plan.alignment = options.alignment;
   plan.reportPath = options.report;
+  plan.stagger = options.stagger;
   plan.viewsAndCopies = options.viewsAndCopies;
   plan.peakGuard = options.peakGuard;
   plan.emitRemarks = options.remarks;

@@ -97,7 +97,7 @@ def strategies() -> List[str]:
 
 
 def plan(buffers: Iterable[BufferLike], strategy: str = "best",
-         time_limit: float = 10.0, alignment: int = 1) -> Plan:
+         time_limit: float = 10.0, alignment: int = 1, stagger: int = 0) -> Plan:
     """Places every buffer at a byte offset in one arena.
 
     Args:
@@ -107,18 +107,22 @@ def plan(buffers: Iterable[BufferLike], strategy: str = "best",
       strategy: one of :func:`strategies`.
       time_limit: search budget of ``best`` in seconds.
       alignment: minimum alignment of every buffer (a power of two).
+      stagger: cache stagger in bytes (0: off; a multiple of ``alignment``):
+        every offset ``o`` moves up by ``(o // 4096) * stagger`` so buffers a
+        multiple of 4 KiB apart do not share their address modulo 4 KiB.
 
     Returns:
       A :class:`Plan`: ``offsets`` (parallel to ``buffers``), ``arena_size``,
       ``lower_bound``, ``strategy`` (the winning member for ``best``),
-      ``seconds``, ``proven_optimal`` and ``ratio``.
+      ``seconds``, ``proven_optimal``, ``stagger_bytes`` and ``ratio``.
 
     Raises:
       PlanError: invalid buffers, unknown strategy or invalid options.
     """
     if not isinstance(strategy, str):
         raise PlanError(f"strategy must be a string, got {strategy!r}")
-    return _mplan.plan_buffers(_to_buffers(buffers), strategy, float(time_limit), int(alignment))
+    return _mplan.plan_buffers(_to_buffers(buffers), strategy, float(time_limit), int(alignment),
+                               int(stagger))
 
 
 def lower_bound(buffers: Iterable[BufferLike], alignment: int = 1) -> int:

@@ -44,11 +44,12 @@ std::string reprBuffer(const mplan::Buffer &b) {
 
 mplan::Plan planBuffers(const std::vector<mplan::Buffer> &buffers,
                         const std::string &strategy, double timeLimit,
-                        int64_t alignment) {
+                        int64_t alignment, int64_t stagger) {
   mplan::PlanOptions options;
   options.strategy = strategy;
   options.timeLimitSeconds = timeLimit;
   options.alignment = alignment;
+  options.stagger = stagger;
   std::optional<mplan::Expected<mplan::Plan>> plan;
   {
     py::gil_scoped_release release;
@@ -157,7 +158,9 @@ PYBIND11_MODULE(_mplan, m) {
       .def_readonly("seconds", &mplan::Plan::seconds,
                     "Wall time spent planning.")
       .def_readonly("proven_optimal", &mplan::Plan::provenOptimal,
-                    "True when arena_size is proven minimal.")
+                    "True when arena_size - stagger_bytes is proven minimal.")
+      .def_readonly("stagger_bytes", &mplan::Plan::staggerBytes,
+                    "Bytes the stagger option added to arena_size.")
       .def_property_readonly(
           "ratio",
           [](const mplan::Plan &p) {
@@ -212,7 +215,7 @@ PYBIND11_MODULE(_mplan, m) {
 
   m.def("plan_buffers", &planBuffers, py::arg("buffers"),
         py::arg("strategy") = "best", py::arg("time_limit") = 10.0,
-        py::arg("alignment") = 1,
+        py::arg("alignment") = 1, py::arg("stagger") = 0,
         "Plans buffers; raises mplan.errors.PlanError on invalid input, an "
         "unknown strategy or invalid options.");
   m.def(

@@ -72,6 +72,18 @@ def test_alignment_is_respected():
     mplan.validate_plan(bufs, plan.offsets, plan.arena_size, alignment=16)
 
 
+def test_stagger_spreads_pages():
+    pages = [Buffer(i, i, i + 3, 4096) for i in range(5)]
+    flat = mplan.plan(pages, strategy="greedy-by-size", alignment=64)
+    spread = mplan.plan(pages, strategy="greedy-by-size", alignment=64, stagger=128)
+    assert [o - (f // 4096) * 128 for o, f in zip(spread.offsets, flat.offsets)] == flat.offsets
+    assert spread.stagger_bytes == spread.arena_size - flat.arena_size == 256
+    assert flat.stagger_bytes == 0
+    assert mplan.validate_plan(pages, spread.offsets, spread.arena_size, alignment=64) is None
+    with pytest.raises(mplan.PlanError):
+        mplan.plan(pages, alignment=64, stagger=96)
+
+
 def test_empty_input():
     plan = mplan.plan([])
     assert plan.offsets == [] and plan.arena_size == 0 and plan.lower_bound == 0

@@ -1,7 +1,7 @@
 //===- mplan-plan.cpp - Plan a MiniMalloc CSV from the command line -------===//
 //
 //   mplan-plan [--strategy=NAME] [--time-limit=SECONDS] [--alignment=BYTES]
-//              [--capacity=BYTES] IN.csv [-o OUT.csv]
+//              [--capacity=BYTES] [--stagger=BYTES] IN.csv [-o OUT.csv]
 //
 // Reads buffers in MiniMalloc's CSV format (id,lower,upper,size; extra
 // columns kept), plans them with the mplan planner library and writes the same
@@ -56,6 +56,12 @@ cl::opt<int64_t>
                       "as its plan fits (default 0: aim at the lower bound)"),
              cl::value_desc("bytes"), cl::cat(category));
 
+cl::opt<int64_t>
+    stagger("stagger", cl::init(0),
+            cl::desc("Cache stagger: move every offset o up by (o / 4096) * "
+                     "stagger bytes (default 0: off)"),
+            cl::value_desc("bytes"), cl::cat(category));
+
 int fail(const Twine &msg) {
   WithColor::error(errs(), "mplan-plan") << msg << "\n";
   return 1;
@@ -85,6 +91,7 @@ int main(int argc, char **argv) {
   options.timeLimitSeconds = timeLimit;
   options.alignment = alignment;
   options.capacity = capacity;
+  options.stagger = stagger;
   mplan::Expected<mplan::Plan> plan =
       mplan::planBuffers(table->buffers, options);
   if (!plan)

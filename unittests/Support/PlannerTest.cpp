@@ -8,6 +8,7 @@
 #include <limits>
 #include <numeric>
 #include <random>
+#include <set>
 
 using namespace mplan;
 
@@ -458,5 +459,77 @@ TEST(Planner, GreedyBySizeMatchesAQuadraticReference) {
     Plan plan = planOrDie(buffers, "greedy-by-size");
     EXPECT_EQ(plan.arenaSize, arena);
     EXPECT_EQ(plan.offsets, offsets);
+  }
+}
+
+TEST(Planner, StaggerSpreadsPagesAndKeepsPlansValid) {
+  // Five 4 KiB buffers, each live with its neighbours: greedy packs them at
+  // multiples of 4 KiB, the stagger moves the k-th page up by k * 128 bytes.
+  std::vector<Buffer> pages;
+  for (int64_t i = 0; i < 5; ++i)
+    pages.push_back({i, i, i + 3, kStaggerPeriod, 64});
+  PlanOptions options;
+  options.strategy = "greedy-by-size";
+  options.alignment = 64;
+  Expected<Plan> flat = planBuffers(pages, options);
+  ASSERT_TRUE(flat.ok()) << flat.error();
+  options.stagger = 128;
+  Expected<Plan> spread = planBuffers(pages, options);
+  ASSERT_TRUE(spread.ok()) << spread.error();
+  EXPECT_FALSE(validatePlan(pages, spread->offsets, spread->arenaSize, 64));
+  std::set<int64_t> residues;
+  for (size_t i = 0; i < pages.size(); ++i) {
+    int64_t page = flat->offsets[i] / kStaggerPeriod;
+    EXPECT_EQ(spread->offsets[i], flat->offsets[i] + page * 128);
+    residues.insert(spread->offsets[i] % kStaggerPeriod);
+  }
+  EXPECT_EQ(residues.size(), 3u); // three pages are live at once
+  EXPECT_EQ(flat->arenaSize, 3 * kStaggerPeriod);
+  EXPECT_EQ(spread->arenaSize, 3 * kStaggerPeriod + 2 * 128);
+  EXPECT_EQ(spread->staggerBytes, 2 * 128);
+  EXPECT_EQ(spread->lowerBound, flat->lowerBound);
+  EXPECT_TRUE(spread->provenOptimal);
+
+  // Not a multiple of the alignment, negative: errors.
+  options.stagger = 96;
+  EXPECT_FALSE(planBuffers(pages, options).ok());
+  options.stagger = -64;
+  EXPECT_FALSE(planBuffers(pages, options).ok());
+  // A buffer aligned to the period leaves nothing to stagger.
+  pages[0].alignment = kStaggerPeriod;
+  options.stagger = 64;
+  Expected<Plan> pinned = planBuffers(pages, options);
+  ASSERT_TRUE(pinned.ok()) << pinned.error();
+  EXPECT_EQ(pinned->staggerBytes, 0);
+  EXPECT_EQ(pinned->arenaSize, flat->arenaSize);
+  // Offsets near the int64 limit overflow with a message, never wrap.
+  std::vector<Buffer> huge = {{0, 0, 1, kMax / 2, 1}, {1, 0, 1, kMax / 4, 1}};
+  options.alignment = 1;
+  options.stagger = kStaggerPeriod - 1;
+  EXPECT_FALSE(planBuffers(huge, options).ok());
+}
+
+TEST(Property, StaggeredPlansStayValid) {
+  std::mt19937_64 rng(777);
+  for (int iter = 0; iter < 500; ++iter) {
+    std::vector<Buffer> buffers = randomInstance(
+        rng, 1 + rng() % 40, 1 + rng() % 20, 1 + rng() % 20000, iter % 2 == 0);
+    PlanOptions options;
+    options.strategy = strategyNames()[iter % strategyNames().size()];
+    options.timeLimitSeconds = 0.01;
+    options.alignment = iter % 3 == 0 ? 16 : 1;
+    options.stagger = options.alignment * (1 + rng() % 16);
+    Expected<Plan> plan = planBuffers(buffers, options);
+    ASSERT_TRUE(plan.ok()) << plan.error();
+    std::optional<std::string> err = validatePlan(
+        buffers, plan->offsets, plan->arenaSize, options.alignment);
+    EXPECT_FALSE(err) << "iteration " << iter << ": " << *err;
+    // The growth is at most one step (rounded up to an alignment of at most
+    // 16) per 4 KiB of arena.
+    int64_t step = options.stagger + 16;
+    EXPECT_LE(plan->staggerBytes,
+              (plan->arenaSize / kStaggerPeriod + 1) * step);
+    if (::testing::Test::HasFailure())
+      break;
   }
 }

@@ -34,6 +34,11 @@ struct Buffer {
   int64_t alignment = 1; ///< power of two
 };
 
+/// The period of PlanOptions::stagger: 4 KiB, the address bits x86 cores
+/// compare to tell a load from an older store (4K aliasing) and the span of
+/// one way of a 32 KiB, 8-way L1 data cache.
+inline constexpr int64_t kStaggerPeriod = 4096;
+
 struct PlanOptions {
   /// One of strategyNames().
   std::string strategy = "best";
@@ -46,6 +51,15 @@ struct PlanOptions {
   /// MiniMalloc, which takes the capacity as input; without one it aims at
   /// the lower bound and then narrows the gap until the time limit.
   int64_t capacity = 0;
+  /// Cache stagger in bytes (0: off; a multiple of `alignment`). After
+  /// placement every offset o becomes o + (o / kStaggerPeriod) * stagger, so
+  /// buffers placed a multiple of 4 KiB apart no longer start at the same
+  /// address modulo 4 KiB (as jemalloc offsets large allocations within a
+  /// page, "cache-oblivious" mode). The map is monotone, so buffers that did
+  /// not share bytes still do not; the arena grows by about stagger / 4096 of
+  /// itself. The step is rounded up to the largest buffer alignment; when that
+  /// makes it a multiple of kStaggerPeriod the plan is left unstaggered.
+  int64_t stagger = 0;
 };
 
 /// The result of planning. Every buffer's size is padded to its effective
@@ -59,9 +73,11 @@ struct Plan {
   /// the winning member, e.g. "best(search)" or "portfolio(size/best-fit)".
   std::string strategy;
   double seconds = 0; ///< wall time spent planning
-  /// True when arenaSize is proven minimal (it equals the lower bound, or the
-  /// exact search proved no smaller arena exists).
+  /// True when arenaSize - staggerBytes is proven minimal (it equals the
+  /// lower bound, or the exact search proved no smaller arena exists).
   bool provenOptimal = false;
+  /// Bytes PlanOptions::stagger added to arenaSize.
+  int64_t staggerBytes = 0;
 };
 
 /// The error half of Expected<T>.

@@ -45,6 +45,11 @@ struct PlanPipelineOptions : public PassPipelineOptions<PlanPipelineOptions> {
       *this, "alignment",
       llvm::cl::desc("Byte alignment of the slab and of every buffer"),
       llvm::cl::init(64)};
+  PassOptions::Option<int64_t> stagger{
+      *this, "stagger",
+      llvm::cl::desc("Cache stagger in bytes: move every offset o up by "
+                     "(o / 4096) * stagger (0: off)"),
+      llvm::cl::init(0)};
   PassOptions::Option<std::string> report{
       *this, "report",
       llvm::cl::desc("Write the JSON plan report to this path ('-': stdout)"),
@@ -89,6 +94,7 @@ struct FunctionPlanReport {
   std::string strategy;
   int64_t arenaBytes = 0;
   int64_t lowerBoundBytes = 0;
+  int64_t staggerBytes = 0; ///< included in arenaBytes
   struct Entry {
     int64_t id, start, end, size, offset;
     std::string loc;

@@ -66,6 +66,9 @@ def MPlanPlanBuffers : Pass<"mplan-plan-buffers", "ModuleOp"> {
            "Byte alignment of the slab and of every buffer in it">,
     Option<"reportPath", "report", "std::string", /*default=*/"\"\"",
            "Write a JSON report of the plan to this path ('-' for stdout)">,
+    Option<"stagger", "stagger", "int64_t", /*default=*/"0",
+           "Cache stagger in bytes: move every offset o up by "
+           "(o / 4096) * stagger (0: off; a multiple of 'alignment')">,
   ];
 }
 
@@ -93,6 +96,9 @@ def MPlanPlan : Pass<"mplan-plan", "ModuleOp"> {
            "Byte alignment of the slab and of every buffer in it">,
     Option<"reportPath", "report", "std::string", /*default=*/"\"\"",
            "Write a JSON report of the plan to this path ('-' for stdout)">,
+    Option<"stagger", "stagger", "int64_t", /*default=*/"0",
+           "Cache stagger in bytes: move every offset o up by "
+           "(o / 4096) * stagger (0: off; a multiple of 'alignment')">,
     Option<"viewsAndCopies", "views-and-copies", "bool", /*default=*/"true",
            "Fold view chains and elide copies before planning">,
     Option<"peakGuard", "peak-guard", "::mlir::mplan::PeakGuard",
