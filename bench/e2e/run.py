@@ -10,14 +10,23 @@ and measures, per call of @model:
   * allocations (heap allocation calls), frees and peak bytes above entry, counted by the
     memory observer (--mplan-instrument + libmplan_runtime.so) in the same way for all three;
   * allocation calls visible in the lowered @model (llvm.call @malloc/@aligned_alloc);
-  * wall time of the @model call, timed inside the program (rtclock around loops of calls,
-    the fastest of several samples per run), paired alternating runs (baseline, heap, global,
-    rotated each round); times are medians over rounds, ratios medians of per-round ratios;
-  * identical output: the uninstrumented programs' stdout (addresses masked) must be equal.
+  * identical output: the uninstrumented programs' stdout (addresses masked) must be equal;
+    each of them calls only its own version of @model;
+  * wall time of the @model call, paired inside one process: the program of a planned
+    variant also holds the baseline's @model (the source gets a copy of @model and of what it
+    calls, renamed `__base`; after one bufferization the planned pipeline's versions of the
+    copies are replaced by the baseline pipeline's), and @main times blocks of `iters` calls
+    (~15 ms) in ABBA order (planned, base, base, planned), `samples` times. A run's ratio is
+    the median over its samples of planned / base; a model's ratio the median over rounds
+    (separate processes, order heap, global, aa rotated). The A/A control (aa) is the same
+    program with the baseline on both sides: its ratio shows the noise floor. Timed
+    programs run under `mlir-runner -O3` (--opt-level), as a downstream compiler builds with
+    optimisation; mlir-runner's default (no -O flag) optimises less.
 Returned buffers become caller-provided out-params (upstream buffer-results-to-out-params)
 in all three programs, so @model's allocations are its intermediates only.
 
-Usage: bench/e2e/run.py [--build build] [--rounds 5] [--models a,b] [--markdown out.md]
+Usage: bench/e2e/run.py [--build build] [--rounds 5] [--opt-level 3] [--models a,b]
+                        [--markdown out.md] [--json out.json]
 """
 import argparse
 import json
@@ -43,6 +52,11 @@ DEALLOC = ["--ownership-based-buffer-deallocation", "--canonicalize",
            "--convert-bufferization-to-memref"]
 RUNNER_LIBS = [f"{LLVM}/lib/libmlir_c_runner_utils.so", f"{LLVM}/lib/libmlir_runner_utils.so"]
 VARIANTS = ["baseline", "heap", "global"]
+PLANNED = ["heap", "global"]
+PAIRS = ["heap", "global", "aa"]  # timed programs: planned vs baseline, and baseline vs itself
+BLOCK_SECONDS = 0.015  # one timed block of `iters` calls
+RUN_SECONDS = 4.0  # timed blocks per run, within the sample bounds below (1-s models: 2)
+MIN_SAMPLES, MAX_SAMPLES = 2, 25
 
 
 def sh(cmd, stdin=None, env=None, check=True):
@@ -52,9 +66,10 @@ def sh(cmd, stdin=None, env=None, check=True):
     return p
 
 
-def add_timing(src, iterations, samples=1):
-    """After the `call @model` of @main, `samples` times: an rtclock-timed loop of
-    `iterations` calls, each printing one `mplan-bench-seconds` line."""
+def add_timing(src, iterations, samples=1, blocks=("model",)):
+    """After the `call @model` of @main, `samples` times: for each function named in `blocks`
+    (in that order), an rtclock-timed loop of `iterations` calls of it with @model's arguments,
+    printing one `mplan-bench-<function> <seconds>` line."""
     m = re.search(r"^(\s*)(%\w+) = call @model\((.*)\) : (.*)$", src, re.M)
     if not m:
         sys.exit("no `%x = call @model(...)` line in @main")
@@ -62,16 +77,65 @@ def add_timing(src, iterations, samples=1):
     loop = (f"\n{ind}%__n = arith.constant {iterations} : index\n"
             f"{ind}%__s = arith.constant {samples} : index\n"
             f"{ind}%__c0 = arith.constant 0 : index\n{ind}%__c1 = arith.constant 1 : index\n"
-            f"{ind}scf.for %__j = %__c0 to %__s step %__c1 {{\n"
-            f"{ind}  %__t0 = func.call @rtclock() : () -> f64\n"
-            f"{ind}  scf.for %__i = %__c0 to %__n step %__c1 {{\n"
-            f"{ind}    %__r = func.call @model({args}) : {sig}\n{ind}  }}\n"
-            f"{ind}  %__t1 = func.call @rtclock() : () -> f64\n"
-            f"{ind}  %__dt = arith.subf %__t1, %__t0 : f64\n"
-            f"{ind}  vector.print str \"mplan-bench-seconds \"\n{ind}  vector.print %__dt : f64\n"
-            f"{ind}}}\n")
-    src = src[:m.end()] + loop + src[m.end():]
+            f"{ind}scf.for %__j = %__c0 to %__s step %__c1 {{\n")
+    for k, fn in enumerate(blocks):
+        loop += (f"{ind}  %__t0_{k} = func.call @rtclock() : () -> f64\n"
+                 f"{ind}  scf.for %__i{k} = %__c0 to %__n step %__c1 {{\n"
+                 f"{ind}    %__r{k} = func.call @{fn}({args}) : {sig}\n{ind}  }}\n"
+                 f"{ind}  %__t1_{k} = func.call @rtclock() : () -> f64\n"
+                 f"{ind}  %__dt{k} = arith.subf %__t1_{k}, %__t0_{k} : f64\n"
+                 f"{ind}  vector.print str \"mplan-bench-{fn} \"\n"
+                 f"{ind}  vector.print %__dt{k} : f64\n")
+    src = src[:m.end()] + loop + f"{ind}}}\n" + src[m.end():]
     return src + "\nfunc.func private @rtclock() -> f64\n"
+
+
+def functions(text, ind):
+    """name -> text of each func.func at indentation `ind` ("" in a model's source, two
+    spaces in a printed module): a one-line declaration or a definition through its `}`."""
+    pat = (rf"^{ind}func\.func [^\n]*?@([\w$.]+)\("
+           rf"(?:[^\n]*? \{{\n.*?^{ind}\}}\n|[^\n]*\n)")
+    return {m.group(1): m.group(0) for m in re.finditer(pat, text, re.S | re.M)}
+
+
+def with_base_copy(src):
+    """`src` plus a copy of @model and of every function defined in `src` that it reaches
+    through `call @f(`, renamed `f__base` (calls among them too): the baseline side of the
+    paired programs."""
+    funcs = functions(src, "")
+    reach, todo = set(), ["model"]
+    while todo:
+        f = todo.pop()
+        if f in reach or f not in funcs or funcs[f].count("\n") < 2:  # declarations stay shared
+            continue
+        reach.add(f)
+        todo += re.findall(r"call @([\w$.]+)\(", funcs[f])
+    if "model" not in reach or any(f + "__base" in funcs for f in reach):
+        sys.exit("no @model definition in the source, or a `__base` name already taken")
+    ref = re.compile(r"@(%s)(?![\w$.])" % "|".join(re.escape(f) for f in sorted(reach)))
+    return src + "".join(ref.sub(r"@\1__base", funcs[f]) for f in sorted(reach))
+
+
+def pair_module(bufferized, planned, base):
+    """The planned module with the baseline pipeline's versions (`base`) of the `__base`
+    functions, plus what else `base` defines that `planned` lacks (e.g. a dealloc helper or a
+    global). All three modules are printed without attribute aliases (--mlir-print-local-scope),
+    so text can move between them. A symbol both define differently is an error unless it is a
+    function of `bufferized` (@main, @model: each module keeps its own)."""
+    def symbols(text):
+        ops = re.finditer(r"^  (?!func\.func )[a-z][\w.]* [^\n]*?@([\w$.]+)[^\n]*\n", text, re.M)
+        return {**functions(text, "  "), **{m.group(1): m.group(0) for m in ops}}
+    inputs, pf, bf = functions(bufferized, "  "), symbols(planned), symbols(base)
+    extra = ""
+    for name, text in bf.items():
+        if name not in pf:
+            extra += text
+        elif name.endswith("__base") and name in inputs:
+            planned = planned.replace(pf[name], text)
+        elif pf[name] != text and name not in inputs:
+            sys.exit(f"@{name}: the planned and the baseline pipelines define it differently")
+    end = planned.rindex("}")
+    return planned[:end] + extra + planned[end:]
 
 
 def lower(variant, src, mplan_opt, instrument):
@@ -88,17 +152,38 @@ def lower(variant, src, mplan_opt, instrument):
     return mem, llvm
 
 
+def lower_pairs(src, mplan_opt):
+    """The paired programs of `src` (with its `__base` copy and timing): heap and global (the
+    planned @model against the baseline's @model__base) and aa (the baseline on both sides),
+    from one bufferization."""
+    if is_tosa(src):
+        src = sh([f"{LLVM}/bin/mlir-opt", TOSA_TO_LINALG], stdin=src).stdout
+    scope = "--mlir-print-local-scope"
+    buf = sh([f"{LLVM}/bin/mlir-opt", *BUFFERIZE, scope], stdin=src).stdout
+    base = sh([f"{LLVM}/bin/mlir-opt", *DEALLOC, scope], stdin=buf).stdout
+    mems = {"aa": base}
+    for v in PLANNED:
+        planned = sh([mplan_opt, "--mplan-plan-pipeline", f"--convert-mplan-to-memref=arena={v}",
+                      scope], stdin=buf).stdout
+        mems[v] = pair_module(buf, planned, base)
+    return {p: sh([mplan_opt, "--mplan-to-llvm"], stdin=mems[p]).stdout for p in PAIRS}
+
+
 def model_body(ir, prefix):
     m = re.search(prefix + r" @model\(.*?\n  \}\n", ir, re.S)
     return m.group(0) if m else ""
 
 
-def run(llvm_ir, libs, env=None):
-    p = sh([f"{LLVM}/bin/mlir-runner", "-e", "main", "-entry-point-result=void",
+def run(llvm_ir, libs, env=None, opt=None):
+    """stdout (addresses and timing lines masked) and {function: [seconds of each block]}."""
+    level = [f"-O{opt}"] if opt is not None else []
+    p = sh([f"{LLVM}/bin/mlir-runner", *level, "-e", "main", "-entry-point-result=void",
             "-shared-libs=" + ",".join(libs)], stdin=llvm_ir, env=env)
     out = re.sub(r"base@ = 0x[0-9a-fA-F]+", "base@ = ADDR", p.stdout)
-    secs = [float(x) for x in re.findall(r"mplan-bench-seconds ([0-9.eE+-]+)", out)]
-    out = re.sub(r"mplan-bench-seconds [^\n]*\n", "", out)
+    secs = {}
+    for fn, t in re.findall(r"mplan-bench-([\w$.]+) ([0-9.eE+-]+)", out):
+        secs.setdefault(fn, []).append(float(t))
+    out = re.sub(r"mplan-bench-[^\n]*\n", "", out)
     return out, secs
 
 
@@ -124,30 +209,41 @@ def bench_model(name, args, mplan_opt, runtime):
         _, plain = lower(v, counted, mplan_opt, instrument=False)
         body = model_body(plain, "llvm.func")
         res[v]["ir_allocs"] = len(re.findall(r"llvm\.call @(malloc|aligned_alloc)\(", body))
-    # Timing: samples of `iters` calls (~0.1 s each, 3-9 per run, ~1 s of calls per run);
-    # a run's time is its fastest sample (on a shared VM noise only adds time); rounds
-    # alternate the three programs (order rotated), and each ratio is taken within a
-    # round (paired), then the median over rounds.
-    once = {v: lower(v, add_timing(src, 1), mplan_opt, False)[1] for v in VARIANTS}
-    _, (t1,) = run(once["baseline"], RUNNER_LIBS)
-    iters = max(1, min(200, int(0.1 / max(t1, 1e-6))))
-    samples = max(3, min(9, int(1.0 / (iters * max(t1, 1e-6)))))
-    progs = {v: lower(v, add_timing(src, iters, samples), mplan_opt, False)[1] for v in VARIANTS}
-    times = {v: [] for v in VARIANTS}
+    # Output identity: one program a variant holding only that variant's @model (its second,
+    # timed call calibrates `iters` for the baseline).
     outs = {}
-    for r in range(args.rounds):
-        order = VARIANTS[r % 3:] + VARIANTS[:r % 3]
-        for v in order:
-            out, secs = run(progs[v], RUNNER_LIBS)
-            times[v].append(min(secs) / iters)
-            outs.setdefault(v, out)
-            if out != outs[v]:
-                sys.exit(f"{name}/{v}: output differs between runs")
-    res["iters"], res["samples"] = iters, samples
-    res["identical"] = all(outs[v] == outs["baseline"] for v in VARIANTS)
     for v in VARIANTS:
-        res[v]["time"] = statistics.median(times[v])
-        res[v]["ratio"] = statistics.median(t / b for t, b in zip(times[v], times["baseline"]))
+        prog = lower(v, add_timing(src, 1), mplan_opt, False)[1]
+        outs[v], secs = run(prog, RUNNER_LIBS, opt=args.opt_level)
+        if v == "baseline":
+            t1 = max(secs["model"][0], 1e-7)
+    res["identical"] = all(outs[v] == outs["baseline"] for v in VARIANTS)
+    # Timing: paired programs; a sample is 4 blocks (ABBA) of `iters` calls, ~15 ms each;
+    # samples as many as fit RUN_SECONDS of blocks a run, within [MIN_SAMPLES, MAX_SAMPLES].
+    iters = max(1, min(10000, round(BLOCK_SECONDS / t1)))
+    samples = max(MIN_SAMPLES, min(MAX_SAMPLES, int(RUN_SECONDS / (4 * iters * t1))))
+    abba = ("model", "model__base", "model__base", "model")
+    progs = lower_pairs(add_timing(with_base_copy(src), iters, samples, abba), mplan_opt)
+    runs = {p: [] for p in PAIRS}
+    for r in range(args.rounds):
+        for p in PAIRS[r % 3:] + PAIRS[:r % 3]:
+            out, secs = run(progs[p], RUNNER_LIBS, opt=args.opt_level)
+            # @main prints the result of its own call of @model (the planned one; aa: base).
+            if out != outs["baseline" if p == "aa" else p]:
+                sys.exit(f"{name}/{p}: the paired program's output differs from the single one's")
+            a, b = secs["model"], secs["model__base"]
+            plan = [x + y for x, y in zip(a[0::2], a[1::2])]
+            base = [x + y for x, y in zip(b[0::2], b[1::2])]
+            runs[p].append({"ratio": statistics.median(x / y for x, y in zip(plan, base)),
+                            "time": statistics.median(plan) / (2 * iters),
+                            "base": statistics.median(base) / (2 * iters)})
+    res["iters"], res["samples"], res["calibration_call"] = iters, samples, t1
+    res["baseline"]["time"] = statistics.median(x["base"] for p in PAIRS for x in runs[p])
+    res["aa"] = {}
+    for p in PAIRS:
+        res[p]["time"] = statistics.median(x["time"] for x in runs[p])
+        res[p]["ratios"] = [x["ratio"] for x in runs[p]]
+        res[p]["ratio"] = statistics.median(res[p]["ratios"])
     return res
 
 
@@ -157,9 +253,9 @@ def fmt_bytes(n):
 
 def table(results):
     lines = ["| model | allocs/call base / heap / global | malloc calls in lowered @model base / heap / global | "
-             "peak base | arena (heap) | arena / base peak | time base (ms) | heap | global | "
-             "heap / base | global / base | output identical |",
-             "|---|---|---|---|---|---|---|---|---|---|---|---|"]
+             "peak base | arena (heap) | arena / base peak | time base (ms) | heap / base | "
+             "global / base | A/A (base / base) | output identical |",
+             "|---|---|---|---|---|---|---|---|---|---|---|"]
     for r in results:
         b, h, g = r["baseline"], r["heap"], r["global"]
         ratio = h["arena"] / b["peak"] if b["peak"] else 0
@@ -167,9 +263,8 @@ def table(results):
             f"| `{r['model']}` | {b['allocs_per_call']:g} / {h['allocs_per_call']:g} / "
             f"{g['allocs_per_call']:g} | {b['ir_allocs']} / {h['ir_allocs']} / {g['ir_allocs']} | "
             f"{fmt_bytes(b['peak'])} | {fmt_bytes(h['arena'])} | {ratio:.2f} | "
-            f"{b['time'] * 1e3:.2f} | {h['time'] * 1e3:.2f} | {g['time'] * 1e3:.2f} | "
-            f"{h['ratio']:.2f} | {g['ratio']:.2f} | "
-            f"{'yes' if r['identical'] else '**no**'} |")
+            f"{b['time'] * 1e3:.3g} | {h['ratio']:.2f} | {g['ratio']:.2f} | "
+            f"{r['aa']['ratio']:.2f} | {'yes' if r['identical'] else '**no**'} |")
     return "\n".join(lines)
 
 
@@ -177,6 +272,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--build", default=os.path.join(ROOT, "build"))
     ap.add_argument("--rounds", type=int, default=5)
+    ap.add_argument("--opt-level", type=int, default=3, choices=range(4))
     ap.add_argument("--models", default="")
     ap.add_argument("--json", default="")
     ap.add_argument("--markdown", default="")
@@ -203,8 +299,13 @@ def main():
         cpu = next(l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name"))
     except (OSError, StopIteration):
         pass
+    samples = sorted({r["samples"] for r in results})
     header = (f"Machine: {cpu}, {os.cpu_count()} cores, {platform.system()} {platform.release()}; "
-              f"MLIR 22 (`{LLVM}`); {args.rounds} paired rounds; total {time.time() - start:.0f} s.")
+              f"MLIR 22 (`{LLVM}`); timing: in-process paired ABBA blocks (planned, base, base, "
+              f"planned; ~{BLOCK_SECONDS * 1e3:.0f} ms each), `mlir-runner -O{args.opt_level}`, "
+              f"{args.rounds} rounds (processes), {samples[0]}-{samples[-1]} samples a run; "
+              f"ratio = median over rounds of a run's median planned / base; "
+              f"total {time.time() - start:.0f} s.")
     md = header + "\n\n" + table(results) + "\n"
     print(md)
     if args.markdown:
