@@ -10,18 +10,24 @@ and measures, per call of @model:
   * allocations (heap allocation calls), frees and peak bytes above entry, counted by the
     memory observer (--mplan-instrument + libmplan_runtime.so) in the same way for all three;
   * allocation calls visible in the lowered @model (llvm.call @malloc/@aligned_alloc);
-  * identical output: the uninstrumented programs' stdout (addresses masked) must be equal;
-    each of them calls only its own version of @model;
+  * identical output: the uninstrumented programs' stdout (addresses masked, under
+    mlir-runner), each calling only its own version of @model, must be equal, and every run of
+    a timed program (below) must print the same as its planned side's (aa: the baseline's);
   * wall time of the @model call, paired inside one process: the program of a planned
     variant also holds the baseline's @model (the source gets a copy of @model and of what it
     calls, renamed `__base`; after one bufferization the planned pipeline's versions of the
     copies are replaced by the baseline pipeline's), and @main times blocks of `iters` calls
-    (~15 ms) in ABBA order (planned, base, base, planned), `samples` times. A run's ratio is
+    (~15 ms) in ABBA order (planned, base, base, planned), `samples` times (25; for models
+    of over ~40 ms a call, as many as fit ~4 s, at least 2). A run's ratio is
     the median over its samples of planned / base; a model's ratio the median over rounds
     (separate processes, order heap, global, aa rotated). The A/A control (aa) is the same
-    program with the baseline on both sides: its ratio shows the noise floor. Timed
-    programs run under `mlir-runner -O3` (--opt-level), as a downstream compiler builds with
-    optimisation; mlir-runner's default (no -O flag) optimises less.
+    program with the baseline on both sides: its ratio shows the noise floor. The timed
+    programs are built with optimisation, as a downstream compiler would (mlir-runner's
+    default, no -O flag, optimises less): compiled once ahead of time by clang -O3
+    -march=native (--opt-level; the LLVM pipeline and host target of `mlir-runner -O3`,
+    whose JIT would recompile at every start, 1-45 s a program here) and linked with the
+    runner libraries; they take `iters` and `samples` on their command line, `iters`
+    calibrated by single calls of the A/A program.
 Returned buffers become caller-provided out-params (upstream buffer-results-to-out-params)
 in all three programs, so @model's allocations are its intermediates only.
 
@@ -57,6 +63,14 @@ PAIRS = ["heap", "global", "aa"]  # timed programs: planned vs baseline, and bas
 BLOCK_SECONDS = 0.015  # one timed block of `iters` calls
 RUN_SECONDS = 4.0  # timed blocks per run, within the sample bounds below (1-s models: 2)
 MIN_SAMPLES, MAX_SAMPLES = 2, 25
+# The timed programs' entry: @main (renamed) and their command line (iterations, samples).
+STUB = """#include <stdint.h>
+#include <stdlib.h>
+void mplan_bench_main(void);
+static char **bench_argv;
+int64_t mplan_bench_arg(int64_t i) { return atoll(bench_argv[i]); }
+int main(int argc, char **argv) { (void)argc; bench_argv = argv; mplan_bench_main(); return 0; }
+"""
 
 
 def sh(cmd, stdin=None, env=None, check=True):
@@ -66,18 +80,26 @@ def sh(cmd, stdin=None, env=None, check=True):
     return p
 
 
-def add_timing(src, iterations, samples=1, blocks=("model",)):
+def add_timing(src, iterations=None, samples=1, blocks=("model",)):
     """After the `call @model` of @main, `samples` times: for each function named in `blocks`
     (in that order), an rtclock-timed loop of `iterations` calls of it with @model's arguments,
-    printing one `mplan-bench-<function> <seconds>` line."""
+    printing one `mplan-bench-<function> <seconds>` line. Without `iterations` the program
+    reads both numbers from its command line (a native program of `build`)."""
     m = re.search(r"^(\s*)(%\w+) = call @model\((.*)\) : (.*)$", src, re.M)
     if not m:
         sys.exit("no `%x = call @model(...)` line in @main")
     ind, _, args, sig = m.groups()
-    loop = (f"\n{ind}%__n = arith.constant {iterations} : index\n"
-            f"{ind}%__s = arith.constant {samples} : index\n"
-            f"{ind}%__c0 = arith.constant 0 : index\n{ind}%__c1 = arith.constant 1 : index\n"
-            f"{ind}scf.for %__j = %__c0 to %__s step %__c1 {{\n")
+    loop = f"\n{ind}%__c0 = arith.constant 0 : index\n{ind}%__c1 = arith.constant 1 : index\n"
+    decl = "\nfunc.func private @rtclock() -> f64\n"
+    if iterations is None:
+        loop += (f"{ind}%__c2 = arith.constant 2 : index\n"
+                 f"{ind}%__n = func.call @mplan_bench_arg(%__c1) : (index) -> index\n"
+                 f"{ind}%__s = func.call @mplan_bench_arg(%__c2) : (index) -> index\n")
+        decl += "func.func private @mplan_bench_arg(index) -> index\n"
+    else:
+        loop += (f"{ind}%__n = arith.constant {iterations} : index\n"
+                 f"{ind}%__s = arith.constant {samples} : index\n")
+    loop += f"{ind}scf.for %__j = %__c0 to %__s step %__c1 {{\n"
     for k, fn in enumerate(blocks):
         loop += (f"{ind}  %__t0_{k} = func.call @rtclock() : () -> f64\n"
                  f"{ind}  scf.for %__i{k} = %__c0 to %__n step %__c1 {{\n"
@@ -86,8 +108,7 @@ def add_timing(src, iterations, samples=1, blocks=("model",)):
                  f"{ind}  %__dt{k} = arith.subf %__t1_{k}, %__t0_{k} : f64\n"
                  f"{ind}  vector.print str \"mplan-bench-{fn} \"\n"
                  f"{ind}  vector.print %__dt{k} : f64\n")
-    src = src[:m.end()] + loop + f"{ind}}}\n" + src[m.end():]
-    return src + "\nfunc.func private @rtclock() -> f64\n"
+    return src[:m.end()] + loop + f"{ind}}}\n" + src[m.end():] + decl
 
 
 def functions(text, ind):
@@ -174,11 +195,27 @@ def model_body(ir, prefix):
     return m.group(0) if m else ""
 
 
-def run(llvm_ir, libs, env=None, opt=None):
+def build(llvm_ir, exe, opt):
+    """`exe`: the lowered program compiled ahead of time by clang -O<opt> -march=native (the
+    LLVM pipeline and host target of `mlir-runner -O<opt>`), run as `exe ITERATIONS SAMPLES`."""
+    ll = sh([f"{LLVM}/bin/mlir-translate", "--mlir-to-llvmir"], stdin=llvm_ir).stdout
+    ll, n = re.subn(r"^define void @main\(\)", "define void @mplan_bench_main()", ll, flags=re.M)
+    if n != 1:
+        sys.exit("no `define void @main()` in the translated program")
+    open(exe + ".ll", "w").write(ll)
+    open(exe + ".c", "w").write(STUB)
+    sh([f"{LLVM}/bin/clang", f"-O{opt}", "-march=native", "-Wno-override-module", exe + ".ll",
+        exe + ".c", "-o", exe, *RUNNER_LIBS, f"-Wl,-rpath,{LLVM}/lib", "-lm"])
+
+
+def jit(llvm_ir, libs, env=None):
+    return run([f"{LLVM}/bin/mlir-runner", "-e", "main", "-entry-point-result=void",
+                "-shared-libs=" + ",".join(libs)], llvm_ir, env)
+
+
+def run(cmd, stdin=None, env=None):
     """stdout (addresses and timing lines masked) and {function: [seconds of each block]}."""
-    level = [f"-O{opt}"] if opt is not None else []
-    p = sh([f"{LLVM}/bin/mlir-runner", *level, "-e", "main", "-entry-point-result=void",
-            "-shared-libs=" + ",".join(libs)], stdin=llvm_ir, env=env)
+    p = sh(cmd, stdin=stdin, env=env)
     out = re.sub(r"base@ = 0x[0-9a-fA-F]+", "base@ = ADDR", p.stdout)
     secs = {}
     for fn, t in re.findall(r"mplan-bench-([\w$.]+) ([0-9.eE+-]+)", out):
@@ -196,7 +233,7 @@ def bench_model(name, args, mplan_opt, runtime):
         mem, llvm = lower(v, counted, mplan_opt, instrument=True)
         with tempfile.NamedTemporaryFile(suffix=".json") as js:
             env = dict(os.environ, MPLAN_RT_OUTPUT="none", MPLAN_RT_JSON=js.name)
-            run(llvm, RUNNER_LIBS + [runtime], env=env)
+            jit(llvm, RUNNER_LIBS + [runtime], env=env)
             data = json.load(open(js.name))
         f = next(x for x in data["functions"] if x["name"] == "model")
         res[v] = {"allocs_per_call": f["heap_allocs"] / f["calls"],
@@ -209,25 +246,25 @@ def bench_model(name, args, mplan_opt, runtime):
         _, plain = lower(v, counted, mplan_opt, instrument=False)
         body = model_body(plain, "llvm.func")
         res[v]["ir_allocs"] = len(re.findall(r"llvm\.call @(malloc|aligned_alloc)\(", body))
-    # Output identity: one program a variant holding only that variant's @model (its second,
-    # timed call calibrates `iters` for the baseline).
-    outs = {}
-    for v in VARIANTS:
-        prog = lower(v, add_timing(src, 1), mplan_opt, False)[1]
-        outs[v], secs = run(prog, RUNNER_LIBS, opt=args.opt_level)
-        if v == "baseline":
-            t1 = max(secs["model"][0], 1e-7)
+    # Output identity: one program a variant holding only that variant's @model.
+    outs = {v: jit(lower(v, src, mplan_opt, False)[1], RUNNER_LIBS)[0] for v in VARIANTS}
     res["identical"] = all(outs[v] == outs["baseline"] for v in VARIANTS)
-    # Timing: paired programs; a sample is 4 blocks (ABBA) of `iters` calls, ~15 ms each;
-    # samples as many as fit RUN_SECONDS of blocks a run, within [MIN_SAMPLES, MAX_SAMPLES].
+    # Timing: paired programs, compiled once; a sample is 4 blocks (ABBA) of `iters` calls,
+    # ~15 ms each (calibrated by single calls of the A/A program); samples as many as fit
+    # RUN_SECONDS of blocks a run, within [MIN_SAMPLES, MAX_SAMPLES].
+    abba = ("model", "model__base", "model__base", "model")
+    progs = lower_pairs(add_timing(with_base_copy(src), blocks=abba), mplan_opt)
+    tmp = tempfile.TemporaryDirectory()
+    exes = {p: os.path.join(tmp.name, p) for p in PAIRS}
+    for p in PAIRS:
+        build(progs[p], exes[p], args.opt_level)
+    t1 = max(min(run([exes["aa"], "1", "3"])[1]["model__base"]), 1e-7)
     iters = max(1, min(10000, round(BLOCK_SECONDS / t1)))
     samples = max(MIN_SAMPLES, min(MAX_SAMPLES, int(RUN_SECONDS / (4 * iters * t1))))
-    abba = ("model", "model__base", "model__base", "model")
-    progs = lower_pairs(add_timing(with_base_copy(src), iters, samples, abba), mplan_opt)
     runs = {p: [] for p in PAIRS}
     for r in range(args.rounds):
         for p in PAIRS[r % 3:] + PAIRS[:r % 3]:
-            out, secs = run(progs[p], RUNNER_LIBS, opt=args.opt_level)
+            out, secs = run([exes[p], str(iters), str(samples)])
             # @main prints the result of its own call of @model (the planned one; aa: base).
             if out != outs["baseline" if p == "aa" else p]:
                 sys.exit(f"{name}/{p}: the paired program's output differs from the single one's")
@@ -237,6 +274,7 @@ def bench_model(name, args, mplan_opt, runtime):
             runs[p].append({"ratio": statistics.median(x / y for x, y in zip(plan, base)),
                             "time": statistics.median(plan) / (2 * iters),
                             "base": statistics.median(base) / (2 * iters)})
+    tmp.cleanup()
     res["iters"], res["samples"], res["calibration_call"] = iters, samples, t1
     res["baseline"]["time"] = statistics.median(x["base"] for p in PAIRS for x in runs[p])
     res["aa"] = {}
@@ -263,7 +301,7 @@ def table(results):
             f"| `{r['model']}` | {b['allocs_per_call']:g} / {h['allocs_per_call']:g} / "
             f"{g['allocs_per_call']:g} | {b['ir_allocs']} / {h['ir_allocs']} / {g['ir_allocs']} | "
             f"{fmt_bytes(b['peak'])} | {fmt_bytes(h['arena'])} | {ratio:.2f} | "
-            f"{b['time'] * 1e3:.3g} | {h['ratio']:.2f} | {g['ratio']:.2f} | "
+            f"{b['time'] * 1e3:.2f} | {h['ratio']:.2f} | {g['ratio']:.2f} | "
             f"{r['aa']['ratio']:.2f} | {'yes' if r['identical'] else '**no**'} |")
     return "\n".join(lines)
 
@@ -299,11 +337,13 @@ def main():
         cpu = next(l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name"))
     except (OSError, StopIteration):
         pass
-    samples = sorted({r["samples"] for r in results})
+    samples = "-".join(str(n) for n in sorted({min(r["samples"] for r in results),
+                                                max(r["samples"] for r in results)}))
     header = (f"Machine: {cpu}, {os.cpu_count()} cores, {platform.system()} {platform.release()}; "
               f"MLIR 22 (`{LLVM}`); timing: in-process paired ABBA blocks (planned, base, base, "
-              f"planned; ~{BLOCK_SECONDS * 1e3:.0f} ms each), `mlir-runner -O{args.opt_level}`, "
-              f"{args.rounds} rounds (processes), {samples[0]}-{samples[-1]} samples a run; "
+              f"planned; ~{BLOCK_SECONDS * 1e3:.0f} ms each), `clang -O{args.opt_level} "
+              f"-march=native` (compiled once), "
+              f"{args.rounds} rounds (processes), {samples} samples a run; "
               f"ratio = median over rounds of a run's median planned / base; "
               f"total {time.time() - start:.0f} s.")
     md = header + "\n\n" + table(results) + "\n"
