@@ -25,9 +25,9 @@ and measures, per call of @model:
     programs are built with optimisation, as a downstream compiler would (mlir-runner's
     default, no -O flag, optimises less): compiled once ahead of time by clang -O3
     -march=native (--opt-level; the LLVM pipeline and host target of `mlir-runner -O3`,
-    whose JIT would recompile at every start, 1-45 s a program here) and linked with the
-    runner libraries; they take `iters` and `samples` on their command line, `iters`
-    calibrated by single calls of the A/A program.
+    whose JIT would recompile at every start: seconds to a minute a program here, ~10 min for
+    resnet50's planned ones) and linked with the runner libraries; they take `iters` and
+    `samples` on their command line, `iters` calibrated by single calls of the A/A program.
 Returned buffers become caller-provided out-params (upstream buffer-results-to-out-params)
 in all three programs, so @model's allocations are its intermediates only.
 
@@ -331,7 +331,8 @@ def main():
         t = time.time()
         r = bench_model(name, args, mplan_opt, runtime)
         results.append(r)
-        print(f"{name}: {time.time() - t:.0f} s", file=sys.stderr, flush=True)
+        print(f"{name}: {time.time() - t:.0f} s {table([r]).splitlines()[-1]}", file=sys.stderr,
+              flush=True)
     cpu = "unknown"
     try:
         cpu = next(l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name"))
