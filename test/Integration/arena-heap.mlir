@@ -13,6 +13,12 @@
 // RUN:   | mlir-runner -e main -entry-point-result=void -shared-libs=%mlir_runner_libs \
 // RUN:   | %normalize_addr > %t.plan
 // RUN: diff %t.base %t.plan
+// With use-aligned-alloc the arena comes from aligned_alloc (no integer
+// alignment of a malloc'd pointer) and the program prints the same.
+// RUN: mplan-opt %t.mlir --mplan-to-llvm="use-aligned-alloc" > %t.aligned.mlir
+// RUN: FileCheck %s --check-prefix=ALIGNED < %t.aligned.mlir
+// RUN: mlir-runner -e main -entry-point-result=void -shared-libs=%mlir_runner_libs %t.aligned.mlir \
+// RUN:   | %normalize_addr | diff %t.base -
 // RUN: FileCheck %s --check-prefix=OUT < %t.plan
 
 // OUT: -3.274
@@ -29,3 +35,8 @@
 // IR-NEXT: return
 // IR-NEXT: }
 // IR-LABEL: func.func @main(
+
+// ALIGNED-LABEL: llvm.func @compute(
+// ALIGNED: llvm.call @aligned_alloc(
+// ALIGNED-NOT: llvm.call @malloc(
+// ALIGNED: llvm.call @free(

@@ -8,6 +8,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/Pass.h"
+#include "mlir/Pass/PassOptions.h"
 
 namespace mlir {
 namespace mplan {
@@ -15,9 +16,22 @@ namespace mplan {
 #define GEN_PASS_DECL
 #include "mplan/Conversion/Passes.h.inc"
 
+/// Options of `mplan-to-llvm`.
+struct MPlanToLLVMOptions : public PassPipelineOptions<MPlanToLLVMOptions> {
+  PassOptions::Option<bool> useAlignedAlloc{
+      *this, "use-aligned-alloc",
+      llvm::cl::desc(
+          "Lower aligned memref.alloc to aligned_alloc instead of an "
+          "over-allocating malloc whose pointer is aligned through integers "
+          "(finalize-memref-to-llvm's option): the arena then stays an "
+          "identified object LLVM can tell apart from the arguments"),
+      llvm::cl::init(false)};
+};
+
 /// Adds the upstream passes that lower linalg, scf, memref, arith, math, cf
 /// and func to the LLVM dialect, ready for `mlir-runner`.
-void buildMPlanToLLVMPipeline(OpPassManager &pm);
+void buildMPlanToLLVMPipeline(OpPassManager &pm,
+                              const MPlanToLLVMOptions &options = {});
 
 /// Registers `mplan-to-llvm`.
 void registerMPlanToLLVMPipeline();

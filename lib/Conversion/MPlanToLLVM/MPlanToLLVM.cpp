@@ -27,7 +27,8 @@
 
 using namespace mlir;
 
-void mlir::mplan::buildMPlanToLLVMPipeline(OpPassManager &pm) {
+void mlir::mplan::buildMPlanToLLVMPipeline(OpPassManager &pm,
+                                           const MPlanToLLVMOptions &options) {
   // What upstream's ownership-based deallocation left for the buffers mplan
   // did not plan: bufferization.dealloc becomes memref.dealloc, and
   // bufferization.clone an alloc and a copy.
@@ -38,7 +39,9 @@ void mlir::mplan::buildMPlanToLLVMPipeline(OpPassManager &pm) {
   pm.addPass(createLowerAffinePass());
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(createConvertVectorToLLVMPass());
-  pm.addPass(createFinalizeMemRefToLLVMConversionPass());
+  FinalizeMemRefToLLVMConversionPassOptions memrefOptions;
+  memrefOptions.useAlignedAlloc = options.useAlignedAlloc;
+  pm.addPass(createFinalizeMemRefToLLVMConversionPass(memrefOptions));
   pm.addPass(createConvertMathToLLVMPass());
   pm.addPass(createConvertMathToLibmPass());
   pm.addPass(createArithToLLVMConversionPass());
@@ -49,7 +52,7 @@ void mlir::mplan::buildMPlanToLLVMPipeline(OpPassManager &pm) {
 }
 
 void mlir::mplan::registerMPlanToLLVMPipeline() {
-  PassPipelineRegistration<>(
+  PassPipelineRegistration<MPlanToLLVMOptions>(
       "mplan-to-llvm",
       "Lower linalg, scf, memref, arith, math, cf and func to the LLVM "
       "dialect (run after convert-mplan-to-memref)",
