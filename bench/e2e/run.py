@@ -32,7 +32,7 @@ Returned buffers become caller-provided out-params (upstream buffer-results-to-o
 in all three programs, so @model's allocations are its intermediates only.
 
 Usage: bench/e2e/run.py [--build build] [--rounds 5] [--opt-level 3] [--models a,b]
-                        [--markdown out.md] [--json out.json]
+                        [--plan-options stagger=128] [--markdown out.md] [--json out.json]
 """
 import argparse
 import json
@@ -159,6 +159,13 @@ def pair_module(bufferized, planned, base):
     return planned[:end] + extra + planned[end:]
 
 
+PLAN_OPTIONS = ""  # --plan-options: passed to mplan-plan-pipeline
+
+
+def plan_pipeline():
+    return f"--mplan-plan-pipeline={PLAN_OPTIONS}" if PLAN_OPTIONS else "--mplan-plan-pipeline"
+
+
 def lower(variant, src, mplan_opt, instrument):
     if is_tosa(src):
         src = sh([f"{LLVM}/bin/mlir-opt", TOSA_TO_LINALG], stdin=src).stdout
@@ -167,8 +174,8 @@ def lower(variant, src, mplan_opt, instrument):
     if variant == "baseline":
         mem = sh([f"{LLVM}/bin/mlir-opt", *DEALLOC], stdin=buf).stdout
     else:
-        mem = sh([mplan_opt, "--mplan-plan-pipeline",
-                  f"--convert-mplan-to-memref=arena={variant}"], stdin=buf).stdout
+        mem = sh([mplan_opt, plan_pipeline(), f"--convert-mplan-to-memref=arena={variant}"],
+                 stdin=buf).stdout
     llvm = sh([mplan_opt, *inst, "--mplan-to-llvm"], stdin=mem).stdout
     return mem, llvm
 
@@ -184,7 +191,7 @@ def lower_pairs(src, mplan_opt):
     base = sh([f"{LLVM}/bin/mlir-opt", *DEALLOC, scope], stdin=buf).stdout
     mems = {"aa": base}
     for v in PLANNED:
-        planned = sh([mplan_opt, "--mplan-plan-pipeline", f"--convert-mplan-to-memref=arena={v}",
+        planned = sh([mplan_opt, plan_pipeline(), f"--convert-mplan-to-memref=arena={v}",
                       scope], stdin=buf).stdout
         mems[v] = pair_module(buf, planned, base)
     return {p: sh([mplan_opt, "--mplan-to-llvm"], stdin=mems[p]).stdout for p in PAIRS}
@@ -312,9 +319,13 @@ def main():
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--opt-level", type=int, default=3, choices=range(4))
     ap.add_argument("--models", default="")
+    ap.add_argument("--plan-options", default="",
+                    help="options of mplan-plan-pipeline for the planned programs, e.g. stagger=128")
     ap.add_argument("--json", default="")
     ap.add_argument("--markdown", default="")
     args = ap.parse_args()
+    global PLAN_OPTIONS
+    PLAN_OPTIONS = args.plan_options
     mplan_opt = os.path.join(args.build, "bin", "mplan-opt")
     runtime = os.path.join(args.build, "lib", "libmplan_runtime.so")
     for f in (mplan_opt, runtime):
@@ -346,6 +357,7 @@ def main():
               f"-march=native` (compiled once), "
               f"{args.rounds} rounds (processes), {samples} samples a run; "
               f"ratio = median over rounds of a run's median planned / base; "
+              f"planned with `--mplan-plan-pipeline{'=' + PLAN_OPTIONS if PLAN_OPTIONS else ''}`; "
               f"total {time.time() - start:.0f} s.")
     md = header + "\n\n" + table(results) + "\n"
     print(md)
