@@ -9,12 +9,13 @@
 // RUN: mlir-opt %S/Inputs/arena-chain.mlir %bufferize_fb %out_params \
 // RUN:   | mplan-opt --mplan-plan-pipeline --convert-mplan-to-memref="arena=heap" > %t.mlir
 // RUN: FileCheck %s --check-prefix=IR < %t.mlir
-// RUN: mplan-opt %t.mlir --mplan-to-llvm \
-// RUN:   | mlir-runner -e main -entry-point-result=void -shared-libs=%mlir_runner_libs \
+// RUN: mplan-opt %t.mlir --mplan-to-llvm > %t.llvm.mlir
+// RUN: FileCheck %s --check-prefix=LOWERED < %t.llvm.mlir
+// RUN: mlir-runner -e main -entry-point-result=void -shared-libs=%mlir_runner_libs %t.llvm.mlir \
 // RUN:   | %normalize_addr > %t.plan
 // RUN: diff %t.base %t.plan
-// With use-aligned-alloc the arena comes from aligned_alloc (no integer
-// alignment of a malloc'd pointer) and the program prints the same.
+// The arena always comes from aligned_alloc (LOWERED); with use-aligned-alloc
+// every other allocation too, and the program prints the same.
 // RUN: mplan-opt %t.mlir --mplan-to-llvm="use-aligned-alloc" > %t.aligned.mlir
 // RUN: FileCheck %s --check-prefix=ALIGNED < %t.aligned.mlir
 // RUN: mlir-runner -e main -entry-point-result=void -shared-libs=%mlir_runner_libs %t.aligned.mlir \
@@ -40,3 +41,8 @@
 // ALIGNED: llvm.call @aligned_alloc(
 // ALIGNED-NOT: llvm.call @malloc(
 // ALIGNED: llvm.call @free(
+
+// LOWERED-LABEL: llvm.func @compute(
+// LOWERED: llvm.call @aligned_alloc(
+// LOWERED-NOT: llvm.call @malloc(
+// LOWERED: llvm.call @free(

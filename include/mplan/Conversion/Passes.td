@@ -51,4 +51,21 @@ def ConvertMPlanToMemRef : Pass<"convert-mplan-to-memref", "ModuleOp"> {
   ];
 }
 
+def ConvertMPlanArenasToLLVM : Pass<"convert-mplan-arenas-to-llvm", "ModuleOp"> {
+  let summary = "Allocate heap arenas with aligned_alloc";
+  let description = [{
+    Lowers every `memref.alloc` marked `mplan.arena` (a heap arena made by
+    `convert-mplan-to-memref`) to the LLVM dialect with upstream's
+    `aligned_alloc` lowering and leaves every other op to
+    `finalize-memref-to-llvm`. Upstream's default lowering of an aligned
+    `memref.alloc` over-allocates with `malloc` and aligns the pointer
+    through `ptrtoint`/`inttoptr`, after which LLVM no longer knows that the
+    arena is a fresh object: every planned buffer may then alias the
+    function's arguments, which blocks vectorization of loops that write an
+    argument. A function allocates its arena once per call, so the cost of
+    `aligned_alloc` does not matter. Part of `mplan-to-llvm`.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
 #endif // MPLAN_CONVERSION_PASSES_TD

@@ -1,7 +1,9 @@
 //===- MPlanToLLVM.cpp - mplan-to-llvm pipeline ---------------------------===//
 //
 // Everything a planned (or unplanned) bufferized program contains, down to the
-// LLVM dialect, with upstream passes only.
+// LLVM dialect, with upstream passes and upstream patterns: heap arenas first,
+// with the aligned_alloc lowering (convert-mplan-arenas-to-llvm), then the
+// rest.
 //
 //===----------------------------------------------------------------------===//
 
@@ -13,6 +15,7 @@
 #include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
 #include "mlir/Conversion/FuncToLLVM/ConvertFuncToLLVMPass.h"
 #include "mlir/Conversion/IndexToLLVM/IndexToLLVM.h"
+#include "mlir/Conversion/LLVMCommon/TypeConverter.h"
 #include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
 #include "mlir/Conversion/MathToLibm/MathToLibm.h"
 #include "mlir/Conversion/MemRefToLLVM/MemRefToLLVM.h"
@@ -24,8 +27,39 @@
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/DialectConversion.h"
+
+namespace mlir {
+namespace mplan {
+#define GEN_PASS_DEF_CONVERTMPLANARENASTOLLVM
+#include "mplan/Conversion/Passes.h.inc"
+} // namespace mplan
+} // namespace mlir
 
 using namespace mlir;
+
+namespace {
+struct ConvertMPlanArenasToLLVMPass
+    : public mlir::mplan::impl::ConvertMPlanArenasToLLVMBase<
+          ConvertMPlanArenasToLLVMPass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    LowerToLLVMOptions options(&getContext());
+    options.allocLowering = LowerToLLVMOptions::AllocLowering::AlignedAlloc;
+    LLVMTypeConverter converter(&getContext(), options);
+    RewritePatternSet patterns(&getContext());
+    populateFinalizeMemRefToLLVMConversionPatterns(converter, patterns);
+    // Only the arenas are illegal: a partial conversion leaves every other op
+    // (and the arenas' users, through casts) to finalize-memref-to-llvm.
+    ConversionTarget target(getContext());
+    target.addDynamicallyLegalOp<memref::AllocOp>(
+        [](memref::AllocOp op) { return !op->hasAttr("mplan.arena"); });
+    target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
+    if (failed(applyPartialConversion(module, target, std::move(patterns))))
+      signalPassFailure();
+  }
+};
+} // namespace
 
 void mlir::mplan::buildMPlanToLLVMPipeline(OpPassManager &pm,
                                            const MPlanToLLVMOptions &options) {
@@ -39,6 +73,7 @@ void mlir::mplan::buildMPlanToLLVMPipeline(OpPassManager &pm,
   pm.addPass(createLowerAffinePass());
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(createConvertVectorToLLVMPass());
+  pm.addPass(mplan::createConvertMPlanArenasToLLVM());
   FinalizeMemRefToLLVMConversionPassOptions memrefOptions;
   memrefOptions.useAlignedAlloc = options.useAlignedAlloc;
   pm.addPass(createFinalizeMemRefToLLVMConversionPass(memrefOptions));
