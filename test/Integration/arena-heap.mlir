@@ -9,13 +9,16 @@
 // RUN: mlir-opt %S/Inputs/arena-chain.mlir %bufferize_fb %out_params \
 // RUN:   | mplan-opt --mplan-plan-pipeline --convert-mplan-to-memref="arena=heap" > %t.mlir
 // RUN: FileCheck %s --check-prefix=IR < %t.mlir
-// RUN: mplan-opt %t.mlir --mplan-to-llvm > %t.llvm.mlir
-// RUN: FileCheck %s --check-prefix=LOWERED < %t.llvm.mlir
-// RUN: mlir-runner -e main -entry-point-result=void -shared-libs=%mlir_runner_libs %t.llvm.mlir \
+// RUN: mplan-opt %t.mlir --mplan-to-llvm \
+// RUN:   | mlir-runner -e main -entry-point-result=void -shared-libs=%mlir_runner_libs \
 // RUN:   | %normalize_addr > %t.plan
 // RUN: diff %t.base %t.plan
-// The arena always comes from aligned_alloc (LOWERED); with use-aligned-alloc
-// every other allocation too, and the program prints the same.
+// With aligned-arenas the arena comes from aligned_alloc (LOWERED), with
+// use-aligned-alloc every other allocation too; the program prints the same.
+// RUN: mplan-opt %t.mlir --mplan-to-llvm="aligned-arenas" > %t.arenas.mlir
+// RUN: FileCheck %s --check-prefix=LOWERED < %t.arenas.mlir
+// RUN: mlir-runner -e main -entry-point-result=void -shared-libs=%mlir_runner_libs %t.arenas.mlir \
+// RUN:   | %normalize_addr | diff %t.base -
 // RUN: mplan-opt %t.mlir --mplan-to-llvm="use-aligned-alloc" > %t.aligned.mlir
 // RUN: FileCheck %s --check-prefix=ALIGNED < %t.aligned.mlir
 // RUN: mlir-runner -e main -entry-point-result=void -shared-libs=%mlir_runner_libs %t.aligned.mlir \

@@ -27,6 +27,12 @@ struct MPlanToLLVMOptions : public PassPipelineOptions<MPlanToLLVMOptions> {
           "(finalize-memref-to-llvm's option): the arena then stays an "
           "identified object LLVM can tell apart from the arguments"),
       llvm::cl::init(false)};
+  PassOptions::Option<bool> alignedArenas{
+      *this, "aligned-arenas",
+      llvm::cl::desc("Allocate heap arenas with aligned_alloc "
+                     "(convert-mplan-arenas-to-llvm) and every other "
+                     "allocation as finalize-memref-to-llvm does"),
+      llvm::cl::init(false)};
 };
 
 /// Adds the upstream passes that lower linalg, scf, memref, arith, math, cf

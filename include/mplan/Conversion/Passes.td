@@ -63,7 +63,9 @@ def ConvertMPlanArenasToLLVM : Pass<"convert-mplan-arenas-to-llvm", "ModuleOp"> 
     arena is a fresh object: every planned buffer may then alias the
     function's arguments, which blocks vectorization of loops that write an
     argument. A function allocates its arena once per call, so the cost of
-    `aligned_alloc` does not matter. Part of `mplan-to-llvm`.
+    `aligned_alloc` does not matter. Run by `mplan-to-llvm="aligned-arenas"`;
+    not by default, because what LLVM then does is not always faster (see
+    docs/benchmarks.md).
   }];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }

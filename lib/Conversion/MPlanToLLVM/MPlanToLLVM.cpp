@@ -73,7 +73,8 @@ void mlir::mplan::buildMPlanToLLVMPipeline(OpPassManager &pm,
   pm.addPass(createLowerAffinePass());
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(createConvertVectorToLLVMPass());
-  pm.addPass(mplan::createConvertMPlanArenasToLLVM());
+  if (options.alignedArenas)
+    pm.addPass(mplan::createConvertMPlanArenasToLLVM());
   FinalizeMemRefToLLVMConversionPassOptions memrefOptions;
   memrefOptions.useAlignedAlloc = options.useAlignedAlloc;
   pm.addPass(createFinalizeMemRefToLLVMConversionPass(memrefOptions));

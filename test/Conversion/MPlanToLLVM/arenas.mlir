@@ -1,5 +1,6 @@
 // RUN: mplan-opt %s --split-input-file --convert-mplan-arenas-to-llvm | FileCheck %s
-// RUN: mplan-opt %s --split-input-file --mplan-to-llvm | FileCheck %s --check-prefix=LLVM
+// RUN: mplan-opt %s --split-input-file --mplan-to-llvm="aligned-arenas" | FileCheck %s --check-prefix=LLVM
+// RUN: mplan-opt %s --split-input-file --mplan-to-llvm | FileCheck %s --check-prefix=DEFAULT
 
 // A heap arena (memref.alloc marked mplan.arena) is allocated with
 // aligned_alloc and used through its descriptor; other allocations are left
@@ -17,6 +18,9 @@
 // LLVM: llvm.call @aligned_alloc(
 // LLVM: llvm.call @malloc(
 // LLVM-COUNT-2: llvm.call @free(
+// DEFAULT-LABEL: llvm.func @arena_and_other
+// DEFAULT-NOT: @aligned_alloc
+// DEFAULT-COUNT-2: llvm.call @malloc(
 func.func @arena_and_other(%x: f32) {
   %arena = memref.alloc() {alignment = 64 : i64, mplan.arena} : memref<256xi8>
   %c0 = arith.constant 0 : index
