@@ -22,10 +22,9 @@ struct MPlanToLLVMOptions : public PassPipelineOptions<MPlanToLLVMOptions> {
   PassOptions::Option<bool> useAlignedAlloc{
       *this, "use-aligned-alloc",
       llvm::cl::desc(
-          "Lower aligned memref.alloc to aligned_alloc instead of an "
+          "Lower every aligned memref.alloc to aligned_alloc instead of an "
           "over-allocating malloc whose pointer is aligned through integers "
-          "(finalize-memref-to-llvm's option): the arena then stays an "
-          "identified object LLVM can tell apart from the arguments"),
+          "(finalize-memref-to-llvm's option)"),
       llvm::cl::init(false)};
   PassOptions::Option<bool> alignedArenas{
       *this, "aligned-arenas",
@@ -36,7 +35,9 @@ struct MPlanToLLVMOptions : public PassPipelineOptions<MPlanToLLVMOptions> {
 };
 
 /// Adds the upstream passes that lower linalg, scf, memref, arith, math, cf
-/// and func to the LLVM dialect, ready for `mlir-runner`.
+/// and func to the LLVM dialect, ready for `mlir-runner` (with
+/// `alignedArenas`, convert-mplan-arenas-to-llvm before
+/// finalize-memref-to-llvm).
 void buildMPlanToLLVMPipeline(OpPassManager &pm,
                               const MPlanToLLVMOptions &options = {});
 

@@ -1,9 +1,9 @@
 //===- MPlanToLLVM.cpp - mplan-to-llvm pipeline ---------------------------===//
 //
 // Everything a planned (or unplanned) bufferized program contains, down to the
-// LLVM dialect, with upstream passes and upstream patterns: heap arenas first,
-// with the aligned_alloc lowering (convert-mplan-arenas-to-llvm), then the
-// rest.
+// LLVM dialect, with upstream passes and patterns. With `aligned-arenas`,
+// convert-mplan-arenas-to-llvm first lowers the heap arenas with upstream's
+// aligned_alloc pattern.
 //
 //===----------------------------------------------------------------------===//
 
