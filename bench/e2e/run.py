@@ -166,10 +166,15 @@ def plan_pipeline():
     return f"--mplan-plan-pipeline={PLAN_OPTIONS}" if PLAN_OPTIONS else "--mplan-plan-pipeline"
 
 
-def lower(variant, src, mplan_opt, instrument):
+def bufferize(src, *flags):
+    """`src` (TOSA first lowered to linalg) after the common bufferization."""
     if is_tosa(src):
         src = sh([f"{LLVM}/bin/mlir-opt", TOSA_TO_LINALG], stdin=src).stdout
-    buf = sh([f"{LLVM}/bin/mlir-opt", *BUFFERIZE], stdin=src).stdout
+    return sh([f"{LLVM}/bin/mlir-opt", *BUFFERIZE, *flags], stdin=src).stdout
+
+
+def lower(variant, src, mplan_opt, instrument):
+    buf = bufferize(src)
     inst = ["--mplan-instrument"] if instrument else []
     if variant == "baseline":
         mem = sh([f"{LLVM}/bin/mlir-opt", *DEALLOC], stdin=buf).stdout
@@ -184,10 +189,8 @@ def lower_pairs(src, mplan_opt):
     """The paired programs of `src` (with its `__base` copy and timing): heap and global (the
     planned @model against the baseline's @model__base) and aa (the baseline on both sides),
     from one bufferization."""
-    if is_tosa(src):
-        src = sh([f"{LLVM}/bin/mlir-opt", TOSA_TO_LINALG], stdin=src).stdout
     scope = "--mlir-print-local-scope"
-    buf = sh([f"{LLVM}/bin/mlir-opt", *BUFFERIZE, scope], stdin=src).stdout
+    buf = bufferize(src, scope)
     base = sh([f"{LLVM}/bin/mlir-opt", *DEALLOC, scope], stdin=buf).stdout
     mems = {"aa": base}
     for v in PLANNED:
