@@ -85,37 +85,31 @@ bool mlir::mplan::addToCounterAttr(func::FuncOp func, StringRef name,
   return true;
 }
 
-LogicalResult
-mlir::mplan::planBuffersInFunction(func::FuncOp func,
-                                   const MPlanPlanBuffersOptions &options,
-                                   FunctionPlanReport &report) {
-  report.name = func.getSymName().str();
-  for (StringRef key : {"views_removed", "views_canonicalized",
-                        "copies_removed", "copy_bytes_avoided"}) {
-    auto count = func->getAttrOfType<IntegerAttr>(("mplan." + key).str());
-    report.viewCopyCounts.emplace_back(key.str(), count ? count.getInt() : 0);
-  }
+/// The memory space `space` as the report prints it; empty for the default.
+static std::string formatMemorySpace(Attribute space) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  if (auto integer = dyn_cast_if_present<IntegerAttr>(space))
+    os << integer.getValue();
+  else if (space)
+    space.print(os);
+  return text;
+}
+
+/// Plans `tensors`, the unplanned buffers of `func` in one memory space, into
+/// one new slab of that space and fills `report`.
+static LogicalResult planSlab(func::FuncOp func, ArrayRef<AllocTensorOp> tensors,
+                              Attribute memorySpace,
+                              const BufferLiveness &liveness,
+                              const MPlanPlanBuffersOptions &options,
+                              SlabPlanReport &report) {
+  report.memorySpace = formatMemorySpace(memorySpace);
   report.strategy = options.strategy;
-  func.walk([&](memref::AllocOp alloc) {
-    if (auto reason = alloc->getAttrOfType<StringAttr>("mplan.unplanned"))
-      report.unmanaged.emplace_back(formatLoc(alloc.getLoc()),
-                                    reason.getValue().str());
-  });
-
-  SmallVector<AllocTensorOp> tensors;
-  func.walk([&](AllocTensorOp op) {
-    if (!op.isPlanned())
-      tensors.push_back(op);
-  });
-  if (tensors.empty())
-    return success();
-
-  BufferLiveness liveness(func);
   std::vector<::mplan::Buffer> buffers;
   buffers.reserve(tensors.size());
   // The slab is aligned for its most aligned buffer (One-Shot Bufferize's
-  // `buffer-alignment` may exceed the pass's `alignment`); the option still
-  // pads every buffer.
+  // `buffer-alignment` or an element's ABI alignment may exceed the pass's
+  // `alignment`); the option still pads every buffer.
   int64_t slabAlignment = options.alignment;
   for (AllocTensorOp op : tensors) {
     if (std::optional<std::string> reason =
@@ -127,7 +121,10 @@ mlir::mplan::planBuffersInFunction(func::FuncOp func,
     buffer.start = range.start;
     buffer.end = range.end;
     buffer.size = *op.getByteSize();
-    buffer.alignment = op.getAlignment().value_or(1);
+    // Whatever the options say, every buffer is aligned for its elements.
+    buffer.alignment = std::max<int64_t>(
+        op.getAlignment().value_or(1),
+        getElementLayout(op.getType().getElementType())->alignment);
     slabAlignment = std::max(slabAlignment, buffer.alignment);
     buffers.push_back(buffer);
   }
@@ -155,7 +152,8 @@ mlir::mplan::planBuffersInFunction(func::FuncOp func,
   OpBuilder builder(ctx);
   Block &entry = func.getBody().front();
   builder.setInsertionPointToStart(&entry);
-  auto slabType = SlabType::get(ctx, plan->arenaSize, slabAlignment);
+  auto slabType =
+      SlabType::get(ctx, plan->arenaSize, slabAlignment, memorySpace);
   Value slab = AllocSlabOp::create(builder, func.getLoc(), slabType);
   for (Block &block : func.getBody()) {
     Operation *terminator = block.getTerminator();
@@ -165,8 +163,9 @@ mlir::mplan::planBuffersInFunction(func::FuncOp func,
     ReleaseSlabOp::create(builder, terminator->getLoc(), slab);
   }
 
-  for (auto [op, buffer, offset] :
+  for (auto [constOp, buffer, offset] :
        llvm::zip_equal(tensors, buffers, plan->offsets)) {
+    AllocTensorOp op = constOp;
     // Planned in place (the slab is the op's only, optional, operand): no
     // new op, no use replacement, no erasure.
     op->insertOperands(0, slab);
@@ -177,6 +176,67 @@ mlir::mplan::planBuffersInFunction(func::FuncOp func,
                               offset, formatLoc(op.getLoc())});
   }
   return success();
+}
+
+LogicalResult
+mlir::mplan::planBuffersInFunction(func::FuncOp func,
+                                   const MPlanPlanBuffersOptions &options,
+                                   FunctionPlanReport &report) {
+  report.name = func.getSymName().str();
+  for (StringRef key : {"views_removed", "views_canonicalized",
+                        "copies_removed", "copy_bytes_avoided"}) {
+    auto count = func->getAttrOfType<IntegerAttr>(("mplan." + key).str());
+    report.viewCopyCounts.emplace_back(key.str(), count ? count.getInt() : 0);
+  }
+  report.defaultSpace.strategy = options.strategy;
+  func.walk([&](memref::AllocOp alloc) {
+    if (auto reason = alloc->getAttrOfType<StringAttr>("mplan.unplanned"))
+      report.unmanaged.emplace_back(formatLoc(alloc.getLoc()),
+                                    reason.getValue().str());
+  });
+
+  // One slab per memory space: buffers of different spaces never share one.
+  llvm::MapVector<Attribute, SmallVector<AllocTensorOp>> bySpace;
+  func.walk([&](AllocTensorOp op) {
+    if (!op.isPlanned())
+      bySpace[op.getType().getMemorySpace()].push_back(op);
+  });
+  if (bySpace.empty())
+    return success();
+
+  BufferLiveness liveness(func);
+  for (auto &[space, tensors] : bySpace) {
+    SlabPlanReport *slabReport = &report.defaultSpace;
+    if (space) {
+      report.otherSpaces.emplace_back();
+      slabReport = &report.otherSpaces.back();
+    }
+    if (failed(
+            planSlab(func, tensors, space, liveness, options, *slabReport)))
+      return failure();
+  }
+  return success();
+}
+
+/// Writes the fields of one slab's plan (strategy, sizes, buffers) into the
+/// current JSON object.
+static void writeSlabFields(llvm::json::OStream &json,
+                            const SlabPlanReport &slab) {
+  json.attribute("strategy", slab.strategy);
+  json.attribute("arena_bytes", slab.arenaBytes);
+  json.attribute("lower_bound_bytes", slab.lowerBoundBytes);
+  json.attribute("stagger_bytes", slab.staggerBytes);
+  json.attributeArray("buffers", [&] {
+    for (const SlabPlanReport::Entry &entry : slab.buffers)
+      json.object([&] {
+        json.attribute("id", entry.id);
+        json.attribute("loc", entry.loc);
+        json.attribute("start", entry.start);
+        json.attribute("end", entry.end);
+        json.attribute("size", entry.size);
+        json.attribute("offset", entry.offset);
+      });
+  });
 }
 
 /// Writes the JSON plan report of `reports` to `path` ('-': stdout), with an
@@ -194,23 +254,9 @@ static LogicalResult writePlanReport(Operation *anchor, StringRef path,
         for (const FunctionPlanReport &report : reports) {
           json.object([&] {
             json.attribute("name", report.name);
-            json.attribute("strategy", report.strategy);
-            json.attribute("arena_bytes", report.arenaBytes);
-            json.attribute("lower_bound_bytes", report.lowerBoundBytes);
-            json.attribute("stagger_bytes", report.staggerBytes);
+            writeSlabFields(json, report.defaultSpace);
             for (const auto &[key, count] : report.viewCopyCounts)
               json.attribute(key, count);
-            json.attributeArray("buffers", [&] {
-              for (const FunctionPlanReport::Entry &entry : report.buffers)
-                json.object([&] {
-                  json.attribute("id", entry.id);
-                  json.attribute("loc", entry.loc);
-                  json.attribute("start", entry.start);
-                  json.attribute("end", entry.end);
-                  json.attribute("size", entry.size);
-                  json.attribute("offset", entry.offset);
-                });
-            });
             json.attributeArray("unmanaged", [&] {
               for (const auto &entry : report.unmanaged)
                 json.object([&] {
@@ -218,6 +264,15 @@ static LogicalResult writePlanReport(Operation *anchor, StringRef path,
                   json.attribute("reason", entry.second);
                 });
             });
+            // Slabs of the other memory spaces, each planned on its own.
+            if (!report.otherSpaces.empty())
+              json.attributeArray("memory_spaces", [&] {
+                for (const SlabPlanReport &slab : report.otherSpaces)
+                  json.object([&] {
+                    json.attribute("memory_space", slab.memorySpace);
+                    writeSlabFields(json, slab);
+                  });
+              });
           });
         }
       });

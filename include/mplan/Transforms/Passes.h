@@ -88,9 +88,11 @@ bool captureBuffersInFunction(func::FuncOp func, BufferLiveness &liveness,
 bool elideCopiesInFunction(func::FuncOp func, PeakGuard peakGuard,
                            llvm::function_ref<BufferLiveness &()> getLiveness);
 
-/// What the plan report says about one function.
-struct FunctionPlanReport {
-  std::string name;
+/// What the plan report says about the slab of one memory space.
+struct SlabPlanReport {
+  /// The memory space attribute as printed ("1",
+  /// "#gpu.address_space<workgroup>"); empty for the default space.
+  std::string memorySpace;
   std::string strategy;
   int64_t arenaBytes = 0;
   int64_t lowerBoundBytes = 0;
@@ -100,6 +102,14 @@ struct FunctionPlanReport {
     std::string loc;
   };
   std::vector<Entry> buffers;
+};
+
+/// What the plan report says about one function: its default-space slab
+/// (the report's top-level fields) and one slab per other memory space.
+struct FunctionPlanReport {
+  std::string name;
+  SlabPlanReport defaultSpace;
+  std::vector<SlabPlanReport> otherSpaces;
   std::vector<std::pair<std::string, std::string>> unmanaged;
   /// Counts recorded by mplan-fold-views / mplan-elide-copies as function
   /// attributes (`mplan.<key>`), reported as `<key>`.
@@ -107,8 +117,8 @@ struct FunctionPlanReport {
 };
 
 /// The work of `mplan-plan-buffers` on one function: plans its unplanned
-/// mplan.alloc_tensor ops into one slab with `options` (strategy, time limit,
-/// alignment) and fills `report`.
+/// mplan.alloc_tensor ops into one slab per memory space with `options`
+/// (strategy, time limit, alignment) and fills `report`.
 LogicalResult planBuffersInFunction(func::FuncOp func,
                                     const MPlanPlanBuffersOptions &options,
                                     FunctionPlanReport &report);

@@ -115,8 +115,54 @@ func.func @alignment_above_slab() {
 
 func.func @element_misaligned() {
   %s = mplan.alloc_slab : !mplan.slab<128, 64>
-  // expected-error @+1 {{offset 2 is not a multiple of the element size 4}}
+  // expected-error @+1 {{offset 2 is not a multiple of the element alignment 4}}
   %0 = mplan.alloc_tensor id(0) at %s[2] : !mplan.slab<128, 64> -> memref<4xf32>
+  return
+}
+
+// -----
+
+func.func @vector_misaligned() {
+  %s = mplan.alloc_slab : !mplan.slab<256, 64>
+  // expected-error @+1 {{offset 16 is not a multiple of the element alignment 32}}
+  %0 = mplan.alloc_tensor id(0) at %s[16] : !mplan.slab<256, 64> -> memref<2xvector<5xf32>>
+  return
+}
+
+// -----
+
+func.func @element_alignment_above_slab() {
+  %s = mplan.alloc_slab : !mplan.slab<256, 8>
+  // expected-error @+1 {{alignment 16 exceeds the slab's alignment 8}}
+  %0 = mplan.alloc_tensor id(0) at %s[0] : !mplan.slab<256, 8> -> memref<1xvector<4xf32>>
+  return
+}
+
+// -----
+
+func.func @nd_vector_size() {
+  %s = mplan.alloc_slab : !mplan.slab<128, 16>
+  // vector<5x3xf32> is [5 x <3 x float>]: 80 bytes, so two do not fit in 128.
+  // expected-error @+1 {{bytes [0, 0 + 160) do not fit in a slab of 128 bytes}}
+  %0 = mplan.alloc_tensor id(0) at %s[0] : !mplan.slab<128, 16> -> memref<2xvector<5x3xf32>>
+  return
+}
+
+// -----
+
+func.func @space_mismatch() {
+  %s = mplan.alloc_slab : !mplan.slab<256, 64>
+  // expected-error @+1 {{memory space of the buffer differs from the slab's}}
+  %0 = mplan.alloc_tensor id(0) at %s[0] : !mplan.slab<256, 64> -> memref<4xf32, 1>
+  return
+}
+
+// -----
+
+func.func @space_mismatch_slab() {
+  %s = mplan.alloc_slab : !mplan.slab<256, 64, #gpu.address_space<workgroup>>
+  // expected-error @+1 {{memory space of the buffer differs from the slab's}}
+  %0 = mplan.alloc_tensor id(0) at %s[0] : !mplan.slab<256, 64, #gpu.address_space<workgroup>> -> memref<4xf32, 1>
   return
 }
 

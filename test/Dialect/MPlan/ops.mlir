@@ -43,10 +43,42 @@ func.func @views(%arg0: memref<64xf32>, %arg1: memref<4x4xf32>) {
 
 // An empty slab and an empty buffer are legal.
 // CHECK-LABEL: func @empty
-// CHECK: mplan.alloc_tensor id(0) live [0, 1) at %{{.*}}[0] : !mplan.slab<0, 1> -> memref<0xf32>
+// CHECK: mplan.alloc_tensor id(0) live [0, 1) at %{{.*}}[0] : !mplan.slab<0, 4> -> memref<0xf32>
 func.func @empty() {
-  %slab = mplan.alloc_slab : !mplan.slab<0, 1>
-  %0 = mplan.alloc_tensor id(0) live [0, 1) at %slab[0] : !mplan.slab<0, 1> -> memref<0xf32>
-  mplan.release_slab %slab : !mplan.slab<0, 1>
+  %slab = mplan.alloc_slab : !mplan.slab<0, 4>
+  %0 = mplan.alloc_tensor id(0) live [0, 1) at %slab[0] : !mplan.slab<0, 4> -> memref<0xf32>
+  mplan.release_slab %slab : !mplan.slab<0, 4>
+  return
+}
+
+// -----
+
+// One slab per memory space: integer spaces and dialect attributes.
+// CHECK-LABEL: func @memory_spaces
+// CHECK: mplan.alloc_slab : <64, 16, 1 : i64>
+// CHECK: mplan.alloc_slab : <1024, 16, #gpu.address_space<workgroup>>
+// CHECK: mplan.alloc_tensor id(0) live [0, 2) at %{{.*}}[0] : !mplan.slab<64, 16, 1 : i64> -> memref<16xf32, 1>
+// CHECK: mplan.alloc_tensor id(1) live [0, 2) at %{{.*}}[0] : !mplan.slab<1024, 16, #gpu.address_space<workgroup>> -> memref<256xf32, #gpu.address_space<workgroup>>
+func.func @memory_spaces() {
+  %s1 = mplan.alloc_slab : !mplan.slab<64, 16, 1>
+  %s2 = mplan.alloc_slab : !mplan.slab<1024, 16, #gpu.address_space<workgroup>>
+  %0 = mplan.alloc_tensor id(0) live [0, 2) at %s1[0] : !mplan.slab<64, 16, 1> -> memref<16xf32, 1>
+  %1 = mplan.alloc_tensor id(1) live [0, 2) at %s2[0] : !mplan.slab<1024, 16, #gpu.address_space<workgroup>> -> memref<256xf32, #gpu.address_space<workgroup>>
+  mplan.release_slab %s2 : !mplan.slab<1024, 16, #gpu.address_space<workgroup>>
+  mplan.release_slab %s1 : !mplan.slab<64, 16, 1>
+  return
+}
+
+// -----
+
+// n-D vectors are arrays of their innermost 1-D vector: vector<5x3xf32> takes
+// 80 bytes aligned to 16, so the second buffer starts at 80.
+// CHECK-LABEL: func @nd_vectors
+// CHECK: at %{{.*}}[80] : !mplan.slab<160, 16> -> memref<1xvector<5x3xf32>>
+func.func @nd_vectors() {
+  %s = mplan.alloc_slab : !mplan.slab<160, 16>
+  %0 = mplan.alloc_tensor id(0) live [0, 2) at %s[0] : !mplan.slab<160, 16> -> memref<1xvector<5x3xf32>>
+  %1 = mplan.alloc_tensor id(1) live [0, 2) at %s[80] : !mplan.slab<160, 16> -> memref<1xvector<5x3xf32>>
+  mplan.release_slab %s : !mplan.slab<160, 16>
   return
 }

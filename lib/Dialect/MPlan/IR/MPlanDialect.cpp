@@ -27,7 +27,8 @@ void MPlanDialect::initialize() {
 }
 
 LogicalResult SlabType::verify(function_ref<InFlightDiagnostic()> emitError,
-                               int64_t size, int64_t alignment) {
+                               int64_t size, int64_t alignment,
+                               Attribute memorySpace) {
   if (size < 0)
     return emitError() << "slab size must be non-negative, got " << size;
   if (alignment <= 0 || !llvm::isPowerOf2_64(alignment))

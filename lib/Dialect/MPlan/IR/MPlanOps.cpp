@@ -19,31 +19,66 @@ using namespace mlir::mplan;
 // Size helpers
 //===----------------------------------------------------------------------===//
 
-FailureOr<int64_t> mlir::mplan::getElementByteSize(Type type) {
+/// The store size in bytes of `bits` bits, and its natural alignment (the
+/// store size rounded up to a power of two), as LLVM's data layout gives them
+/// for integers, floats and fixed-size vectors without an explicit entry.
+static ElementLayout getNaturalLayout(int64_t bits) {
+  int64_t store = std::max<int64_t>(1, llvm::divideCeil(bits, 8));
+  int64_t alignment = int64_t(llvm::PowerOf2Ceil(store));
+  return {int64_t(llvm::alignTo(store, alignment)), alignment};
+}
+
+FailureOr<ElementLayout> mlir::mplan::getElementLayout(Type type) {
+  // No element is larger than this: sizes stay far from overflow.
+  constexpr int64_t kMaxBits = int64_t(1) << 50;
   if (type.isIndex())
-    return int64_t(8);
-  if (type.isIntOrFloat())
-    return int64_t(
-        llvm::PowerOf2Ceil(llvm::divideCeil(type.getIntOrFloatBitWidth(), 8)));
+    return getNaturalLayout(64);
+  if (type.isIntOrFloat()) {
+    if (type.getIntOrFloatBitWidth() > kMaxBits)
+      return failure();
+    return getNaturalLayout(type.getIntOrFloatBitWidth());
+  }
   if (auto complex = dyn_cast<ComplexType>(type)) {
-    FailureOr<int64_t> part = getElementByteSize(complex.getElementType());
+    // {T, T}: two parts, aligned as one.
+    FailureOr<ElementLayout> part = getElementLayout(complex.getElementType());
     if (failed(part))
       return failure();
-    return 2 * *part;
+    return ElementLayout{2 * part->size, part->alignment};
   }
   if (auto vector = dyn_cast<VectorType>(type)) {
-    if (vector.isScalable())
+    // An n-D vector lowers to nested arrays of its innermost 1-D vector
+    // (vector<5x3xf32> is [5 x <3 x float>]); a 1-D vector packs its elements
+    // at their bit width (vector<8xi1> takes one byte).
+    Type element = vector.getElementType();
+    if (vector.isScalable() || !(element.isIndex() || element.isIntOrFloat()))
       return failure();
-    FailureOr<int64_t> part = getElementByteSize(vector.getElementType());
-    if (failed(part))
+    int64_t bits = element.isIndex() ? 64 : element.getIntOrFloatBitWidth();
+    ArrayRef<int64_t> shape = vector.getShape();
+    int64_t inner = shape.empty() ? 1 : shape.back();
+    std::optional<int64_t> innerBits = llvm::checkedMul<int64_t>(inner, bits);
+    if (!innerBits || *innerBits > kMaxBits)
       return failure();
-    std::optional<int64_t> total = llvm::checkedMul<int64_t>(
-        *part, static_cast<int64_t>(vector.getNumElements()));
-    if (!total || *total > (int64_t(1) << 62))
+    ElementLayout layout = getNaturalLayout(*innerBits);
+    int64_t outer = 1;
+    for (int64_t dim : shape.drop_back()) {
+      std::optional<int64_t> next = llvm::checkedMul<int64_t>(outer, dim);
+      if (!next || *next > kMaxBits)
+        return failure();
+      outer = *next;
+    }
+    std::optional<int64_t> size = llvm::checkedMul<int64_t>(outer, layout.size);
+    if (!size || *size > kMaxBits)
       return failure();
-    return int64_t(llvm::PowerOf2Ceil(*total));
+    return ElementLayout{*size, layout.alignment};
   }
   return failure();
+}
+
+FailureOr<int64_t> mlir::mplan::getElementByteSize(Type type) {
+  FailureOr<ElementLayout> layout = getElementLayout(type);
+  if (failed(layout))
+    return failure();
+  return layout->size;
 }
 
 namespace {
@@ -159,23 +194,25 @@ LogicalResult AllocTensorOp::verify() {
     return success();
 
   auto slabType = cast<SlabType>(getSlab().getType());
+  if (getMemref().getType().getMemorySpace() != slabType.getMemorySpace())
+    return emitOpError("memory space of the buffer differs from the slab's");
   int64_t offset = *getOffset();
   if (offset < 0)
     return emitOpError("offset must be non-negative, got ") << offset;
   if (offset % alignment != 0)
     return emitOpError("offset ")
            << offset << " is not a multiple of the alignment " << alignment;
-  if (alignment > slabType.getAlignment())
-    return emitOpError("alignment ")
-           << alignment << " exceeds the slab's alignment "
-           << slabType.getAlignment();
-  int64_t elementSize =
-      *getElementByteSize(getMemref().getType().getElementType());
-  if (elementSize != 0 && offset % elementSize != 0 &&
-      llvm::isPowerOf2_64(elementSize))
+  // The element's own alignment holds whatever the attribute says.
+  int64_t elementAlignment =
+      getElementLayout(getMemref().getType().getElementType())->alignment;
+  if (offset % elementAlignment != 0)
     return emitOpError("offset ")
-           << offset << " is not a multiple of the element size "
-           << elementSize;
+           << offset << " is not a multiple of the element alignment "
+           << elementAlignment;
+  if (std::max(alignment, elementAlignment) > slabType.getAlignment())
+    return emitOpError("alignment ")
+           << std::max(alignment, elementAlignment)
+           << " exceeds the slab's alignment " << slabType.getAlignment();
   std::optional<int64_t> endByte = llvm::checkedAdd<int64_t>(offset, *size);
   if (!endByte || *endByte > slabType.getSize())
     return emitOpError("bytes [")

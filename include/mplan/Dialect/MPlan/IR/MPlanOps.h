@@ -20,12 +20,26 @@
 namespace mlir {
 namespace mplan {
 
-/// Returns the number of bytes one element of `type` occupies in memory, or
-/// failure for an element type without a fixed size. Integers, floats and
-/// vectors take their store size rounded up to a power of two, which is the
-/// distance between consecutive elements once lowered to LLVM (`i24` takes 4
-/// bytes, `vector<3xf32>` 16) and never less; `index` takes 8 bytes, a
-/// complex number twice its part.
+/// How one element of a memref is laid out once lowered to LLVM: `size` is
+/// the distance between consecutive elements (LLVM's allocation size, never
+/// less) and `alignment` the alignment its address needs (LLVM's ABI
+/// alignment, never less).
+struct ElementLayout {
+  int64_t size;
+  int64_t alignment;
+};
+
+/// The layout of an element of type `type`, or failure for an element type
+/// without a fixed size. Integers and floats take their store size rounded up
+/// to a power of two, aligned to that (`i24` takes 4 bytes, `f80` 16);
+/// `index` is `i64`; a complex number is two parts aligned as one. A 1-D
+/// vector packs its elements at their bit width and takes its store size
+/// rounded up to a power of two, aligned to that (`vector<3xf32>` takes 16
+/// bytes, `vector<8xi1>` 1); an n-D vector is an array of its innermost 1-D
+/// vector (`vector<5x3xf32>` takes 5 x 16 = 80 bytes, aligned to 16).
+FailureOr<ElementLayout> getElementLayout(Type type);
+
+/// The `size` of getElementLayout.
 FailureOr<int64_t> getElementByteSize(Type type);
 
 /// Returns the number of bytes spanned by a statically shaped memref with a

@@ -74,7 +74,9 @@ def MPlan_AllocTensorOp : MPlan_Op<"alloc_tensor"> {
     *Unplanned* (no slab operand), the op is an allocation waiting for a plan.
     *Planned*, the buffer occupies the bytes `[offset, offset + size)` of the
     slab, where `size` is the byte size of the result type; `offset` is a
-    multiple of the buffer's `alignment` (default 1) and of the element size.
+    multiple of the buffer's `alignment` (default 1) and of the element's ABI
+    alignment, neither exceeds the slab's alignment, and the buffer is in the
+    slab's memory space.
 
     ```mlir
     // Unplanned.
