@@ -34,20 +34,25 @@ static bool isMemRef(Value value) {
   return isa<BaseMemRefType>(value.getType());
 }
 
-/// True if `value` is a fresh allocation made by its defining op (a new
-/// buffer, not an alias of the op's operands).
-static bool isAllocatedResult(Value value) {
-  auto result = dyn_cast<OpResult>(value);
-  if (!result)
-    return false;
-  auto iface = dyn_cast<MemoryEffectOpInterface>(result.getOwner());
+/// True if `op` declares an effect of kind `EffectTy` on `value`.
+template <typename EffectTy>
+static bool hasEffectOn(Operation *op, Value value) {
+  auto iface = dyn_cast<MemoryEffectOpInterface>(op);
   if (!iface)
     return false;
   SmallVector<SideEffects::EffectInstance<MemoryEffects::Effect>> effects;
   iface.getEffectsOnValue(value, effects);
   return llvm::any_of(effects, [](const auto &effect) {
-    return isa<MemoryEffects::Allocate>(effect.getEffect());
+    return isa<EffectTy>(effect.getEffect());
   });
+}
+
+/// True if `value` is a fresh allocation made by its defining op (a new
+/// buffer, not an alias of the op's operands).
+static bool isAllocatedResult(Value value) {
+  auto result = dyn_cast<OpResult>(value);
+  return result &&
+         hasEffectOn<MemoryEffects::Allocate>(result.getOwner(), value);
 }
 
 /// True for the ops whose results the analysis treats as roots.
@@ -441,13 +446,26 @@ LiveRange BufferLiveness::computeRange(Value def,
 // Escapes and captures
 //===----------------------------------------------------------------------===//
 
-/// Why the use of a buffer by `use`'s owner keeps the buffer from being
-/// planned, or std::nullopt if the use is understood.
-static std::optional<std::string> getCaptureReason(OpOperand &use,
-                                                   Operation *funcOp) {
+/// The memref-typed values `op` declares it writes (MemoryEffectOpInterface),
+/// whose elements are memrefs: a buffer written there is stored to memory.
+static bool writesMemRefElements(Operation *op, Value except) {
+  auto iface = dyn_cast<MemoryEffectOpInterface>(op);
+  if (!iface)
+    return false;
+  SmallVector<MemoryEffects::EffectInstance> effects;
+  iface.getEffects(effects);
+  return llvm::any_of(effects, [&](const MemoryEffects::EffectInstance &e) {
+    if (!isa<MemoryEffects::Write>(e.getEffect()) || e.getValue() == except)
+      return false;
+    auto type = dyn_cast_if_present<BaseMemRefType>(
+        e.getValue() ? e.getValue().getType() : Type());
+    return type && isa<BaseMemRefType>(type.getElementType());
+  });
+}
+
+std::optional<std::string>
+BufferLiveness::getHiddenAccessReason(OpOperand &use, Operation *funcOp) {
   Operation *user = use.getOwner();
-  if (user->getParentOp() == funcOp && user->hasTrait<OpTrait::ReturnLike>())
-    return std::string("escapes via return");
   for (Operation *ancestor = user->getParentOp();
        ancestor && ancestor != funcOp; ancestor = ancestor->getParentOp())
     if (isDeferredRegionOp(ancestor))
@@ -468,14 +486,29 @@ static std::optional<std::string> getCaptureReason(OpOperand &use,
   if (auto store = dyn_cast<memref::StoreOp>(user))
     if (store.getValueToStore() == use.get())
       return std::string("stored to memory");
+  if (writesMemRefElements(user, use.get()))
+    return "may be stored to memory by " + opName(user);
   if (isa<memref::ExtractAlignedPointerAsIndexOp>(user))
     return "its address is taken by " + opName(user);
-  if (auto dealloc = dyn_cast<bufferization::DeallocOp>(user))
+  if (isa<bufferization::DeallocOp>(user))
     return std::nullopt; // a retained value: only compared by address
-  // Terminators and region ops forward the buffer; the aliases they create
-  // are followed by the closure.
-  if (user->hasTrait<OpTrait::IsTerminator>() ||
-      isa<RegionBranchOpInterface>(user))
+  // A use that ends the buffer's storage other than a plain deallocation
+  // (memref.realloc): the bytes may move or be freed under the plan.
+  if (!isDeallocUse(use) &&
+      hasEffectOn<MemoryEffects::Free>(user, use.get()))
+    return "freed or reallocated by " + opName(user);
+  if (user->hasTrait<OpTrait::IsTerminator>()) {
+    // Branches and the terminators of region ops that model their control
+    // flow forward the buffer; the aliases they create are followed by the
+    // closure. Any other terminator hands it to its parent op, which may
+    // store it (`linalg.yield` into a memref of memrefs).
+    Operation *parent = user->getParentOp();
+    if (user->getNumSuccessors() != 0 || parent == funcOp ||
+        isa_and_present<RegionBranchOpInterface>(parent))
+      return std::nullopt;
+    return "yielded to " + opName(parent) + ", which may store it";
+  }
+  if (isa<RegionBranchOpInterface>(user))
     return std::nullopt;
   if (!isa<MemoryEffectOpInterface>(user) &&
       !user->hasTrait<OpTrait::HasRecursiveMemoryEffects>())
@@ -493,6 +526,16 @@ static std::optional<std::string> getCaptureReason(OpOperand &use,
     return text;
   }
   return std::nullopt;
+}
+
+/// Why the use of a buffer by `use`'s owner keeps the buffer from being
+/// planned, or std::nullopt if the use is understood.
+static std::optional<std::string> getCaptureReason(OpOperand &use,
+                                                   Operation *funcOp) {
+  Operation *user = use.getOwner();
+  if (user->getParentOp() == funcOp && user->hasTrait<OpTrait::ReturnLike>())
+    return std::string("escapes via return");
+  return BufferLiveness::getHiddenAccessReason(use, funcOp);
 }
 
 std::optional<std::string>

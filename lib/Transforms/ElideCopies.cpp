@@ -19,6 +19,10 @@
 //  view copy: X is only written by C and only read after it, no write to R
 //    through Y in (C, L].
 //
+// Neither rewrite touches a root whose bytes can be reached in ways the IR
+// does not show (BufferLiveness::getHiddenAccessReason: stored, address
+// taken, kept by a callee, ...), nor a copy between memory spaces.
+//
 // "Access" and "write" come from MemoryEffectOpInterface on the ops using an
 // alias of a root; an op nested in a region, or one whose effects are unknown,
 // counts as reading and writing at its ancestor in the roots' block. A region
@@ -271,7 +275,9 @@ struct RootState {
   bool removable;
   Value value() const { return alloc->getResult(0); }
   MemRefType type() const { return cast<MemRefType>(value().getType()); }
-  /// False if an alias of the root is used outside its block: the root is
+  /// False if an alias of the root is used outside its block, or its bytes
+  /// can be reached in ways the IR does not show (stored, address taken,
+  /// kept by a callee: BufferLiveness::getHiddenAccessReason): the root is
   /// never rewritten.
   bool tracked = true;
   bool erased = false;
@@ -304,11 +310,12 @@ private:
   void analyzeRoot(unsigned id);
 
   static constexpr int64_t kGap = 1 << 12;
+  func::FuncOp func;
   llvm::DenseMap<Operation *, int64_t> positions;
 };
 } // namespace
 
-AccessAnalysis::AccessAnalysis(func::FuncOp func) {
+AccessAnalysis::AccessAnalysis(func::FuncOp func) : func(func) {
   int64_t next = 0;
   func.walk<WalkOrder::PreOrder>([&](Operation *op) {
     positions[op] = next;
@@ -400,7 +407,8 @@ void AccessAnalysis::analyzeRoot(unsigned id) {
     for (OpOperand &use : value.getUses()) {
       Operation *user = use.getOwner();
       Operation *ancestor = block->findAncestorOpInBlock(*user);
-      if (!ancestor) {
+      if (!ancestor ||
+          BufferLiveness::getHiddenAccessReason(use, func.getOperation())) {
         state.tracked = false;
         continue;
       }
@@ -1062,9 +1070,11 @@ bool CopyEliminator::tryCopy(Operation *copy, Value source, Value target) {
   };
   auto sourceType = dyn_cast<MemRefType>(source.getType());
   auto targetType = dyn_cast<MemRefType>(target.getType());
+  // A copy between memory spaces moves data where it must be: never elided.
   if (!sourceType || !targetType || !sourceType.hasStaticShape() ||
       sourceType.getShape() != targetType.getShape() ||
-      sourceType.getElementType() != targetType.getElementType())
+      sourceType.getElementType() != targetType.getElementType() ||
+      sourceType.getMemorySpace() != targetType.getMemorySpace())
     return false;
   int64_t copyPos = analysis.pos(copy);
   FailureOr<int64_t> elementSize =

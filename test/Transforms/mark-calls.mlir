@@ -118,3 +118,24 @@ func.func @result_not_alias(%x: memref<16xf32>) {
   call @sink(%r) : (memref<16xf32>) -> ()
   return
 }
+
+// -----
+
+// A callee that yields its argument into a memref of memrefs keeps it.
+// CHECK-LABEL: func.func @caller_box
+// CHECK: call @boxes(%{{.*}}, %{{.*}}) {mplan.nocapture = array<i64: 1>}
+// PLAN-LABEL: func.func @caller_box
+// PLAN: memref.alloc() {mplan.unplanned = "passed to a call to boxes"}
+func.func @boxes(%m: memref<16xf32>, %box: memref<1xmemref<16xf32>>) {
+  linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]}
+      outs(%box : memref<1xmemref<16xf32>>) {
+  ^bb0(%old: memref<16xf32>):
+    linalg.yield %m : memref<16xf32>
+  }
+  return
+}
+func.func @caller_box(%box: memref<1xmemref<16xf32>>) {
+  %a = memref.alloc() : memref<16xf32>
+  call @boxes(%a, %box) : (memref<16xf32>, memref<1xmemref<16xf32>>) -> ()
+  return
+}

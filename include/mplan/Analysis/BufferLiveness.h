@@ -30,12 +30,15 @@
 // `extract_strided_metadata` feeding them) are not uses: they disappear when
 // the buffer is planned.
 //
-// Unmanaged buffers. getUnmanagedReason gives the first reason found:
-// returned from the function, passed to a call, stored, address taken,
+// Unmanaged buffers. getUnplannableReason gives the first reason found:
+// returned from the function, or a hidden access (getHiddenAccessReason:
+// passed to a call that may keep it, stored, also into a memref of memrefs or
+// by a terminator that yields it to an op that may store it, address taken,
 // captured by an op whose memory effects are unknown, converted to a
-// non-memref value, carried across a loop iteration or out of the region it
-// is allocated in, allocated inside a parallel loop body, deallocated through
-// a value that may alias other buffers, ...
+// non-memref value, freed or reallocated other than by a deallocation),
+// carried across a loop iteration or out of the region it is allocated in,
+// allocated inside a parallel loop body, deallocated through a value that may
+// alias other buffers, ...
 //
 // In-place updates. Passes that rewrite IR (fold views, elide copies) keep the
 // analysis valid by calling the notify* methods; each costs time proportional
@@ -145,6 +148,19 @@ public:
   /// ...), or std::nullopt if it only reads and writes it while it runs.
   /// Needs no analysis of the function (no instance).
   static std::optional<std::string> getArgumentCaptureReason(BlockArgument arg);
+
+  /// Why `use` lets the bytes of the buffer it uses be read, written, kept or
+  /// freed in ways the use-def chains of `funcOp` do not show: stored to
+  /// memory (also into a memref of memrefs, or yielded to an op that may
+  /// store it), address taken, passed to a call that may keep it, captured
+  /// by an op with unknown effects, converted to a non-memref value, freed
+  /// or reallocated other than by a deallocation, used by a region that may
+  /// run later. std::nullopt if the use is understood. A return is not a
+  /// hidden access: the caller sees the bytes only after the function ends.
+  /// Every rewrite that relies on seeing all accesses to a buffer (copy
+  /// elision, in-place reuse) must refuse a buffer with such a use.
+  static std::optional<std::string> getHiddenAccessReason(OpOperand &use,
+                                                          Operation *funcOp);
 
   /// The attribute on a call op listing the operands (by operand number) its
   /// callee does not capture (see getArgumentCaptureReason): a buffer passed
