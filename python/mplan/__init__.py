@@ -26,13 +26,18 @@ Pictures of plans: ``python3 -m mplan.viz REPORT.json -o plan.svg`` or
 from __future__ import annotations
 
 import json
+import math
 import os
+import reprlib
 import tempfile
 from dataclasses import dataclass, field
-from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
+from typing import (Any, Dict, Iterable, Iterator, List, Mapping, Optional, Sequence, Tuple,
+                    Union)
 
 from . import errors
-from .errors import CsvError, Error, InvalidPlanError, MLIRError, PlanError, ReportError
+from ._output import write_atomically as _write_atomically
+from .errors import (CsvError, Error, InvalidPlanError, MLIRError, OutputError, PlanError,
+                     ReportError)
 try:
     from . import _mplan
 except ImportError as _e:  # a clearer message than "No module named mplan._mplan"
@@ -49,6 +54,7 @@ from ._mplan import Buffer, CsvTable, Diagnostic, Plan
 __all__ = [
     "Buffer", "CsvTable", "Diagnostic", "Plan", "PlannedModule",
     "Error", "CsvError", "PlanError", "InvalidPlanError", "MLIRError", "ReportError",
+    "OutputError",
     "plan", "lower_bound", "validate_plan", "validate_input", "strategies",
     "read_csv", "parse_csv", "write_csv", "format_csv", "plan_csv",
     "run_pipeline", "plan_module", "is_registered_pass",
@@ -57,37 +63,116 @@ __all__ = [
 __version__ = "0.1.0"
 
 #: Anything :func:`plan` accepts as one buffer: a :class:`Buffer`, a tuple
-#: ``(id, start, end, size[, alignment])`` or a mapping with those keys
-#: (``lower``/``upper`` are accepted for ``start``/``end``).
+#: (or list, or row of a 2-D integer numpy array) ``(id, start, end, size[,
+#: alignment])`` or a mapping with those keys (``lower``/``upper`` are
+#: accepted for ``start``/``end``).
 BufferLike = Union[Buffer, Sequence[int], Mapping[str, int]]
 
+_FIELDS = ("id", "start", "end", "size", "alignment")
+_INT64_MAX = 2**63 - 1
+#: The largest time limit in seconds (the planner's clock counts nanoseconds
+#: in 64 bits).
+_MAX_SECONDS = 10**9
 
-def _to_buffer(b: BufferLike) -> Buffer:
+#: The one conversion of user values to int64 (every buffer field, offset and
+#: integer option goes through it): ``int``, numpy integer scalars and 0-d
+#: integral arrays; no bool, float, string, NaN or value outside the signed
+#: 64-bit range. Raises PlanError("<what> ... is not an integer").
+_to_int64 = _mplan.to_int64
+
+
+def _describe(value: Any) -> str:
+    """``repr (type)`` for messages about rejected values, like the native
+    module's."""
+    cls = type(value)
+    name = cls.__qualname__ if cls.__module__ == "builtins" else \
+        f"{cls.__module__}.{cls.__qualname__}"
+    return f"{reprlib.repr(value)} ({name})"
+
+
+def _to_buffer(b: BufferLike, index: int) -> Buffer:
     if isinstance(b, Buffer):
         return b
+    where = f"buffers[{index}]"
     if isinstance(b, Mapping):
+        def get(*keys: str) -> Any:
+            for key in keys:
+                if key in b:
+                    return b[key]
+            raise PlanError(f"{where}: no {' or '.join(map(repr, keys))} key in {reprlib.repr(b)}")
+        fields = [get("id"), get("start", "lower"), get("end", "upper"), get("size"),
+                  b.get("alignment", 1)]
+    elif isinstance(b, (str, bytes, bytearray)):
+        raise PlanError(f"{where}: not a buffer: {_describe(b)}")
+    else:
         try:
-            start = b["start"] if "start" in b else b["lower"]
-            end = b["end"] if "end" in b else b["upper"]
-            return Buffer(int(b["id"]), int(start), int(end), int(b["size"]),
-                          int(b.get("alignment", 1)))
-        except KeyError as e:
-            raise PlanError(f"buffer {dict(b)!r} has no {e.args[0]!r} key") from None
-    if isinstance(b, (str, bytes)):
-        raise PlanError(f"not a buffer: {b!r}")
-    try:
-        fields = [int(x) for x in b]
-    except (TypeError, ValueError):
-        raise PlanError(f"not a buffer: {b!r}") from None
-    if len(fields) not in (4, 5):
-        raise PlanError(f"a buffer tuple is (id, start, end, size[, alignment]), got {b!r}")
-    return Buffer(*fields)
+            fields = list(b)
+        except TypeError:
+            raise PlanError(f"{where}: not a buffer: {_describe(b)}") from None
+        if len(fields) not in (4, 5):
+            raise PlanError(f"{where}: a buffer is (id, start, end, size[, alignment]), "
+                            f"got {reprlib.repr(b)}")
+    values = [_to_int64(fields[0], f"{where}: id")]
+    where += f" (id {values[0]})"
+    values += [_to_int64(v, f"{where}: {name}") for v, name in zip(fields[1:], _FIELDS[1:])]
+    return Buffer(*values)
+
+
+def _iterate(values: Any, expected: str, scalars: Tuple[type, ...]) -> Iterator[Any]:
+    """``iter(values)``, or TypeError("<expected>, got ...") for the types in
+    ``scalars`` (iterable, but one value) and non-iterables."""
+    if not isinstance(values, scalars):
+        try:
+            return iter(values)
+        except TypeError:
+            pass
+    raise TypeError(f"{expected}, got {_describe(values)}")
 
 
 def _to_buffers(buffers: Iterable[BufferLike]) -> List[Buffer]:
     if isinstance(buffers, CsvTable):
         return list(buffers.buffers)
-    return [_to_buffer(b) for b in buffers]
+    items = _iterate(buffers, "buffers must be an iterable of buffers",
+                     (str, bytes, bytearray, Mapping, Buffer))
+    return [_to_buffer(b, i) for i, b in enumerate(items)]
+
+
+def _to_offsets(offsets: Iterable[Any], buffers: Sequence[Buffer]) -> List[int]:
+    """``offsets`` (parallel to ``buffers``) through the one conversion."""
+    items = _iterate(offsets, "offsets must be an iterable of integers",
+                     (str, bytes, bytearray, Mapping))
+    return [_to_int64(o, f"buffers[{i}] (id {buffers[i].id}): offset" if i < len(buffers)
+                      else f"offsets[{i}]")
+            for i, o in enumerate(items)]
+
+
+def _to_seconds(value: Any) -> float:
+    """The time limit: an int or float (numpy ones too), 0 to _MAX_SECONDS."""
+    kind = getattr(getattr(value, "dtype", None), "kind", None)
+    if kind is not None:
+        number = kind in ("i", "u", "f")
+    else:
+        number = isinstance(value, (int, float)) and not isinstance(value, bool)
+    try:
+        seconds = float(value) if number else math.nan
+    except (TypeError, ValueError):
+        number = False
+    except OverflowError:  # an int beyond the float range
+        seconds = math.inf
+    if not number:
+        raise PlanError(f"time limit {_describe(value)} is not a number of seconds")
+    if not seconds >= 0:  # the message of mplan-plan, NaN included
+        raise PlanError("the time limit must be non-negative")
+    if seconds > _MAX_SECONDS:
+        raise PlanError(f"time limit {reprlib.repr(value)} is out of range (at most "
+                        f"{_MAX_SECONDS} seconds)")
+    return seconds
+
+
+def _to_strategy(strategy: Any) -> str:
+    if not isinstance(strategy, str):
+        raise PlanError(f"strategy {_describe(strategy)} is not a string")
+    return strategy
 
 
 def strategies() -> List[str]:
@@ -111,27 +196,34 @@ def plan(buffers: Iterable[BufferLike], strategy: str = "best",
         every offset ``o`` moves up by ``(o // 4096) * stagger`` so buffers a
         multiple of 4 KiB apart do not share their address modulo 4 KiB.
 
+    Every value is an integer (``int`` or a numpy integer, in the signed
+    64-bit range); ``time_limit`` is an int or a float.
+
     Returns:
       A :class:`Plan`: ``offsets`` (parallel to ``buffers``), ``arena_size``,
       ``lower_bound``, ``strategy`` (the winning member for ``best``),
       ``seconds``, ``proven_optimal``, ``stagger_bytes`` and ``ratio``.
 
     Raises:
-      PlanError: invalid buffers, unknown strategy or invalid options.
+      PlanError: invalid buffers or values (naming the buffer's index, id and
+        field), unknown strategy or invalid options.
+      TypeError: ``buffers`` is not an iterable of buffers.
     """
-    if not isinstance(strategy, str):
-        raise PlanError(f"strategy must be a string, got {strategy!r}")
-    return _mplan.plan_buffers(_to_buffers(buffers), strategy, float(time_limit), int(alignment),
-                               int(stagger))
+    strategy = _to_strategy(strategy)
+    seconds = _to_seconds(time_limit)
+    align = _to_int64(alignment, "alignment")
+    step = _to_int64(stagger, "stagger")
+    return _mplan.plan_buffers(_to_buffers(buffers), strategy, seconds, align, step)
 
 
 def lower_bound(buffers: Iterable[BufferLike], alignment: int = 1) -> int:
     """The max-live lower bound in bytes (no plan can use less).
 
     Raises:
-      PlanError: invalid buffers or overflow.
+      PlanError: invalid buffers, values or alignment, or overflow.
     """
-    return _mplan.lower_bound(_to_buffers(buffers), int(alignment))
+    align = _to_int64(alignment, "alignment")
+    return _mplan.lower_bound(_to_buffers(buffers), align)
 
 
 def validate_input(buffers: Iterable[BufferLike]) -> None:
@@ -157,14 +249,19 @@ def validate_plan(buffers: Iterable[BufferLike], offsets: Sequence[int],
 
     Raises:
       InvalidPlanError: naming the offending buffer(s).
+      PlanError: values that are not integers in the signed 64-bit range, or
+        an alignment that is not a power of two.
     """
     bufs = _to_buffers(buffers)
-    offs = [int(o) for o in offsets]
+    offs = _to_offsets(offsets, bufs)
+    align = _to_int64(alignment, "alignment")
     if len(offs) != len(bufs):
         raise InvalidPlanError(f"{len(offs)} offsets for {len(bufs)} buffers")
     if arena_size is None:
-        arena_size = max((o + b.size for o, b in zip(offs, bufs)), default=0)
-    message = _mplan.validate_plan(bufs, offs, int(arena_size), int(alignment))
+        arena = min(max((o + b.size for o, b in zip(offs, bufs)), default=0), _INT64_MAX)
+    else:
+        arena = _to_int64(arena_size, "arena_size")
+    message = _mplan.validate_plan(bufs, offs, arena, align)
     if message is not None:
         raise InvalidPlanError(message)
 
@@ -184,54 +281,56 @@ def read_csv(path: Union[str, "os.PathLike[str]"]) -> CsvTable:
     Raises:
       CsvError: naming the file and line (also when it cannot be read).
     """
-    return _mplan.read_csv(os.fspath(path))
+    return _mplan.read_csv(os.fsencode(path))
 
 
 def write_csv(table: CsvTable, offsets: Sequence[int],
               path: Union[str, "os.PathLike[str]", None] = None) -> str:
     """Renders ``table`` with an ``offset`` column (extra columns kept), as
-    ``mplan-plan`` does; also writes it to ``path`` when given."""
-    text = _mplan.write_csv(table, [int(o) for o in offsets])
+    ``mplan-plan`` does; also writes it to ``path`` when given (whole or not
+    at all).
+
+    Raises:
+      PlanError: offsets that are not integers, or not one per row.
+      OutputError: ``path`` cannot be written.
+    """
+    if not isinstance(table, CsvTable):
+        raise TypeError(f"write_csv needs a CsvTable (read_csv, parse_csv), got {_describe(table)}")
+    text = _mplan.write_csv(table, _to_offsets(offsets, table.buffers))
     if path is not None:
         _write_atomically(os.fspath(path), text)
     return text
 
 
 def format_csv(buffers: Iterable[BufferLike], offsets: Optional[Sequence[int]] = None) -> str:
-    """Buffers as ``id,lower,upper,size[,alignment][,offset]`` CSV text."""
-    return _mplan.format_csv(_to_buffers(buffers),
-                             None if offsets is None else [int(o) for o in offsets])
+    """Buffers as ``id,lower,upper,size[,alignment][,offset]`` CSV text.
 
-
-def _write_atomically(path: str, text: str) -> None:
-    directory = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(prefix=".mplan-", dir=directory)
-    try:
-        with os.fdopen(fd, "w", newline="") as f:
-            f.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
+    Raises:
+      PlanError: values that are not integers, or not one offset per buffer.
+    """
+    bufs = _to_buffers(buffers)
+    return _mplan.format_csv(bufs, None if offsets is None else _to_offsets(offsets, bufs))
 
 
 def plan_csv(in_path: Union[str, "os.PathLike[str]"], out_path: Union[str, "os.PathLike[str]"],
-             strategy: str = "best", time_limit: float = 10.0, alignment: int = 1) -> Plan:
+             strategy: str = "best", time_limit: float = 10.0, alignment: int = 1,
+             stagger: int = 0) -> Plan:
     """Plans a MiniMalloc CSV file and writes the same rows with an
     ``offset`` column to ``out_path`` -- byte for byte what
-    ``mplan-plan --strategy=S --time-limit=T --alignment=A IN -o OUT`` writes.
+    ``mplan-plan --strategy=S --time-limit=T --alignment=A --stagger=B IN -o OUT``
+    writes.
     Nothing is written on error.
 
     Raises:
       CsvError: malformed input. PlanError: unknown strategy or bad options.
       InvalidPlanError: the planner produced an invalid plan (a bug).
+      OutputError: ``out_path`` cannot be written.
     """
     table = read_csv(in_path)
-    result = plan(table.buffers, strategy=strategy, time_limit=time_limit, alignment=alignment)
-    message = _mplan.validate_plan(table.buffers, result.offsets, result.arena_size, int(alignment))
+    result = plan(table.buffers, strategy=strategy, time_limit=time_limit, alignment=alignment,
+                  stagger=stagger)
+    message = _mplan.validate_plan(table.buffers, result.offsets, result.arena_size,
+                                   _to_int64(alignment, "alignment"))
     if message is not None:
         raise InvalidPlanError("internal error: invalid plan: " + message)
     write_csv(table, result.offsets, out_path)
@@ -318,8 +417,8 @@ def plan_module(source: str, strategy: str = "best", time_limit: float = 0.25,
             stages.append("one-shot-bufferize{bufferize-function-boundaries "
                           "function-boundary-type-conversion=identity-layout-map}")
         stages.append("mplan-plan-pipeline{strategy=%s time-limit=%s alignment=%s report=%s}" % (
-            _option_value(strategy), _option_value(float(time_limit)),
-            _option_value(int(alignment)), _option_value(report_path)))
+            _option_value(_to_strategy(strategy)), _option_value(_to_seconds(time_limit)),
+            _option_value(_to_int64(alignment, "alignment")), _option_value(report_path)))
         if arena is not None:
             stages.append("convert-mplan-to-memref{arena=%s}" % _option_value(arena))
         diags: List[Diagnostic] = []

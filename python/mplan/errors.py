@@ -29,6 +29,16 @@ class ReportError(Error, ValueError):
     """A JSON plan report or CSV plan that cannot be read for drawing."""
 
 
+class OutputError(Error, OSError):
+    """An output file could not be written (also an :class:`OSError`, with
+    ``errno``, ``strerror`` and ``filename``); nothing was written."""
+
+    def __str__(self) -> str:
+        if self.filename is not None and self.strerror:
+            return f"{self.filename}: {self.strerror}"
+        return super().__str__()
+
+
 class MLIRError(Error):
     """Parsing MLIR text or running a pass pipeline failed.
 

@@ -10,8 +10,9 @@ import csv
 import io
 import json
 import os
+import re
 from dataclasses import dataclass, field
-from typing import Any, Dict, List, Optional, Union
+from typing import Any, Dict, List, Tuple, Union
 
 from .errors import ReportError
 
@@ -71,9 +72,86 @@ def max_live(buffers: List[PlacedBuffer]) -> int:
     return best
 
 
+_INT64_MIN, _INT64_MAX = -2**63, 2**63 - 1
+
+
+@dataclass
+class Problem:
+    """One reason a function's plan is impossible (see :func:`check`)."""
+
+    message: str
+    buffers: Tuple[int, ...]
+    """Indices into ``FunctionPlan.buffers`` of the buffers involved."""
+
+
+def check(fn: FunctionPlan, max_pairs: int = 100) -> List[Problem]:
+    """Every problem of ``fn``'s plan, checked independently of the planner as
+    :func:`mplan.validate_input` and :func:`mplan.validate_plan` do: sizes
+    >= 0, ``end > start``, unique ids, offsets >= 0, ``offset + size <=
+    arena_bytes`` and no two buffers that are live at the same time sharing a
+    byte (a buffer of size 0 shares none). Beyond ``max_pairs`` overlapping
+    pairs the rest are one summary problem. An empty list: the plan is valid.
+    """
+    problems: List[Problem] = []
+    first_index: Dict[int, int] = {}
+    for i, b in enumerate(fn.buffers):
+        if b.size < 0:
+            problems.append(Problem(f"buffer {b.id}: negative size {b.size}", (i,)))
+        if b.end <= b.start:
+            problems.append(Problem(f"buffer {b.id}: end ({b.end}) must be greater than "
+                                    f"start ({b.start})", (i,)))
+        if b.offset < 0:
+            problems.append(Problem(f"buffer {b.id}: negative offset {b.offset}", (i,)))
+        if b.offset + b.size > fn.arena_bytes:
+            problems.append(Problem(f"buffer {b.id}: [{b.offset}, {b.offset + b.size}) exceeds "
+                                    f"the arena of {fn.arena_bytes} bytes", (i,)))
+        if b.id in first_index:
+            problems.append(Problem(f"duplicate buffer id {b.id}", (first_index[b.id], i)))
+        else:
+            first_index[b.id] = i
+    # Sweep over time: each buffer against the ones still live when it starts.
+    pairs: List[Tuple[int, int]] = []
+    live: List[int] = []
+    order = sorted((i for i, b in enumerate(fn.buffers) if b.size > 0 and b.end > b.start),
+                   key=lambda i: (fn.buffers[i].start, i))
+    for i in order:
+        b = fn.buffers[i]
+        live = [j for j in live if fn.buffers[j].end > b.start]
+        for j in live:
+            a = fn.buffers[j]
+            if a.offset < b.offset + b.size and b.offset < a.offset + a.size:
+                pairs.append((j, i))
+        live.append(i)
+    for j, i in pairs[:max_pairs]:
+        problems.append(Problem(f"buffers {fn.buffers[j].id} and {fn.buffers[i].id} are live "
+                                f"at the same time and overlap in memory", (j, i)))
+    if len(pairs) > max_pairs:
+        rest = pairs[max_pairs:]
+        problems.append(Problem(f"{len(rest)} more pairs of buffers are live at the same time "
+                                f"and overlap in memory",
+                                tuple(sorted({k for pair in rest for k in pair}))))
+    return problems
+
+
 def _int(value: Any, what: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
         raise ReportError(f"{what}: expected an integer, got {value!r}")
+    if not _INT64_MIN <= value <= _INT64_MAX:
+        raise ReportError(f"{what}: {value} is out of range for a 64-bit integer")
+    return value
+
+
+_INTEGER = re.compile(r"[+-]?[0-9]+")
+
+
+def _csv_int(text: str) -> int:
+    """An integer CSV field, as strict as mplan-plan (no ``1_000``, ``4.0``)."""
+    text = text.strip(" \t\r")
+    if not _INTEGER.fullmatch(text):
+        raise ValueError(text)
+    value = int(text)
+    if not _INT64_MIN <= value <= _INT64_MAX:
+        raise ValueError(text)
     return value
 
 
@@ -86,6 +164,9 @@ def from_report(data: Any, source: str = "report") -> List[FunctionPlan]:
         where = f"{source}: functions[{i}]"
         if not isinstance(fn, dict):
             raise ReportError(f"{where}: not an object")
+        for key in ("buffers", "unmanaged"):
+            if not isinstance(fn.get(key, []), list):
+                raise ReportError(f"{where}.{key}: not a list")
         buffers = []
         for j, b in enumerate(fn.get("buffers", [])):
             bw = f"{where}.buffers[{j}]"
@@ -117,6 +198,13 @@ def from_csv(text: str, name: str = "plan") -> List[FunctionPlan]:
     written by ``mplan-plan`` or :func:`mplan.plan_csv`)."""
     reader = csv.reader(io.StringIO(text))
     try:
+        return _from_csv_rows(reader, name)
+    except csv.Error as e:
+        raise ReportError(f"{name}: line {reader.line_num}: {e}") from None
+
+
+def _from_csv_rows(reader: Any, name: str) -> List[FunctionPlan]:
+    try:
         header = [h.strip() for h in next(reader)]
     except StopIteration:
         raise ReportError(f"{name}: empty CSV") from None
@@ -131,7 +219,7 @@ def from_csv(text: str, name: str = "plan") -> List[FunctionPlan]:
         if not row or all(not f.strip() for f in row):
             continue
         try:
-            values = {c: int(row[i].strip()) for c, i in col.items()}
+            values = {c: _csv_int(row[i]) for c, i in col.items()}
         except (IndexError, ValueError):
             raise ReportError(f"{name}: line {line}: expected integers in the id, lower, "
                               f"upper, size and offset columns: {','.join(row)!r}") from None
@@ -150,11 +238,15 @@ def load(path: Union[str, "os.PathLike[str]"]) -> List[FunctionPlan]:
             text = f.read()
     except OSError as e:
         raise ReportError(f"{path}: {e.strerror}") from None
+    except UnicodeDecodeError as e:
+        raise ReportError(f"{path}: not UTF-8 text (byte {e.start})") from None
     if text.lstrip().startswith("{"):
         try:
             data = json.loads(text)
         except json.JSONDecodeError as e:
             raise ReportError(f"{path}: line {e.lineno}: invalid JSON: {e.msg}") from None
+        except RecursionError:
+            raise ReportError(f"{path}: invalid JSON: nested too deeply") from None
         return from_report(data, path)
     name = os.path.splitext(os.path.basename(path))[0]
     return from_csv(text, name)

@@ -11,11 +11,16 @@ size is a solid line, the max-live lower bound a dashed one, and buffers left
 unplanned are listed under the plot. The HTML page is self-contained (no
 network): hovering a buffer shows its id, location, size, interval and offset,
 and a picker switches between functions.
+
+Every drawn function is checked first (:func:`mplan.report.check`, the checks
+of :func:`mplan.validate_plan`): the buffers of an impossible plan (live at
+the same time and sharing bytes, negative offset, ``end <= start``, duplicate
+id, ...) are outlined in red with the reason in their hover text; the command
+warns and exits with status 1 unless ``--allow-invalid`` is given.
 """
 
 from __future__ import annotations
 
-import argparse
 import html
 import json
 import math
@@ -23,11 +28,12 @@ import os
 import shutil
 import subprocess
 import sys
-import tempfile
-from typing import List, Optional, Sequence, Tuple
+from typing import Dict, List, Optional, Sequence, Tuple
 
+from . import _cli
+from ._output import replacing, write_atomically
 from .errors import ReportError
-from .report import FunctionPlan, PlacedBuffer, load
+from .report import FunctionPlan, PlacedBuffer, Problem, check, load
 
 __all__ = ["SIZE_CLASSES", "size_class", "human_bytes", "render_function_svg",
            "render_svg", "render_html", "render", "main"]
@@ -102,11 +108,21 @@ def buffer_label(b: PlacedBuffer) -> str:
     return str(b.id)
 
 
-def hover_text(b: PlacedBuffer) -> str:
-    """The text shown for a buffer (SVG <title>, HTML hover)."""
+def hover_text(b: PlacedBuffer, problems: Sequence[Problem] = ()) -> str:
+    """The text shown for a buffer (SVG <title>, HTML hover), with the
+    ``problems`` it is part of."""
     loc = b.loc or "(no location)"
     return (f"buffer {b.id} at {loc}\nsize {human_bytes(b.size)} ({b.size} B)\n"
-            f"live [{b.start}, {b.end})\noffset {b.offset} .. {b.offset + b.size}")
+            f"live [{b.start}, {b.end})\noffset {b.offset} .. {b.offset + b.size}"
+            + "".join(f"\nINVALID: {p.message}" for p in problems))
+
+
+def _problems_by_buffer(problems: Sequence[Problem]) -> Dict[int, List[Problem]]:
+    result: Dict[int, List[Problem]] = {}
+    for p in problems:
+        for i in p.buffers:
+            result.setdefault(i, []).append(p)
+    return result
 
 
 def _panel_height(fn: FunctionPlan, max_unplanned: int) -> int:
@@ -118,12 +134,18 @@ def _panel_height(fn: FunctionPlan, max_unplanned: int) -> int:
 
 
 def render_function_svg(fn: FunctionPlan, *, max_unplanned: int = 40,
-                        interactive: bool = False) -> Tuple[str, int]:
+                        interactive: bool = False,
+                        problems: Optional[Sequence[Problem]] = None) -> Tuple[str, int]:
     """One function's panel as SVG elements (no <svg> wrapper) and its height.
 
     With ``interactive`` every buffer rect gets ``class="buf"`` and a
-    ``data-index`` (its position in ``fn.buffers``) for the HTML page.
+    ``data-index`` (its position in ``fn.buffers``) for the HTML page. The
+    buffers in ``problems`` (default: ``check(fn)``) are outlined in red
+    (``class="conflict"``) and the panel says the plan is invalid.
     """
+    if problems is None:
+        problems = check(fn)
+    marked = _problems_by_buffer(problems)
     out: List[str] = []
     plot_w = WIDTH - LEFT - RIGHT
     t0 = min((b.start for b in fn.buffers), default=0)
@@ -146,6 +168,11 @@ def render_function_svg(fn: FunctionPlan, *, max_unplanned: int = 40,
                f'{_esc(human_bytes(fn.arena_bytes))} ({fn.arena_bytes} B), lower bound '
                f'{_esc(human_bytes(fn.lower_bound_bytes))}{_esc(ratio)}{_esc(strategy)}, '
                f'{len(fn.unmanaged)} unplanned</text>')
+    if problems:
+        more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
+        out.append(f'<text x="{LEFT}" y="{TOP - 7}" class="small invalid">INVALID PLAN: '
+                   f'{_esc(problems[0].message)}{_esc(more)}; the buffers involved are '
+                   f'outlined in red</text>')
     # Legend (size classes), right-aligned on the title line.
     lx = WIDTH - RIGHT - 5 * 100
     for i, (_, colour, label) in enumerate(SIZE_CLASSES):
@@ -173,17 +200,23 @@ def render_function_svg(fn: FunctionPlan, *, max_unplanned: int = 40,
     out.append(f'<text x="16" y="{TOP + PLOT_HEIGHT / 2:.1f}" class="small" text-anchor="middle" '
                f'transform="rotate(-90 16 {TOP + PLOT_HEIGHT / 2:.1f})">byte offset</text>')
     # Buffers, largest first so small ones stay on top where they overlap
-    # visually (they never overlap in a valid plan).
-    order = sorted(range(len(fn.buffers)), key=lambda i: -fn.buffers[i].size)
+    # visually (they never overlap in a valid plan); marked ones last so their
+    # outline shows.
+    order = sorted(range(len(fn.buffers)), key=lambda i: (i in marked, -fn.buffers[i].size))
     for i in order:
         b = fn.buffers[i]
         bx, bw = x(b.start), max(x(b.end) - x(b.start), 1.0)
         top, h = y(b.offset + b.size), max(b.size / ymax * PLOT_HEIGHT, 1.0)
         colour = SIZE_CLASSES[size_class(b.size)][1]
-        attrs = f' class="buf" data-index="{i}" data-id="{b.id}"' if interactive else ""
+        classes = " ".join(c for c, on in (("buf", interactive), ("conflict", i in marked)) if on)
+        attrs = f' class="{classes}"' if classes else ""
+        if interactive:
+            attrs += f' data-index="{i}" data-id="{b.id}"'
+        stroke = 'stroke="#e00" stroke-width="2.5"' if i in marked else \
+            'stroke="#333" stroke-width="0.4"'
         out.append(f'<g{attrs}><rect x="{bx:.2f}" y="{top:.2f}" width="{bw:.2f}" '
-                   f'height="{h:.2f}" fill="{colour}" stroke="#333" stroke-width="0.4">'
-                   f'<title>{_esc(hover_text(b))}</title></rect>')
+                   f'height="{h:.2f}" fill="{colour}" {stroke}>'
+                   f'<title>{_esc(hover_text(b, marked.get(i, ())))}</title></rect>')
         label = buffer_label(b)
         if bw >= 7 * len(label) + 4 and h >= 11:
             out.append(f'<text x="{bx + bw / 2:.2f}" y="{top + h / 2 + 4:.2f}" class="label" '
@@ -225,6 +258,7 @@ text { font-family: 'DejaVu Sans', Helvetica, Arial, sans-serif; fill: #222; }
 .bound { stroke: #1a4; stroke-width: 1.4; stroke-dasharray: 6 4; }
 .bound-t { fill: #1a4; }
 .unplanned { fill: #a40; }
+.invalid { fill: #e00; font-weight: bold; }
 """
 
 
@@ -271,6 +305,7 @@ h1 { font-size: 18px; margin: 0; }
 .panel.active { display: block; }
 .buf rect { cursor: crosshair; }
 .buf:hover rect, .buf.hot rect { stroke: #000; stroke-width: 1.6; fill-opacity: 0.8; }
+.buf.conflict:hover rect, .buf.conflict.hot rect { stroke: #e00; stroke-width: 3; }
 #tooltip { position: fixed; display: none; pointer-events: none; background: #fffff0;
   border: 1px solid #888; padding: 6px 8px; font-size: 12px; white-space: pre;
   box-shadow: 2px 2px 6px rgba(0,0,0,.25); z-index: 10; }
@@ -305,7 +340,8 @@ __PANELS__
       "location: " + (b.loc || "(no location)") + "\\n" +
       "size: " + human(b.size) + " (" + b.size + " B)\\n" +
       "interval: [" + b.start + ", " + b.end + ")  (" + (b.end - b.start) + " ops)\\n" +
-      "offset: " + b.offset + " .. " + (b.offset + b.size) + "  (" + human(b.offset) + ")";
+      "offset: " + b.offset + " .. " + (b.offset + b.size) + "  (" + human(b.offset) + ")" +
+      (b.problems || []).map(function (p) { return "\\nINVALID: " + p; }).join("");
   }
   function show(index) {
     var panels = document.querySelectorAll(".panel");
@@ -314,7 +350,8 @@ __PANELS__
     var fn = data.functions[index];
     summary.textContent = fn.buffers.length + " buffers, arena " + human(fn.arena_bytes) +
       ", lower bound " + human(fn.lower_bound_bytes) +
-      (fn.strategy ? ", strategy " + fn.strategy : "") + ", " + fn.unmanaged.length + " unplanned";
+      (fn.strategy ? ", strategy " + fn.strategy : "") + ", " + fn.unmanaged.length +
+      " unplanned" + (fn.problems.length ? " -- INVALID PLAN (" + fn.problems.length + " problems)" : "");
     select.value = String(index);
     tooltip.style.display = "none";
   }
@@ -358,14 +395,20 @@ def render_html(functions: Sequence[FunctionPlan], names: Optional[Sequence[str]
     chosen = _select(functions, names)
     if not chosen:
         raise ReportError("the report has no functions")
-    options, panels = [], []
+    options, panels, data_functions = [], [], []
     for i, fn in enumerate(chosen):
-        body, height = render_function_svg(fn, interactive=True)
+        problems = check(fn)
+        body, height = render_function_svg(fn, interactive=True, problems=problems)
+        fn_data = fn.to_json()
+        fn_data["problems"] = [p.message for p in problems]
+        for j, ps in _problems_by_buffer(problems).items():
+            fn_data["buffers"][j]["problems"] = [p.message for p in ps]
+        data_functions.append(fn_data)
         options.append(f'<option value="{i}">{_esc(fn.name)} ({len(fn.buffers)} buffers)</option>')
         panels.append(f'<div class="panel" data-function="{_esc(fn.name)}">'
                       f'<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{height}" '
                       f'viewBox="0 0 {WIDTH} {height}">\n{body}\n</svg></div>')
-    data = json.dumps({"functions": [fn.to_json() for fn in chosen]}, separators=(",", ":"))
+    data = json.dumps({"functions": data_functions}, separators=(",", ":"))
     # Keep the JSON inert inside <script>.
     data = data.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
     return (HTML_TEMPLATE.replace("__TITLE__", _esc(title))
@@ -376,21 +419,17 @@ def render_html(functions: Sequence[FunctionPlan], names: Optional[Sequence[str]
 
 
 def svg_to_png(svg: str, png_path: str) -> None:
-    """Converts SVG text to PNG with rsvg-convert (Debian: librsvg2-bin)."""
+    """Converts SVG text to PNG with rsvg-convert (Debian: librsvg2-bin);
+    ``png_path`` is written whole or not at all."""
     tool = shutil.which("rsvg-convert")
     if not tool:
         raise ReportError("PNG output needs rsvg-convert (Debian package librsvg2-bin); "
                           "write an .svg or .html instead")
-    with tempfile.NamedTemporaryFile("w", suffix=".svg", delete=False, encoding="utf-8") as f:
-        f.write(svg)
-        tmp = f.name
-    try:
-        proc = subprocess.run([tool, "-b", "white", "-o", png_path, tmp],
-                              capture_output=True, text=True)
+    with replacing(png_path) as tmp_png:
+        proc = subprocess.run([tool, "-b", "white", "-f", "png", "-o", tmp_png],
+                              input=svg, capture_output=True, text=True)
         if proc.returncode != 0:
-            raise ReportError(f"rsvg-convert failed: {proc.stderr.strip()}")
-    finally:
-        os.unlink(tmp)
+            raise ReportError(f"rsvg-convert failed: {_cli.one_line(proc.stderr)}")
 
 
 def render(functions: Sequence[FunctionPlan], output: str,
@@ -406,16 +445,16 @@ def render(functions: Sequence[FunctionPlan], output: str,
         return
     else:
         raise ReportError(f"{output}: unknown output type (use .svg, .png or .html)")
-    with open(output, "w", encoding="utf-8") as f:
-        f.write(text)
+    write_atomically(output, text)
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
-    parser = argparse.ArgumentParser(
+    parser = _cli.ArgumentParser(
         prog="python3 -m mplan.viz",
         description="Draw a memory plan (time x byte offset) from an mplan JSON report "
                     "(mplan-opt --mplan-plan-pipeline=\"report=plan.json\") or a planned "
-                    "CSV (mplan-plan IN.csv -o OUT.csv).")
+                    "CSV (mplan-plan IN.csv -o OUT.csv). Invalid plans are drawn with the "
+                    "buffers involved outlined in red, a warning, and exit status 1.")
     parser.add_argument("input", help="REPORT.json or PLAN.csv")
     parser.add_argument("-o", "--output", required=True,
                         help="plan.svg, plan.png (needs rsvg-convert) or plan.html")
@@ -423,20 +462,32 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                         help="only this function (repeatable); default: every function "
                              "with buffers")
     parser.add_argument("--title", help="page title of the HTML output")
+    parser.add_argument("--allow-invalid", action="store_true",
+                        help="exit with status 0 even when a drawn plan is invalid")
+    _cli.add_debug_option(parser)
     args = parser.parse_args(argv)
-    try:
+
+    def draw() -> int:
         functions = load(args.input)
+        shown = _select(functions, args.functions)
+        invalid = 0
+        for fn in shown:
+            problems = check(fn)
+            if problems:
+                invalid += 1
+                more = f" (and {len(problems) - 1} more problems)" if len(problems) > 1 else ""
+                print(f"mplan.viz: warning: {fn.name}: invalid plan: {problems[0].message}"
+                      f"{more}; drawing the buffers involved outlined in red", file=sys.stderr)
         render(functions, args.output, args.functions, args.title)
-    except ReportError as e:
-        print(f"mplan.viz: error: {e}", file=sys.stderr)
-        return 1
-    except OSError as e:
-        print(f"mplan.viz: error: {args.output}: {e.strerror}", file=sys.stderr)
-        return 1
-    shown = _select(functions, args.functions)
-    print(f"mplan.viz: wrote {args.output} ({len(shown)} function(s), "
-          f"{sum(len(f.buffers) for f in shown)} buffers)", file=sys.stderr)
-    return 0
+        print(f"mplan.viz: wrote {args.output} ({len(shown)} function(s), "
+              f"{sum(len(f.buffers) for f in shown)} buffers)", file=sys.stderr)
+        if invalid and not args.allow_invalid:
+            print(f"mplan.viz: error: {invalid} of {len(shown)} function(s) drawn have an "
+                  f"invalid plan (--allow-invalid accepts them)", file=sys.stderr)
+            return _cli.EXIT_ERROR
+        return 0
+
+    return _cli.run("mplan.viz", draw, args.debug)
 
 
 if __name__ == "__main__":

@@ -8,6 +8,7 @@
 
 #include "PipelineBridge.h"
 
+#include "mplan/Support/CheckedMath.h"
 #include "mplan/Support/Csv.h"
 #include "mplan/Support/Planner.h"
 
@@ -23,13 +24,120 @@ namespace py = pybind11;
 
 namespace {
 
-/// Raises `mplan.errors.<name>(args...)`.
+/// `text` as a Python str; bytes that are not UTF-8 (CSV files may have
+/// any) become lone surrogates with "surrogateescape", which writing with the
+/// same handler turns back into the same bytes, or U+FFFD with "replace".
+py::str decode(const std::string &text,
+               const char *errors = "surrogateescape") {
+  PyObject *str = PyUnicode_DecodeUTF8(
+      text.data(), static_cast<Py_ssize_t>(text.size()), errors);
+  if (!str)
+    throw py::error_already_set();
+  return py::reinterpret_steal<py::str>(str);
+}
+
+/// Raises `mplan.errors.<name>(message, args...)`.
 template <typename... Args>
-[[noreturn]] void raise(const char *name, Args &&...args) {
+[[noreturn]] void raise(const char *name, const std::string &message,
+                        Args &&...args) {
   py::object cls = py::module_::import("mplan.errors").attr(name);
-  py::object exc = cls(std::forward<Args>(args)...);
+  py::object exc = cls(decode(message, "replace"), std::forward<Args>(args)...);
   PyErr_SetObject(cls.ptr(), exc.ptr());
   throw py::error_already_set();
+}
+
+/// CSV fields as a list of Python strs (see decode).
+py::list decodeFields(const std::vector<std::string> &fields) {
+  py::list result;
+  for (const std::string &field : fields)
+    result.append(decode(field));
+  return result;
+}
+
+/// `repr(value) (type)`, shortened, for messages about a rejected value.
+std::string describe(py::handle value) {
+  std::string text;
+  try {
+    text = py::repr(value).cast<std::string>();
+  } catch (const py::error_already_set &) {
+    text = "<unprintable>";
+  }
+  if (text.size() > 40)
+    text = text.substr(0, 37) + "...";
+  // module.qualname as mplan._describe shows it (tp_name has no module for
+  // classes defined in Python).
+  std::string type = Py_TYPE(value.ptr())->tp_name;
+  try {
+    py::handle cls = reinterpret_cast<PyObject *>(Py_TYPE(value.ptr()));
+    std::string module = py::str(cls.attr("__module__"));
+    type = py::str(cls.attr("__qualname__"));
+    if (module != "builtins")
+      type = module + "." + type;
+  } catch (const py::error_already_set &) {
+  }
+  return text + " (" + type + ")";
+}
+
+/// Whether `value` declares itself an integer: a Python int or anything with
+/// __index__ (numpy integer scalars, 0-d integral arrays), but no bool (numpy
+/// booleans still have a deprecated __index__).
+bool isInteger(py::handle value) {
+  if (PyBool_Check(value.ptr()) || !PyIndex_Check(value.ptr()))
+    return false;
+  if (!py::hasattr(value, "dtype"))
+    return true;
+  try {
+    std::string kind = py::str(value.attr("dtype").attr("kind"));
+    return kind == "i" || kind == "u";
+  } catch (const py::error_already_set &) {
+    return false;
+  }
+}
+
+/// The one conversion of user values to int64_t (buffer fields, offsets,
+/// integer options; see docs/python.md): integers only, in the signed 64-bit
+/// range. Anything else raises PlanError naming `what` ("buffers[3] (id 7):
+/// size", "alignment", ...).
+int64_t toInt64(py::handle value, const std::string &what) {
+  if (!isInteger(value))
+    raise("PlanError", what + " " + describe(value) + " is not an integer");
+  py::object index =
+      py::reinterpret_steal<py::object>(PyNumber_Index(value.ptr()));
+  if (!index) {
+    PyErr_Clear();
+    raise("PlanError", what + " " + describe(value) + " is not an integer");
+  }
+  int overflow = 0;
+  long long result = PyLong_AsLongLongAndOverflow(index.ptr(), &overflow);
+  if (overflow)
+    raise("PlanError", what + " " + py::str(index).cast<std::string>() +
+                           " is out of range for a 64-bit integer");
+  if (result == -1 && PyErr_Occurred()) {
+    PyErr_Clear();
+    raise("PlanError", what + " " + describe(value) + " is not an integer");
+  }
+  return result;
+}
+
+/// Defines the int64_t field `name` of Buffer as a property whose setter
+/// converts through toInt64.
+void defField(py::class_<mplan::Buffer> &cls, const char *name,
+              int64_t mplan::Buffer::*field, const char *doc) {
+  cls.def_property(
+      name,
+      py::cpp_function([field](const mplan::Buffer &b) { return b.*field; }),
+      py::cpp_function([field, name](mplan::Buffer &b, py::handle value) {
+        b.*field = toInt64(value, std::string("Buffer ") + name);
+      }),
+      doc);
+}
+
+/// PlanError unless the `alignment` option is a power of two (the message of
+/// mplan::planBuffers).
+void checkAlignment(int64_t alignment) {
+  if (!mplan::isPowerOf2(alignment))
+    raise("PlanError",
+          "alignment " + std::to_string(alignment) + " is not a power of two");
 }
 
 std::string reprBuffer(const mplan::Buffer &b) {
@@ -115,20 +223,21 @@ PYBIND11_MODULE(_mplan, m) {
   m.doc() = "Native part of mplan: the planner library and the MLIR pass "
             "pipeline runner. Use the `mplan` package, not this module.";
 
-  py::class_<mplan::Buffer>(m, "Buffer",
-                            "One buffer to place: live in [start, end) "
-                            "(start inclusive, end exclusive), size bytes.")
-      .def(py::init([](int64_t id, int64_t start, int64_t end, int64_t size,
-                       int64_t alignment) {
-             return mplan::Buffer{id, start, end, size, alignment};
+  py::class_<mplan::Buffer> buffer(
+      m, "Buffer",
+      "One buffer to place: live in [start, end) (start inclusive, end "
+      "exclusive), size bytes. Fields are integers (int, numpy integers); "
+      "anything else raises mplan.PlanError.");
+  buffer
+      .def(py::init([](py::handle id, py::handle start, py::handle end,
+                       py::handle size, py::handle alignment) {
+             return mplan::Buffer{
+                 toInt64(id, "Buffer id"), toInt64(start, "Buffer start"),
+                 toInt64(end, "Buffer end"), toInt64(size, "Buffer size"),
+                 toInt64(alignment, "Buffer alignment")};
            }),
            py::arg("id"), py::arg("start"), py::arg("end"), py::arg("size"),
            py::arg("alignment") = 1)
-      .def_readwrite("id", &mplan::Buffer::id)
-      .def_readwrite("start", &mplan::Buffer::start, "inclusive")
-      .def_readwrite("end", &mplan::Buffer::end, "exclusive")
-      .def_readwrite("size", &mplan::Buffer::size, "bytes")
-      .def_readwrite("alignment", &mplan::Buffer::alignment, "a power of two")
       .def("__repr__", &reprBuffer)
       .def("__eq__",
            [](const mplan::Buffer &a, const mplan::Buffer &b) {
@@ -140,10 +249,20 @@ PYBIND11_MODULE(_mplan, m) {
             return py::make_tuple(b.id, b.start, b.end, b.size, b.alignment);
           },
           [](const py::tuple &t) {
-            return mplan::Buffer{t[0].cast<int64_t>(), t[1].cast<int64_t>(),
-                                 t[2].cast<int64_t>(), t[3].cast<int64_t>(),
-                                 t[4].cast<int64_t>()};
+            if (t.size() != 5)
+              raise("PlanError", "Buffer state " + describe(t) +
+                                     " is not (id, start, end, size, "
+                                     "alignment)");
+            return mplan::Buffer{
+                toInt64(t[0], "Buffer id"), toInt64(t[1], "Buffer start"),
+                toInt64(t[2], "Buffer end"), toInt64(t[3], "Buffer size"),
+                toInt64(t[4], "Buffer alignment")};
           }));
+  defField(buffer, "id", &mplan::Buffer::id, "unique among the buffers");
+  defField(buffer, "start", &mplan::Buffer::start, "inclusive");
+  defField(buffer, "end", &mplan::Buffer::end, "exclusive");
+  defField(buffer, "size", &mplan::Buffer::size, "bytes");
+  defField(buffer, "alignment", &mplan::Buffer::alignment, "a power of two");
 
   py::class_<mplan::Plan>(m, "Plan", "The result of planning.")
       .def_readonly("offsets", &mplan::Plan::offsets,
@@ -183,8 +302,20 @@ PYBIND11_MODULE(_mplan, m) {
                               "A parsed MiniMalloc CSV file: the raw header "
                               "and rows (extra columns kept) and the "
                               "buffers they describe.")
-      .def_readonly("header", &mplan::CsvTable::header)
-      .def_readonly("rows", &mplan::CsvTable::rows)
+      .def_property_readonly(
+          "header",
+          [](const mplan::CsvTable &t) { return decodeFields(t.header); },
+          "The header's column names.")
+      .def_property_readonly(
+          "rows",
+          [](const mplan::CsvTable &t) {
+            py::list rows;
+            for (const std::vector<std::string> &row : t.rows)
+              rows.append(decodeFields(row));
+            return rows;
+          },
+          "The raw fields of every row (bytes that are not UTF-8 as lone "
+          "surrogates, 'surrogateescape').")
       .def_readonly("buffers", &mplan::CsvTable::buffers)
       .def_readonly("lines", &mplan::CsvTable::lines,
                     "1-based line of every row in the input.")
@@ -221,19 +352,34 @@ PYBIND11_MODULE(_mplan, m) {
   m.def(
       "lower_bound",
       [](const std::vector<mplan::Buffer> &buffers, int64_t alignment) {
+        checkAlignment(alignment);
+        if (std::optional<std::string> err = mplan::validateInput(buffers))
+          raise("PlanError", *err);
         std::optional<int64_t> bound = mplan::lowerBound(buffers, alignment);
-        if (!bound) {
-          std::optional<std::string> err = mplan::validateInput(buffers);
-          raise("PlanError",
-                err ? *err : std::string("lower bound overflows int64"));
-        }
+        if (!bound)
+          raise("PlanError", "the sum of the sizes of buffers live at the "
+                             "same time, padded to alignment " +
+                                 std::to_string(alignment) +
+                                 ", overflows int64");
         return *bound;
       },
       py::arg("buffers"), py::arg("alignment") = 1,
-      "The max-live lower bound in bytes.");
-  m.def("validate_plan", &mplan::validatePlan, py::arg("buffers"),
-        py::arg("offsets"), py::arg("arena_size"), py::arg("alignment") = 1,
-        "None when the plan is valid, else a message naming the buffer(s).");
+      "The max-live lower bound in bytes; raises mplan.errors.PlanError.");
+  m.def(
+      "validate_plan",
+      [](const std::vector<mplan::Buffer> &buffers,
+         const std::vector<int64_t> &offsets, int64_t arenaSize,
+         int64_t alignment) {
+        checkAlignment(alignment);
+        return mplan::validatePlan(buffers, offsets, arenaSize, alignment);
+      },
+      py::arg("buffers"), py::arg("offsets"), py::arg("arena_size"),
+      py::arg("alignment") = 1,
+      "None when the plan is valid, else a message naming the buffer(s); "
+      "raises mplan.errors.PlanError for an invalid alignment.");
+  m.def("to_int64", &toInt64, py::arg("value"), py::arg("what"),
+        "The one conversion of user values to int64 (integers only); raises "
+        "mplan.errors.PlanError naming `what`.");
   m.def("validate_input", &mplan::validateInput, py::arg("buffers"),
         "None when the buffers are a valid planning input, else a message.");
   m.def("strategies", &mplan::strategyNames,
@@ -246,10 +392,9 @@ PYBIND11_MODULE(_mplan, m) {
       "write_csv",
       [](const mplan::CsvTable &table, const std::vector<int64_t> &offsets) {
         if (offsets.size() != table.rows.size())
-          throw py::value_error("write_csv: " + std::to_string(offsets.size()) +
-                                " offsets for " +
-                                std::to_string(table.rows.size()) + " rows");
-        return mplan::writeBufferCsv(table, offsets);
+          raise("PlanError", std::to_string(offsets.size()) + " offsets for " +
+                                 std::to_string(table.rows.size()) + " rows");
+        return decode(mplan::writeBufferCsv(table, offsets));
       },
       py::arg("table"), py::arg("offsets"),
       "The table's rows with an `offset` column, as CSV text.");
@@ -258,9 +403,8 @@ PYBIND11_MODULE(_mplan, m) {
       [](const std::vector<mplan::Buffer> &buffers,
          std::optional<std::vector<int64_t>> offsets) {
         if (offsets && offsets->size() != buffers.size())
-          throw py::value_error(
-              "format_csv: " + std::to_string(offsets->size()) +
-              " offsets for " + std::to_string(buffers.size()) + " buffers");
+          raise("PlanError", std::to_string(offsets->size()) + " offsets for " +
+                                 std::to_string(buffers.size()) + " buffers");
         return mplan::writeBufferCsv(buffers, offsets ? &*offsets : nullptr);
       },
       py::arg("buffers"), py::arg("offsets") = py::none(),

@@ -138,8 +138,8 @@ def test_malformed_buffer_objects_raise(bad):
         mplan.plan(bad)
 
 
-def test_out_of_range_integers_raise_type_error_not_crash():
-    with pytest.raises(TypeError):
+def test_out_of_range_integers_raise_plan_error_not_crash():
+    with pytest.raises(mplan.PlanError, match="out of range for a 64-bit integer"):
         mplan.Buffer(0, 0, 1, 2**70)
 
 

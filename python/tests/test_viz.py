@@ -149,3 +149,106 @@ def test_human_bytes_and_size_class():
     assert viz.human_bytes(1536) == "1.5 KiB"
     assert viz.human_bytes(3 << 20) == "3 MiB"
     assert [viz.size_class(s) for s in (1, 5000, 100000, 2 << 20, 32 << 20)] == [0, 1, 2, 3, 4]
+
+
+def invalid_report():
+    """REPORT's "main" edited into an impossible plan, one problem per kind."""
+    bad = json.loads(json.dumps(REPORT))
+    buffers = bad["functions"][0]["buffers"]
+    buffers[1]["offset"] = 1 << 20          # 1 overlaps 0 while both live (2..4)
+    buffers[2]["offset"] = -64              # negative offset
+    buffers[3]["end"] = 5                   # end < start (6)
+    buffers.append(dict(buffers[2], offset=0, start=0, end=1, size=4))  # duplicate id 7
+    return bad
+
+
+def test_check_finds_every_problem():
+    (main, helper, empty) = report.from_report(invalid_report())
+    assert report.check(helper) == [] and report.check(empty) == []
+    problems = {p.message: p.buffers for p in report.check(main)}
+    assert problems == {
+        "buffer 7: negative offset -64": (2,),
+        "buffer 8: end (5) must be greater than start (6)": (3,),
+        "duplicate buffer id 7": (2, 4),
+        "buffers 0 and 7 are live at the same time and overlap in memory": (0, 4),
+        "buffers 0 and 1 are live at the same time and overlap in memory": (0, 1),
+    }
+
+
+def test_check_matches_validate_plan_on_random_plans():
+    import random
+    rng = random.Random(5)
+    for _ in range(300):
+        n = rng.randrange(1, 12)
+        bufs = []
+        for i in range(n):
+            start = rng.randrange(0, 10)
+            bufs.append(mplan.Buffer(i, start, start + rng.randrange(1, 5), rng.randrange(0, 9)))
+        offsets = [rng.randrange(0, 24) for _ in bufs]
+        arena = max(o + b.size for o, b in zip(offsets, bufs))
+        fn = report.FunctionPlan("f", "", arena, 0, [
+            report.PlacedBuffer(b.id, b.start, b.end, b.size, o) for b, o in zip(bufs, offsets)])
+        try:
+            mplan.validate_plan(bufs, offsets, arena)
+            valid = True
+        except mplan.InvalidPlanError:
+            valid = False
+        assert (report.check(fn) == []) == valid, (bufs, offsets)
+
+
+def test_invalid_plans_are_drawn_marked(tmp_path):
+    functions = report.from_report(invalid_report())
+    svg = viz.render_svg(functions)
+    root, rects = buffer_groups(svg)
+    marked = [r for r in rects if r.get("stroke") == "#e00"]
+    titles = [r.find(SVG_NS + "title").text for r in marked]
+    assert len(marked) == 5  # all of main's buffers but none of helper's
+    assert all("INVALID: " in t for t in titles)
+    assert any("INVALID: buffers 0 and 1 are live at the same time" in t for t in titles)
+    assert "INVALID PLAN" in svg and svg.count("INVALID PLAN") == 1
+    page = viz.render_html(functions)
+    assert page.count('class="buf conflict"') == 5
+    assert "buffers 0 and 1 are live at the same time" in page
+    # A valid report has no marks.
+    assert "INVALID" not in viz.render_svg(report.from_report(REPORT))
+
+
+@pytest.mark.parametrize("suffix", [".svg", ".html"])
+def test_cli_invalid_plan_warns_and_fails_unless_allowed(tmp_path, suffix):
+    src = tmp_path / "bad.json"
+    src.write_text(json.dumps(invalid_report()))
+    out = tmp_path / ("x" + suffix)
+    proc = run_viz(src, "-o", out)
+    assert proc.returncode == 1, proc.stderr
+    assert "Traceback" not in proc.stderr
+    lines = proc.stderr.splitlines()
+    assert lines[0].startswith("mplan.viz: warning: main: invalid plan: ")
+    assert "(and 4 more problems)" in lines[0]
+    assert lines[-1] == ("mplan.viz: error: 1 of 2 function(s) drawn have an invalid plan "
+                         "(--allow-invalid accepts them)")
+    assert "INVALID" in out.read_text()
+    out.unlink()
+    proc = run_viz(src, "-o", out, "--allow-invalid")
+    assert proc.returncode == 0, proc.stderr
+    assert "warning: main: invalid plan" in proc.stderr and "error" not in proc.stderr
+    assert out.exists()
+    # Only the drawn functions are checked.
+    proc = run_viz(src, "-o", out, "-f", "helper")
+    assert proc.returncode == 0 and "warning" not in proc.stderr
+
+
+@pytest.mark.parametrize("edit", [
+    lambda b: b[1].update(offset=(1 << 20)),     # overlap
+    lambda b: b[0].update(offset=-8),            # negative offset
+    lambda b: b[0].update(end=-1),               # end < start
+    lambda b: b[3].update(id=0),                 # duplicate id
+    lambda b: b[0].update(size=-1),              # negative size
+    lambda b: b[0].update(offset=3 << 20),       # outside the arena
+])
+def test_cli_each_kind_of_invalid_plan(tmp_path, edit):
+    bad = json.loads(json.dumps(REPORT))
+    edit(bad["functions"][0]["buffers"])
+    src = tmp_path / "bad.json"
+    src.write_text(json.dumps(bad))
+    proc = run_viz(src, "-o", tmp_path / "x.svg")
+    assert proc.returncode == 1 and "warning: main: invalid plan" in proc.stderr, proc.stderr
