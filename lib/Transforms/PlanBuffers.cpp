@@ -3,6 +3,7 @@
 #include "mplan/Analysis/BufferLiveness.h"
 #include "mplan/Dialect/MPlan/IR/MPlanOps.h"
 #include "mplan/Support/Planner.h"
+#include "mplan/Transforms/PlanBuffers.h"
 #include "mplan/Transforms/Passes.h"
 
 #include "mlir/IR/Builders.h"
@@ -96,25 +97,29 @@ static std::string formatMemorySpace(Attribute space) {
   return text;
 }
 
-/// Plans `tensors`, the unplanned buffers of `func` in one memory space, into
-/// one new slab of that space and fills `report`.
-static LogicalResult planSlab(func::FuncOp func, ArrayRef<AllocTensorOp> tensors,
-                              Attribute memorySpace,
-                              const BufferLiveness &liveness,
-                              const MPlanPlanBuffersOptions &options,
-                              SlabPlanReport &report) {
-  report.memorySpace = formatMemorySpace(memorySpace);
-  report.strategy = options.strategy;
-  std::vector<::mplan::Buffer> buffers;
-  buffers.reserve(tensors.size());
-  // The slab is aligned for its most aligned buffer (One-Shot Bufferize's
-  // `buffer-alignment` or an element's ABI alignment may exceed the pass's
-  // `alignment`); the option still pads every buffer.
-  int64_t slabAlignment = options.alignment;
-  for (AllocTensorOp op : tensors) {
+FailureOr<SmallVector<SlabBuffers>>
+mlir::mplan::collectSlabBuffers(func::FuncOp func,
+                                const BufferLiveness &liveness,
+                                int64_t alignment) {
+  // One slab per memory space: buffers of different spaces never share one.
+  SmallVector<SlabBuffers> slabs;
+  llvm::DenseMap<Attribute, unsigned> slabOf;
+  WalkResult walk = func.walk([&](AllocTensorOp op) {
+    if (op.isPlanned())
+      return WalkResult::advance();
     if (std::optional<std::string> reason =
-            liveness.getUnplannableReason(op.getResult()))
-      return op.emitOpError("cannot be planned: ") << *reason;
+            liveness.getUnplannableReason(op.getResult())) {
+      op.emitOpError("cannot be planned: ") << *reason;
+      return WalkResult::interrupt();
+    }
+    Attribute space = op.getType().getMemorySpace();
+    auto [it, inserted] = slabOf.try_emplace(space, slabs.size());
+    if (inserted) {
+      slabs.emplace_back();
+      slabs.back().memorySpace = space;
+      slabs.back().alignment = alignment;
+    }
+    SlabBuffers &slab = slabs[it->second];
     LiveRange range = liveness.getLiveRange(op.getResult());
     ::mplan::Buffer buffer;
     buffer.id = op.getId();
@@ -125,9 +130,27 @@ static LogicalResult planSlab(func::FuncOp func, ArrayRef<AllocTensorOp> tensors
     buffer.alignment = std::max<int64_t>(
         op.getAlignment().value_or(1),
         getElementLayout(op.getType().getElementType())->alignment);
-    slabAlignment = std::max(slabAlignment, buffer.alignment);
-    buffers.push_back(buffer);
-  }
+    // The slab is aligned for its most aligned buffer (One-Shot Bufferize's
+    // `buffer-alignment` or an element's ABI alignment may exceed the pass's
+    // `alignment`); the option still pads every buffer.
+    slab.alignment = std::max(slab.alignment, buffer.alignment);
+    slab.ops.push_back(op);
+    slab.buffers.push_back(buffer);
+    return WalkResult::advance();
+  });
+  if (walk.wasInterrupted())
+    return failure();
+  return slabs;
+}
+
+/// Plans `slab`, the unplanned buffers of `func` in one memory space, into
+/// one new slab of that space and fills `report`.
+static LogicalResult planSlab(func::FuncOp func, const SlabBuffers &slab,
+                              const MPlanPlanBuffersOptions &options,
+                              SlabPlanReport &report) {
+  report.memorySpace = formatMemorySpace(slab.memorySpace);
+  report.strategy = options.strategy;
+  const std::vector<::mplan::Buffer> &buffers = slab.buffers;
 
   ::mplan::PlanOptions planOptions;
   planOptions.strategy = options.strategy;
@@ -153,22 +176,22 @@ static LogicalResult planSlab(func::FuncOp func, ArrayRef<AllocTensorOp> tensors
   Block &entry = func.getBody().front();
   builder.setInsertionPointToStart(&entry);
   auto slabType =
-      SlabType::get(ctx, plan->arenaSize, slabAlignment, memorySpace);
-  Value slab = AllocSlabOp::create(builder, func.getLoc(), slabType);
+      SlabType::get(ctx, plan->arenaSize, slab.alignment, slab.memorySpace);
+  Value slabValue = AllocSlabOp::create(builder, func.getLoc(), slabType);
   for (Block &block : func.getBody()) {
     Operation *terminator = block.getTerminator();
     if (!terminator->hasTrait<OpTrait::ReturnLike>())
       continue;
     builder.setInsertionPoint(terminator);
-    ReleaseSlabOp::create(builder, terminator->getLoc(), slab);
+    ReleaseSlabOp::create(builder, terminator->getLoc(), slabValue);
   }
 
   for (auto [constOp, buffer, offset] :
-       llvm::zip_equal(tensors, buffers, plan->offsets)) {
+       llvm::zip_equal(slab.ops, buffers, plan->offsets)) {
     AllocTensorOp op = constOp;
     // Planned in place (the slab is the op's only, optional, operand): no
     // new op, no use replacement, no erasure.
-    op->insertOperands(0, slab);
+    op->insertOperands(0, slabValue);
     op.setStartAttr(builder.getI64IntegerAttr(buffer.start));
     op.setEndAttr(builder.getI64IntegerAttr(buffer.end));
     op.setOffsetAttr(builder.getI64IntegerAttr(offset));
@@ -195,24 +218,18 @@ mlir::mplan::planBuffersInFunction(func::FuncOp func,
                                     reason.getValue().str());
   });
 
-  // One slab per memory space: buffers of different spaces never share one.
-  llvm::MapVector<Attribute, SmallVector<AllocTensorOp>> bySpace;
-  func.walk([&](AllocTensorOp op) {
-    if (!op.isPlanned())
-      bySpace[op.getType().getMemorySpace()].push_back(op);
-  });
-  if (bySpace.empty())
-    return success();
-
   BufferLiveness liveness(func);
-  for (auto &[space, tensors] : bySpace) {
+  FailureOr<SmallVector<SlabBuffers>> slabs =
+      collectSlabBuffers(func, liveness, options.alignment);
+  if (failed(slabs))
+    return failure();
+  for (const SlabBuffers &slab : *slabs) {
     SlabPlanReport *slabReport = &report.defaultSpace;
-    if (space) {
+    if (slab.memorySpace) {
       report.otherSpaces.emplace_back();
       slabReport = &report.otherSpaces.back();
     }
-    if (failed(
-            planSlab(func, tensors, space, liveness, options, *slabReport)))
+    if (failed(planSlab(func, slab, options, *slabReport)))
       return failure();
   }
   return success();

@@ -1,0 +1,45 @@
+//===- PlanBuffers.h - The buffers a function's planner sees ----*- C++ -*-===//
+//
+// What mplan-plan-buffers hands the planner library for one function, for the
+// passes that reason about the same max-live bound before planning
+// (sequencing, in-place reuse).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MPLAN_TRANSFORMS_PLANBUFFERS_H
+#define MPLAN_TRANSFORMS_PLANBUFFERS_H
+
+#include "mplan/Dialect/MPlan/IR/MPlanOps.h"
+#include "mplan/Support/Planner.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+
+#include <vector>
+
+namespace mlir {
+namespace mplan {
+class BufferLiveness;
+
+/// The unplanned buffers of one memory space of a function, as the planner
+/// sees them.
+struct SlabBuffers {
+  Attribute memorySpace; ///< null for the default space
+  SmallVector<AllocTensorOp> ops;
+  /// Parallel to `ops`: id, live range, byte size and alignment (at least
+  /// the element's ABI alignment).
+  std::vector<::mplan::Buffer> buffers;
+  /// The slab's alignment: the option's and every buffer's.
+  int64_t alignment = 1;
+};
+
+/// The unplanned mplan.alloc_tensor ops of `func`, grouped by memory space
+/// in order of first appearance, with their live ranges from `liveness`.
+/// Fails, with an error at the op, if one of them cannot be planned.
+FailureOr<SmallVector<SlabBuffers>>
+collectSlabBuffers(func::FuncOp func, const BufferLiveness &liveness,
+                   int64_t alignment);
+
+} // namespace mplan
+} // namespace mlir
+
+#endif // MPLAN_TRANSFORMS_PLANBUFFERS_H
