@@ -2,14 +2,17 @@
 // [32, 64) of the slab while both are live (buffer 0 is read after buffer 1 is written),
 // although the live ranges written in the IR claim they do not overlap. The observer
 // recomputes lifetimes from the IR and checks the real addresses at run time: it names
-// both buffers and the run fails.
+// both buffers and the run fails. (convert-mplan-to-memref would reject this plan itself:
+// verify-plan=false lets it through to the observer.)
 // REQUIRES: mplan-runtime
 //
-// RUN: mplan-opt %s --convert-mplan-to-memref="arena=heap" --mplan-instrument --mplan-to-llvm \
+// RUN: mplan-opt %s --convert-mplan-to-memref="arena=heap verify-plan=false" \
+// RUN:     --mplan-instrument --mplan-to-llvm \
 // RUN:   | not mlir-runner -e main -entry-point-result=void \
 // RUN:       -shared-libs=%mlir_runner_libs,%mplan_runtime 2>&1 \
 // RUN:   | FileCheck %s
-// RUN: mplan-opt %s --convert-mplan-to-memref="arena=heap" --mplan-instrument --mplan-to-llvm \
+// RUN: mplan-opt %s --convert-mplan-to-memref="arena=heap verify-plan=false" \
+// RUN:     --mplan-instrument --mplan-to-llvm \
 // RUN:   | not --crash env MPLAN_RT_ABORT=1 mlir-runner -e main -entry-point-result=void \
 // RUN:       -shared-libs=%mlir_runner_libs,%mplan_runtime 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=ABORT

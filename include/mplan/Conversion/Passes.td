@@ -8,32 +8,69 @@ include "mlir/Pass/PassBase.td"
 def ConvertMPlanToMemRef : Pass<"convert-mplan-to-memref", "ModuleOp"> {
   let summary = "Lower mplan slabs, buffers and views to the memref dialect";
   let description = [{
-    Lowers `!mplan.slab<N, A>` to `memref<Nxi8>`, planned `mplan.alloc_tensor`
-    to `memref.view` of the slab, unplanned ones to `memref.alloc`, and
-    `mplan.view` to `memref.reinterpret_cast` of its source. Where the slab's
-    bytes come from is chosen by `arena`:
+    Lowers `!mplan.slab<N, A[, SPACE]>` to an arena `memref<Nxi8, SPACE>` in
+    the slab's own memory space (a function has one slab per memory space it
+    allocates in), planned `mplan.alloc_tensor` to `memref.view` of its slab's
+    arena (so every buffer stays in its memory space), and `mplan.view` to
+    `memref.reinterpret_cast` of its source. Unplanned `mplan.alloc_tensor`
+    ops are rejected.
+
+    Before lowering, the plan is checked against the IR as it is (option
+    `verify-plan`, on by default; the check of `--mplan-verify-plan`): live
+    ranges are recomputed and two buffers of one slab that are live at the
+    same time and share a byte fail the pass with an error at one of them --
+    a pass run between planning and lowering may have reordered them. The
+    check sorts and sweeps each slab's buffers once (O(n log n)).
+
+    Where the slab's bytes come from is chosen by `arena`:
 
     * `heap`: one aligned `memref.alloc` per call, freed by
       `mplan.release_slab` (`memref.dealloc`) at every exit.
-    * `stack`: one aligned `memref.alloca` per call.
-    * `global`: a private, aligned, uninitialized `memref.global` per function
-      (not re-entrant: concurrent or recursive calls share the arena).
-    * `argument`: the arena becomes a trailing `memref<Nxi8>` parameter of the
-      functions named by `functions` (when empty: all functions with a slab
-      but `main`, the program's entry point, which nothing can hand an arena);
-      the function gets `mplan.arena_size` / `mplan.arena_alignment`
-      attributes, its argument `mplan.arena`, a `memref.assume_alignment`
-      (callers must pass memory aligned to `mplan.arena_alignment`) and a
-      companion `<name>_arena_size() -> index` function. Functions not named
-      keep a heap arena. Call sites in the module pass memory: functions are
-      processed callees first (call-graph post-order); a caller with a slab
-      gets the callee's arena as one more planned buffer, live exactly at the
-      call and placed first-fit around its buffers (which keep their offsets;
-      the caller's slab grows if no gap fits, so its own arena size includes
-      its callees'); a caller without a slab, or a call inside a recursive
-      cycle, allocates the callee's arena on the heap around the call. Every
-      use of such a function must be a direct `func.call`. An entry point run
-      by `mlir-runner` must not be named (it cannot receive an arena).
+    * `stack`: one aligned `memref.alloca` per call, for a slab of at most
+      `stack-limit` bytes at the entry of a function (or
+      `memref.alloca_scope`) body. A larger slab gets a heap arena, and so
+      does a slab nested in a loop or other region (an alloca there would be
+      allocated again on every iteration: upstream lowers scf loops without
+      restoring the stack), each with a remark at the slab. The default limit,
+      1 MiB, is an eighth of the usual 8 MiB main-thread stack and the whole
+      default stack of a Windows thread; secondary threads often get less
+      than 8 MiB (musl 128 KiB, macOS 512 KiB, OpenMP runtimes a few MiB),
+      and the arenas of a chain of calls add up.
+    * `global`: a private, aligned, uninitialized `memref.global` per
+      (function, memory space), named `__mplan_arena_<function>` for the
+      default space and `__mplan_arena_<function>_<space>` for another one
+      (e.g. `_1`, `_gpu_address_space_workgroup`). A global is not
+      re-entrant, so a function that may have two activations at once gets a
+      heap arena instead, with a remark at the slab: a function in a
+      call-graph cycle (self or mutual recursion, found with Tarjan's
+      algorithm over every `CallOpInterface` op; indirect calls and calls of
+      external functions count as calls of every function whose address is
+      taken), a function reachable from a call nested in a region op whose
+      regions may run concurrently, and a slab nested in such an op.
+    * `argument`: the default-memory-space arena becomes a trailing
+      `memref<Nxi8>` parameter of the functions named by `functions` (when
+      empty: all functions with a default-space slab but `main`, the
+      program's entry point, which nothing can hand an arena); the function
+      gets `mplan.arena_size` / `mplan.arena_alignment` attributes, its
+      argument `mplan.arena`, a `memref.assume_alignment` (callers must pass
+      memory aligned to `mplan.arena_alignment`) and a companion
+      `<name>_arena_size() -> index` function. Slabs in other memory spaces,
+      and the slabs of functions not named, keep a heap arena in their space.
+      Call sites in the module pass memory: functions are processed callees
+      first (call-graph post-order); a caller with a default-space slab gets
+      the callee's arena as one more planned buffer, live exactly at the call
+      and placed first-fit at a multiple of the callee's arena alignment
+      around its buffers (which keep their offsets; the caller's slab grows if
+      no gap fits, so its own arena size includes its callees', and takes the
+      callee's alignment if larger); a caller without a default-space slab, a
+      call inside a recursive cycle, or a call nested in a region op whose
+      regions may run concurrently (`scf.parallel`, `scf.forall`,
+      `affine.parallel`, `omp.*`, `acc.*`, `gpu.*`, `async.*`, linalg bodies,
+      any region op not known to run its regions one at a time: concurrent
+      iterations must not share one slice) allocates the callee's arena on
+      the heap around the call, inside the iteration. Every use of such a
+      function must be a direct `func.call`. An entry point run by
+      `mlir-runner` must not be named (it cannot receive an arena).
 
     The ops created carry `mplan.arena` (arena providers) and
     `mplan.buffer_id` / `mplan.live` (planned buffers' `memref.view`), which
@@ -48,6 +85,12 @@ def ConvertMPlanToMemRef : Pass<"convert-mplan-to-memref", "ModuleOp"> {
     ListOption<"functions", "functions", "std::string",
                "With arena=argument: the functions that take their arena "
                "from the caller (default: all functions with a slab but main)">,
+    Option<"stackLimit", "stack-limit", "int64_t", /*default=*/"1048576",
+           "With arena=stack: the largest stack arena in bytes; a larger "
+           "slab gets a heap arena and a remark (default 1 MiB)">,
+    Option<"verifyPlan", "verify-plan", "bool", /*default=*/"true",
+           "Check the plan against live ranges recomputed from the IR "
+           "before lowering (as --mplan-verify-plan does)">,
   ];
 }
 

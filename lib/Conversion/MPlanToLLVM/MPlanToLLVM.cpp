@@ -1,7 +1,8 @@
 //===- MPlanToLLVM.cpp - mplan-to-llvm pipeline ---------------------------===//
 //
 // Everything a planned (or unplanned) bufferized program contains, down to the
-// LLVM dialect, with upstream passes and patterns. With `aligned-arenas`,
+// LLVM dialect, with upstream passes and patterns (bufferization.clone and
+// memref.realloc included). With `aligned-arenas`,
 // convert-mplan-arenas-to-llvm first lowers the heap arenas with upstream's
 // aligned_alloc pattern.
 //
@@ -68,6 +69,12 @@ void mlir::mplan::buildMPlanToLLVMPipeline(OpPassManager &pm,
   // bufferization.clone an alloc and a copy.
   pm.addPass(bufferization::createLowerDeallocationsPass());
   pm.addPass(createConvertBufferizationToMemRefPass());
+  // memref.realloc (never of a planned buffer: mplan leaves a reallocated
+  // buffer unmanaged), which finalize-memref-to-llvm does not lower: an
+  // scf.if that keeps the buffer (a reinterpret_cast) when it does not grow,
+  // else allocates, copies and frees the operand, as realloc(3) does.
+  pm.addPass(memref::createExpandReallocPass(
+      memref::ExpandReallocPassOptions{/*emitDeallocs=*/true}));
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());

@@ -1,8 +1,15 @@
 //===- MPlanToMemRef.cpp - Lower mplan to the memref dialect --------------===//
 //
-// Lowers slabs to `memref<Nxi8>` arenas (heap, stack, global or a function
-// argument), planned buffers to `memref.view` of their arena, mplan views to
-// `memref.reinterpret_cast` and slab releases to `memref.dealloc` or nothing.
+// Lowers slabs to `memref<Nxi8, SPACE>` arenas in the slab's own memory space
+// (heap, stack, global or a function argument), planned buffers to
+// `memref.view` of their arena (so every buffer stays in its space), mplan
+// views to `memref.reinterpret_cast` and slab releases to `memref.dealloc` or
+// nothing.
+//
+// Before anything changes, the plan is checked against the IR as it is
+// (verifyPlan, the check of --mplan-verify-plan; option verify-plan): a pass
+// run between planning and lowering may have reordered two buffers that
+// share bytes.
 //
 // The ops this pass creates carry discardable attributes that
 // `--mplan-instrument` reads:
@@ -11,28 +18,53 @@
 //   * `mplan.buffer_id` (i64) and `mplan.live` (array<i64: start, end>) on the
 //     `memref.view` of every planned buffer.
 //
+// Where the requested kind would be wrong, a slab gets a heap arena instead,
+// with a remark at the slab:
+//   * arena=stack: a slab larger than `stack-limit` bytes, or one not at the
+//     entry of a function (or memref.alloca_scope) body -- an alloca in a loop
+//     body grows the stack on every iteration, whatever the loop's traits say,
+//     since upstream lowers scf loops without stacksave/stackrestore;
+//   * arena=global: a slab of a function in a call-graph cycle (recursion:
+//     nested activations would share the global), of a function that may run
+//     in several instances at once (reachable from a call inside a region op
+//     whose regions may run concurrently), or nested in such a region op.
+//     Calls through pointers (func.call_indirect) and calls of external
+//     functions may call any function whose address is taken, so these count
+//     as edges of the call graph.
+//
 // arena=argument: every function named in `functions=` (default: every
-// function with a slab but `main`) takes its arena as a trailing `memref<Nxi8>`
-// parameter. Its callers in the module pass memory:
-//   * a caller with a slab gets one more planned buffer, of the callee's arena
-//     size, live exactly at the call, placed first-fit in the caller's plan
-//     around the caller's existing buffers (which keep their offsets); the
-//     caller's slab grows if no gap fits. Callees are processed before their
-//     callers (call-graph post-order), so a caller's own arena size includes
-//     the arenas of the callees it calls;
-//   * a caller without a slab, or a call inside a recursive cycle (whose
-//     callee arena size is not known yet), allocates the callee's arena on
-//     the heap right before the call and frees it right after.
+// function with a default-memory-space slab but `main`) takes its
+// default-space arena as a trailing `memref<Nxi8>` parameter; its slabs in
+// other memory spaces keep a heap arena in their space (a caller has in
+// general no arena in that space to slice from, and spaces such as GPU
+// workgroup memory are not the caller's to hand on). Its callers in the
+// module pass memory:
+//   * a caller with a default-space slab gets one more planned buffer, of the
+//     callee's arena size, live exactly at the call, placed first-fit (at a
+//     multiple of the callee's arena alignment) in the caller's plan around
+//     the caller's existing buffers (which keep their offsets); the caller's
+//     slab grows if no gap fits and takes the callee's alignment if larger.
+//     Callees are processed before their callers (call-graph post-order), so
+//     a caller's own arena size includes the arenas of the callees it calls;
+//   * a caller without a default-space slab, a call inside a recursive cycle
+//     (whose callee arena size is not known yet), or a call nested in a
+//     region op whose regions may run concurrently (scf.parallel,
+//     scf.forall, omp.*, ...: every iteration would get the same slice)
+//     allocates the callee's arena on the heap right before the call and
+//     frees it right after, inside the iteration.
 //
 //===----------------------------------------------------------------------===//
 
 #include "mplan/Analysis/BufferLiveness.h"
+#include "mplan/Analysis/PlanVerifier.h"
 #include "mplan/Conversion/Passes.h"
 #include "mplan/Dialect/MPlan/IR/MPlanOps.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/CallInterfaces.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SetVector.h"
@@ -64,6 +96,15 @@ struct ArgumentArena {
   bool final = false; ///< set once all the function's own calls are handled
 };
 
+/// The functions a global arena would be wrong for, and why.
+struct GlobalArenaHazards {
+  /// Functions in a call-graph cycle.
+  llvm::DenseSet<Operation *> recursive;
+  /// Functions that may run in several instances at once, with the region op
+  /// (holding a call) that makes them so.
+  llvm::DenseMap<Operation *, Operation *> concurrent;
+};
+
 struct ConvertMPlanToMemRefPass
     : public mlir::mplan::impl::ConvertMPlanToMemRefBase<
           ConvertMPlanToMemRefPass> {
@@ -72,9 +113,15 @@ struct ConvertMPlanToMemRefPass
   void runOnOperation() override;
 
 private:
-  /// Creates the `memref<Nxi8>` value that backs `slab`.
+  /// The kind of arena `slab` gets when `requested` is asked for: heap, with
+  /// a remark at the slab, where the requested kind would be wrong.
+  ArenaKind chooseArenaKind(AllocSlabOp slab, ArenaKind requested,
+                            const GlobalArenaHazards &hazards);
+
+  /// Creates the `memref<Nxi8, SPACE>` value of kind `kind` that backs
+  /// `slab`.
   Value createArena(OpBuilder &builder, AllocSlabOp slab, ArenaKind kind,
-                    SymbolTable &symbols);
+                    SymbolTableCollection &tables);
 
   /// arena=argument: chooses the functions, makes room for callee arenas in
   /// the callers' plans, passes them at every call site and rewrites the
@@ -94,21 +141,262 @@ static FailureOr<ArenaKind> parseArenaKind(StringRef name) {
       .Default(failure());
 }
 
-static MemRefType getArenaType(MLIRContext *ctx, int64_t size) {
-  return MemRefType::get({size}, IntegerType::get(ctx, 8));
+static MemRefType getArenaType(MLIRContext *ctx, int64_t size,
+                               Attribute memorySpace = {}) {
+  return MemRefType::get({size}, IntegerType::get(ctx, 8), MemRefLayoutAttrInterface(),
+                         memorySpace);
+}
+
+/// Region ops known to run each of their regions' instances one at a time,
+/// on the thread running the op, before the op returns. Any other region op
+/// (scf.parallel, scf.forall, affine.parallel, omp.*, acc.*, gpu.*, async.*,
+/// linalg bodies, unknown ops) may run two instances of its body at once, or
+/// after it returned.
+static bool isSequentialRegionOp(Operation *op) {
+  return isa<FunctionOpInterface>(op) ||
+         llvm::StringSwitch<bool>(op->getName().getStringRef())
+             .Cases({"scf.for", "scf.while", "scf.if", "scf.index_switch",
+                     "scf.execute_region", "affine.for", "affine.if",
+                     "memref.alloca_scope"},
+                    true)
+             .Default(false);
+}
+
+/// The outermost region op holding `op`, inside its function, whose regions
+/// may run concurrently (see isSequentialRegionOp), or null.
+static Operation *getConcurrentAncestor(Operation *op) {
+  Operation *found = nullptr;
+  for (Operation *parent = op->getParentOp();
+       parent && !isa<FunctionOpInterface>(parent);
+       parent = parent->getParentOp())
+    if (!isSequentialRegionOp(parent))
+      found = parent;
+  return found;
+}
+
+/// Finds the functions of `module` that a global arena would be wrong for:
+/// the call graph has a node per function with a body and one "unknown"
+/// node, with edges for every CallOpInterface op: to its callee if that is a
+/// function with a body, else (indirect calls, external functions) to the
+/// unknown node, which calls every function whose address is taken (a
+/// symbol use that is not a call's callee). Recursive: in a strongly
+/// connected component (Tarjan) with a cycle. Concurrent: reachable from a
+/// call inside a region op that may run concurrently.
+static GlobalArenaHazards findGlobalArenaHazards(ModuleOp module) {
+  SmallVector<Operation *> funcs;
+  llvm::DenseMap<Operation *, unsigned> nodeOf;
+  module.walk([&](FunctionOpInterface func) {
+    if (func.isExternal())
+      return;
+    nodeOf[func] = funcs.size();
+    funcs.push_back(func);
+  });
+  const unsigned unknown = funcs.size();
+  std::vector<SmallVector<unsigned>> edges(funcs.size() + 1);
+  SmallVector<std::pair<unsigned, Operation *>> seeds; // callee, region op
+
+  SymbolTableCollection tables;
+  module.walk([&](Operation *op) {
+    auto caller = op->getParentOfType<FunctionOpInterface>();
+    auto callerIt = caller ? nodeOf.find(caller) : nodeOf.end();
+    SymbolRefAttr calleeRef;
+    if (auto call = dyn_cast<CallOpInterface>(op);
+        call && callerIt != nodeOf.end()) {
+      calleeRef =
+          dyn_cast_if_present<SymbolRefAttr>(call.getCallableForCallee());
+      auto calleeIt = nodeOf.find(call.resolveCallableInTable(&tables));
+      unsigned callee = calleeIt != nodeOf.end() ? calleeIt->second : unknown;
+      edges[callerIt->second].push_back(callee);
+      if (Operation *region = getConcurrentAncestor(op))
+        seeds.push_back({callee, region});
+    }
+    // Any other reference to a function takes its address.
+    op->getAttrDictionary().walk([&](SymbolRefAttr ref) {
+      if (ref == calleeRef) {
+        calleeRef = {}; // only the callee operand itself is a call
+        return;
+      }
+      auto it = nodeOf.find(tables.lookupNearestSymbolFrom(op, ref));
+      if (it != nodeOf.end())
+        edges[unknown].push_back(it->second);
+    });
+  });
+
+  // Tarjan's strongly connected components, iteratively.
+  const unsigned numNodes = funcs.size() + 1;
+  constexpr unsigned kUnvisited = ~0u;
+  std::vector<unsigned> index(numNodes, kUnvisited), lowLink(numNodes),
+      component(numNodes, kUnvisited), componentSize;
+  std::vector<bool> onStack(numNodes, false);
+  SmallVector<unsigned> stack;
+  SmallVector<std::pair<unsigned, unsigned>> work; // node, next edge
+  unsigned nextIndex = 0;
+  for (unsigned root = 0; root < numNodes; ++root) {
+    if (index[root] != kUnvisited)
+      continue;
+    work.push_back({root, 0});
+    while (!work.empty()) {
+      auto &[node, edge] = work.back();
+      if (edge == 0 && index[node] == kUnvisited) {
+        index[node] = lowLink[node] = nextIndex++;
+        stack.push_back(node);
+        onStack[node] = true;
+      }
+      if (edge < edges[node].size()) {
+        unsigned next = edges[node][edge++];
+        if (index[next] == kUnvisited)
+          work.push_back({next, 0});
+        else if (onStack[next])
+          lowLink[node] = std::min(lowLink[node], index[next]);
+        continue;
+      }
+      unsigned done = node;
+      work.pop_back();
+      if (!work.empty())
+        lowLink[work.back().first] =
+            std::min(lowLink[work.back().first], lowLink[done]);
+      if (lowLink[done] != index[done])
+        continue;
+      unsigned id = componentSize.size();
+      componentSize.push_back(0);
+      unsigned member;
+      do {
+        member = stack.pop_back_val();
+        onStack[member] = false;
+        component[member] = id;
+        ++componentSize[id];
+      } while (member != done);
+    }
+  }
+
+  GlobalArenaHazards hazards;
+  for (unsigned node = 0; node < funcs.size(); ++node)
+    if (componentSize[component[node]] > 1 ||
+        llvm::is_contained(edges[node], node))
+      hazards.recursive.insert(funcs[node]);
+
+  // Reachability from the calls inside concurrent regions.
+  std::vector<Operation *> reachedVia(numNodes, nullptr);
+  SmallVector<unsigned> queue;
+  for (auto [callee, region] : seeds)
+    if (!reachedVia[callee]) {
+      reachedVia[callee] = region;
+      queue.push_back(callee);
+    }
+  while (!queue.empty()) {
+    unsigned node = queue.pop_back_val();
+    for (unsigned next : edges[node])
+      if (!reachedVia[next]) {
+        reachedVia[next] = reachedVia[node];
+        queue.push_back(next);
+      }
+  }
+  for (unsigned node = 0; node < funcs.size(); ++node)
+    if (reachedVia[node])
+      hazards.concurrent[funcs[node]] = reachedVia[node];
+  return hazards;
+}
+
+ArenaKind
+ConvertMPlanToMemRefPass::chooseArenaKind(AllocSlabOp slab,
+                                          ArenaKind requested,
+                                          const GlobalArenaHazards &hazards) {
+  auto func = slab->getParentOfType<FunctionOpInterface>();
+  switch (requested) {
+  case ArenaKind::Heap:
+  case ArenaKind::Argument: // slabs not passed by the caller: the heap
+    return ArenaKind::Heap;
+  case ArenaKind::Stack: {
+    int64_t size = slab.getType().getSize();
+    if (size > stackLimit) {
+      slab.emitRemark("stack arena of ")
+          << size << " bytes exceeds stack-limit=" << stackLimit
+          << "; allocated on the heap instead";
+      return ArenaKind::Heap;
+    }
+    Operation *parent = slab->getParentOp();
+    if (!isa<FunctionOpInterface, memref::AllocaScopeOp>(parent) ||
+        !slab->getBlock()->isEntryBlock()) {
+      slab.emitRemark("slab is not at the entry of a function or "
+                      "memref.alloca_scope body (inside ")
+          << parent->getName()
+          << "), where a stack arena could be allocated again on every "
+             "iteration without being freed; allocated on the heap instead";
+      return ArenaKind::Heap;
+    }
+    return ArenaKind::Stack;
+  }
+  case ArenaKind::Global: {
+    if (!func) {
+      slab.emitRemark("slab outside a function gets no global arena; "
+                      "allocated on the heap instead");
+      return ArenaKind::Heap;
+    }
+    if (hazards.recursive.contains(func)) {
+      slab.emitRemark("function '")
+          << func.getName()
+          << "' is in a call-graph cycle (recursive), so its activations "
+             "would share a global arena; allocated on the heap instead";
+      return ArenaKind::Heap;
+    }
+    Operation *region = getConcurrentAncestor(slab);
+    if (!region)
+      region = hazards.concurrent.lookup(func);
+    if (region) {
+      slab.emitRemark("function '")
+          << func.getName() << "' may run in several instances at once (from "
+          << region->getName()
+          << " in function '"
+          << region->getParentOfType<FunctionOpInterface>().getName()
+          << "'), which would share a global arena; allocated on the heap "
+             "instead";
+      return ArenaKind::Heap;
+    }
+    return ArenaKind::Global;
+  }
+  }
+  llvm_unreachable("unknown arena kind");
+}
+
+/// `__mplan_arena_<function>` for the default memory space, else
+/// `__mplan_arena_<function>_<space>` with the space's spelling reduced to
+/// [A-Za-z0-9_] (`1`, `gpu_address_space_workgroup`).
+static std::string getGlobalArenaName(FunctionOpInterface func,
+                                      Attribute memorySpace) {
+  std::string name = ("__mplan_arena_" + func.getName()).str();
+  if (!memorySpace)
+    return name;
+  std::string spelling;
+  if (auto integer = dyn_cast<IntegerAttr>(memorySpace)) {
+    spelling = std::to_string(integer.getInt());
+  } else {
+    llvm::raw_string_ostream os(spelling);
+    memorySpace.print(os);
+  }
+  name += '_';
+  for (char c : spelling) {
+    if (llvm::isAlnum(c))
+      name += c;
+    else if (name.back() != '_')
+      name += '_';
+  }
+  while (name.back() == '_')
+    name.pop_back();
+  return name;
 }
 
 Value ConvertMPlanToMemRefPass::createArena(OpBuilder &builder,
                                             AllocSlabOp slab, ArenaKind kind,
-                                            SymbolTable &symbols) {
+                                            SymbolTableCollection &tables) {
   SlabType slabType = slab.getType();
-  MemRefType arenaType = getArenaType(builder.getContext(), slabType.getSize());
+  MemRefType arenaType = getArenaType(builder.getContext(), slabType.getSize(),
+                                      slabType.getMemorySpace());
   IntegerAttr alignment = builder.getI64IntegerAttr(slabType.getAlignment());
   Location loc = slab.getLoc();
   Operation *arena = nullptr;
   switch (kind) {
   case ArenaKind::Heap:
-  case ArenaKind::Argument: // functions that keep their own arena: the heap
+  case ArenaKind::Argument: // chooseArenaKind never returns it
     arena = memref::AllocOp::create(builder, loc, arenaType, ValueRange(),
                                     alignment);
     break;
@@ -117,16 +405,17 @@ Value ConvertMPlanToMemRefPass::createArena(OpBuilder &builder,
                                      alignment);
     break;
   case ArenaKind::Global: {
+    // chooseArenaKind only returns Global for a slab inside a function.
     auto func = slab->getParentOfType<FunctionOpInterface>();
-    std::string name = "__mplan_arena";
-    if (func)
-      name += "_" + func.getName().str();
     OpBuilder::InsertionGuard guard(builder);
-    builder.setInsertionPoint(func ? func.getOperation() : slab.getOperation());
+    builder.setInsertionPoint(func);
     auto global = memref::GlobalOp::create(
-        builder, loc, name, builder.getStringAttr("private"), arenaType,
-        builder.getUnitAttr(), /*constant=*/false, alignment);
-    symbols.insert(global); // renames on a clash
+        builder, loc, getGlobalArenaName(func, slabType.getMemorySpace()),
+        builder.getStringAttr("private"), arenaType, builder.getUnitAttr(),
+        /*constant=*/false, alignment);
+    // Renames on a clash (with a user symbol or another space's global).
+    tables.getSymbolTable(SymbolTable::getNearestSymbolTable(global))
+        .insert(global);
     builder.setInsertionPoint(slab);
     arena = memref::GetGlobalOp::create(builder, loc, arenaType,
                                         global.getSymName());
@@ -137,15 +426,17 @@ Value ConvertMPlanToMemRefPass::createArena(OpBuilder &builder,
   return arena->getResult(0);
 }
 
-/// The slab of `func`, or null if it has none. Fails (with a diagnostic) on
-/// more than one.
-static FailureOr<AllocSlabOp> getUniqueSlab(func::FuncOp func) {
+/// The default-memory-space slab of `func`, or null if it has none. Fails
+/// (with a diagnostic) on more than one.
+static FailureOr<AllocSlabOp> getDefaultSpaceSlab(func::FuncOp func) {
   AllocSlabOp slab;
   WalkResult result = func.walk([&](AllocSlabOp op) {
+    if (op.getType().getMemorySpace())
+      return WalkResult::advance();
     if (slab) {
-      op.emitOpError("is the second slab of function '")
+      op.emitOpError("is the second default-memory-space slab of function '")
           << func.getSymName()
-          << "'; arena=argument needs at most one slab per function";
+          << "'; arena=argument needs at most one per function";
       return WalkResult::interrupt();
     }
     slab = op;
@@ -192,12 +483,12 @@ LogicalResult ConvertMPlanToMemRefPass::lowerArgumentArenas(
     llvm::DenseMap<Value, Value> &arenas) {
   MLIRContext *ctx = module.getContext();
 
-  // The functions with a body, and their slab.
+  // The functions with a body, and their default-memory-space slab.
   llvm::MapVector<func::FuncOp, AllocSlabOp> slabs;
   for (auto func : module.getOps<func::FuncOp>()) {
     if (func.isExternal())
       continue;
-    FailureOr<AllocSlabOp> slab = getUniqueSlab(func);
+    FailureOr<AllocSlabOp> slab = getDefaultSpaceSlab(func);
     if (failed(slab))
       return failure();
     slabs[func] = *slab;
@@ -224,8 +515,9 @@ LogicalResult ConvertMPlanToMemRefPass::lowerArgumentArenas(
       if (!slabs.lookup(func))
         return func.emitError("convert-mplan-to-memref: function '")
                << name
-               << "' named in functions= has no planned buffers (no "
-                  "mplan.alloc_slab); plan it first";
+               << "' named in functions= has no planned buffers in the "
+                  "default memory space (no mplan.alloc_slab without a memory "
+                  "space); plan it first";
       argFuncs[func] = {};
     }
   }
@@ -306,7 +598,8 @@ LogicalResult ConvertMPlanToMemRefPass::lowerArgumentArenas(
     for (func::CallOp call : calls) {
       auto callee = symbols.lookup<func::FuncOp>(call.getCallee());
       const ArgumentArena &info = argFuncs[callee];
-      if (!slab || !info.final) {
+      // Concurrent iterations must not share one slice.
+      if (!slab || !info.final || getConcurrentAncestor(call)) {
         deferred.push_back(call);
         continue;
       }
@@ -335,7 +628,8 @@ LogicalResult ConvertMPlanToMemRefPass::lowerArgumentArenas(
         size = std::max(size, p.offset + p.size);
       for (auto &[call, tensor] : slices)
         alignment = std::max(alignment, tensor.getAlignment().value_or(1));
-      slab.getResult().setType(SlabType::get(ctx, size, alignment));
+      slab.getResult().setType(
+          SlabType::get(ctx, size, alignment, type.getMemorySpace()));
     }
 
     auto it = argFuncs.find(func);
@@ -346,9 +640,10 @@ LogicalResult ConvertMPlanToMemRefPass::lowerArgumentArenas(
     }
   }
 
-  // Calls from a function without a slab, and calls inside a recursive cycle
-  // (the callee's size was not final when its caller was processed): the
-  // callee's arena comes from the heap, around the call.
+  // Calls from a function without a slab, calls inside a recursive cycle
+  // (the callee's size was not final when its caller was processed) and
+  // calls that may run concurrently with each other: the callee's arena
+  // comes from the heap, around the call.
   for (func::CallOp call : deferred) {
     auto callee = symbols.lookup<func::FuncOp>(call.getCallee());
     const ArgumentArena &info = argFuncs[callee];
@@ -415,6 +710,12 @@ void ConvertMPlanToMemRefPass::runOnOperation() {
         << arena << ")";
     return signalPassFailure();
   }
+  if (stackLimit < 0) {
+    module.emitError("convert-mplan-to-memref: stack-limit must be "
+                     "non-negative, got ")
+        << stackLimit;
+    return signalPassFailure();
+  }
 
   // Unplanned buffers have lost their deallocs to the slab's release: they
   // cannot be lowered on their own.
@@ -439,6 +740,17 @@ void ConvertMPlanToMemRefPass::runOnOperation() {
   if (invalid.wasInterrupted())
     return signalPassFailure();
 
+  // The plan must still hold for the IR as it is now.
+  if (verifyPlan) {
+    WalkResult broken = module.walk([&](FunctionOpInterface func) {
+      if (func.isExternal() || succeeded(mplan::verifyPlan(func.getOperation())))
+        return WalkResult::advance();
+      return WalkResult::interrupt();
+    });
+    if (broken.wasInterrupted())
+      return signalPassFailure();
+  }
+
   SymbolTable symbols(module);
   OpBuilder builder(&getContext());
   llvm::DenseMap<Value, Value> arenas;
@@ -446,11 +758,16 @@ void ConvertMPlanToMemRefPass::runOnOperation() {
       failed(lowerArgumentArenas(module, symbols, arenas)))
     return signalPassFailure();
 
+  GlobalArenaHazards hazards;
+  if (*kind == ArenaKind::Global)
+    hazards = findGlobalArenaHazards(module);
+  SymbolTableCollection tables;
   module.walk([&](AllocSlabOp slab) {
     if (arenas.count(slab.getResult()))
       return;
     builder.setInsertionPoint(slab);
-    arenas[slab.getResult()] = createArena(builder, slab, *kind, symbols);
+    arenas[slab.getResult()] = createArena(
+        builder, slab, chooseArenaKind(slab, *kind, hazards), tables);
   });
 
   module.walk([&](Operation *op) {

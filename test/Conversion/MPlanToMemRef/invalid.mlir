@@ -19,11 +19,14 @@ func.func @unplanned() {
 
 // -----
 
+// Slabs in other memory spaces do not count: only the default-space slab is passed.
 func.func @two_slabs() {
   %s0 = mplan.alloc_slab : !mplan.slab<64, 64>
-  // expected-error @below {{is the second slab of function 'two_slabs'; arena=argument needs at most one slab per function}}
+  %s2 = mplan.alloc_slab : !mplan.slab<64, 64, 2>
+  // expected-error @below {{is the second default-memory-space slab of function 'two_slabs'; arena=argument needs at most one per function}}
   %s1 = mplan.alloc_slab : !mplan.slab<64, 64>
   mplan.release_slab %s1 : !mplan.slab<64, 64>
+  mplan.release_slab %s2 : !mplan.slab<64, 64, 2>
   mplan.release_slab %s0 : !mplan.slab<64, 64>
   return
 }
