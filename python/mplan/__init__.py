@@ -69,7 +69,7 @@ __version__ = "0.1.0"
 BufferLike = Union[Buffer, Sequence[int], Mapping[str, int]]
 
 _FIELDS = ("id", "start", "end", "size", "alignment")
-_INT64_MAX = 2**63 - 1
+_INT64_MIN, _INT64_MAX = -2**63, 2**63 - 1
 #: The largest time limit in seconds (the planner's clock counts nanoseconds
 #: in 64 bits).
 _MAX_SECONDS = 10**9
@@ -90,7 +90,13 @@ def _describe(value: Any) -> str:
     return f"{reprlib.repr(value)} ({name})"
 
 
+def _is_int64(value: Any) -> bool:
+    return type(value) is int and _INT64_MIN <= value <= _INT64_MAX
+
+
 def _to_buffer(b: BufferLike, index: int) -> Buffer:
+    if type(b) in (tuple, list) and len(b) in (4, 5) and all(map(_is_int64, b)):
+        return Buffer(*b)  # the common case, without building messages
     if isinstance(b, Buffer):
         return b
     where = f"buffers[{index}]"
@@ -141,7 +147,8 @@ def _to_offsets(offsets: Iterable[Any], buffers: Sequence[Buffer]) -> List[int]:
     """``offsets`` (parallel to ``buffers``) through the one conversion."""
     items = _iterate(offsets, "offsets must be an iterable of integers",
                      (str, bytes, bytearray, Mapping))
-    return [_to_int64(o, f"buffers[{i}] (id {buffers[i].id}): offset" if i < len(buffers)
+    return [o if _is_int64(o) else
+            _to_int64(o, f"buffers[{i}] (id {buffers[i].id}): offset" if i < len(buffers)
                       else f"offsets[{i}]")
             for i, o in enumerate(items)]
 
@@ -266,13 +273,24 @@ def validate_plan(buffers: Iterable[BufferLike], offsets: Sequence[int],
         raise InvalidPlanError(message)
 
 
+def _encode(text: str, what: str) -> bytes:
+    """UTF-8 for the native module; lone surrogates (from bytes that were not
+    UTF-8, ``surrogateescape``) become bytes again instead of failing."""
+    if not isinstance(text, str):
+        raise TypeError(f"{what} must be a str, got {_describe(text)}")
+    try:
+        return text.encode("utf-8", "surrogateescape")
+    except UnicodeEncodeError:
+        return text.encode("utf-8", "surrogatepass")
+
+
 def parse_csv(text: str) -> CsvTable:
     """Parses MiniMalloc CSV text (header with at least ``id,lower,upper,size``).
 
     Raises:
       CsvError: naming the line.
     """
-    return _mplan.parse_csv(text)
+    return _mplan.parse_csv(_encode(text, "the CSV text"))
 
 
 def read_csv(path: Union[str, "os.PathLike[str]"]) -> CsvTable:
@@ -363,10 +381,10 @@ def run_pipeline(source: str, pipeline: str, *, source_name: str = "<string>",
       MLIRError: parse errors, an invalid pipeline or a failing pass; its
         ``diagnostics`` carry file, line and column.
     """
-    if not isinstance(source, str) or not isinstance(pipeline, str):
-        raise TypeError("run_pipeline(source: str, pipeline: str)")
-    text, diags, _ = _mplan.run_pipeline(source, pipeline, source_name, verify_each,
-                                         print_generic, print_locations, multithreaded)
+    text, diags, _ = _mplan.run_pipeline(
+        _encode(source, "source"), _encode(pipeline, "pipeline"),
+        _encode(source_name, "source_name"), verify_each, print_generic, print_locations,
+        multithreaded)
     if diagnostics is not None:
         diagnostics.extend(diags)
     return text

@@ -77,7 +77,8 @@ def _nice_ticks(lo: float, hi: float, count: int = 8) -> List[float]:
         return [lo]
     raw = (hi - lo) / count
     mag = 10 ** math.floor(math.log10(raw))
-    step = next(m * mag for m in (1, 2, 5, 10) if m * mag >= raw)
+    # Op indices are integers: no ticks between them.
+    step = max(next(m * mag for m in (1, 2, 5, 10) if m * mag >= raw), 1)
     first = math.ceil(lo / step) * step
     ticks = []
     t = first

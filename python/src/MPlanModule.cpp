@@ -324,24 +324,29 @@ PYBIND11_MODULE(_mplan, m) {
         return "CsvTable(buffers=" + std::to_string(t.buffers.size()) + ")";
       });
 
-  py::class_<mplan::python::Diagnostic>(m, "Diagnostic", "One MLIR diagnostic.")
-      .def_readonly("severity", &mplan::python::Diagnostic::severity)
-      .def_readonly("location", &mplan::python::Diagnostic::location)
-      .def_readonly("file", &mplan::python::Diagnostic::file)
-      .def_readonly("line", &mplan::python::Diagnostic::line)
-      .def_readonly("column", &mplan::python::Diagnostic::column)
-      .def_readonly("message", &mplan::python::Diagnostic::message)
+  using mplan::python::Diagnostic;
+  py::class_<Diagnostic> diagnostic(m, "Diagnostic", "One MLIR diagnostic.");
+  for (auto [name, field] : {std::pair{"severity", &Diagnostic::severity},
+                             std::pair{"location", &Diagnostic::location},
+                             std::pair{"file", &Diagnostic::file},
+                             std::pair{"message", &Diagnostic::message}})
+    diagnostic.def_property_readonly(
+        name,
+        [field = field](const Diagnostic &d) { return decode(d.*field); });
+  diagnostic.def_readonly("line", &Diagnostic::line)
+      .def_readonly("column", &Diagnostic::column)
       .def("__str__",
-           [](const mplan::python::Diagnostic &d) {
+           [](const Diagnostic &d) {
              std::string prefix;
              if (!d.file.empty())
                prefix = d.file + ":" + std::to_string(d.line) + ":" +
                         std::to_string(d.column) + ": ";
-             return prefix + d.severity + ": " + d.message;
+             return decode(prefix + d.severity + ": " + d.message, "replace");
            })
-      .def("__repr__", [](const mplan::python::Diagnostic &d) {
-        return "Diagnostic(" + d.severity + ", " + d.location + ", '" +
-               d.message + "')";
+      .def("__repr__", [](const Diagnostic &d) {
+        return decode("Diagnostic(" + d.severity + ", " + d.location + ", '" +
+                          d.message + "')",
+                      "replace");
       });
 
   m.def("plan_buffers", &planBuffers, py::arg("buffers"),

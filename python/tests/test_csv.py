@@ -136,3 +136,36 @@ def test_python_m_mplan_plan(tmp_path):
     bad = subprocess.run([sys.executable, "-m", "mplan", "plan", str(src), "-o", str(out),
                           "--strategy=nope"], capture_output=True, text=True)
     assert bad.returncode == 1 and "unknown strategy" in bad.stderr
+
+
+def test_bytes_that_are_not_utf8_round_trip(tmp_path):
+    raw = b"id,lower,upper,size,name\n0,0,2,4,caf\xe9\n"
+    src = tmp_path / "in.csv"
+    src.write_bytes(raw)
+    table = mplan.read_csv(src)
+    assert table.rows[0][-1] == "caf\udce9"  # surrogateescape
+    assert mplan.parse_csv(raw.decode("utf-8", "surrogateescape")).rows == table.rows
+    out = tmp_path / "out.csv"
+    mplan.write_csv(table, [0], out)
+    assert out.read_bytes() == b"id,lower,upper,size,name,offset\n0,0,2,4,caf\xe9,0\n"
+    with pytest.raises(mplan.CsvError, match="line 2"):
+        mplan.parse_csv("id,lower,upper,size\n0,0,2,\ud800\n")
+    with pytest.raises(TypeError, match="must be a str"):
+        mplan.parse_csv(b"id,lower,upper,size\n")
+
+
+def test_write_csv_output_errors(tmp_path):
+    table = mplan.parse_csv(SMALL)
+    with pytest.raises(mplan.OutputError, match="No such file or directory") as info:
+        mplan.write_csv(table, [0, 64, 0, 32], tmp_path / "missing" / "out.csv")
+    assert isinstance(info.value, OSError) and info.value.errno == 2
+    assert str(info.value) == f"{tmp_path / 'missing' / 'out.csv'}: No such file or directory"
+    with pytest.raises(mplan.OutputError, match="Is a directory"):
+        mplan.plan_csv(_small(tmp_path), tmp_path)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["small.csv"]
+
+
+def _small(tmp_path):
+    path = tmp_path / "small.csv"
+    path.write_text(SMALL)
+    return path

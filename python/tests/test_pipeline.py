@@ -132,3 +132,13 @@ def test_bad_argument_types():
         mplan.run_pipeline(None, "canonicalize")
     with pytest.raises(mplan.PlanError):
         mplan.plan_module("module {}", strategy="a b")
+
+
+def test_names_that_are_not_utf8():
+    with pytest.raises(mplan.MLIRError) as info:
+        mplan.run_pipeline("bogus", "canonicalize", source_name="\udcff.mlir")
+    (diag,) = info.value.errors
+    assert diag.file == "\udcff.mlir" and diag.line == 1
+    assert "custom op 'bogus'" in str(diag) and "custom op 'bogus'" in repr(diag)
+    with pytest.raises(TypeError, match="source_name must be a str"):
+        mplan.run_pipeline("module {}", "canonicalize", source_name=None)
