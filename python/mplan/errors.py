@@ -18,7 +18,9 @@ class CsvError(Error, ValueError):
 
 
 class PlanError(Error, ValueError):
-    """Invalid planning input or options (bad buffer, unknown strategy, ...)."""
+    """Invalid planning input or options: a value that is not an integer in
+    the signed 64-bit range (the message names the buffer's index, id and
+    field), a bad buffer, an unknown strategy, ..."""
 
 
 class InvalidPlanError(Error):

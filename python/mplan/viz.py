@@ -352,7 +352,8 @@ __PANELS__
     summary.textContent = fn.buffers.length + " buffers, arena " + human(fn.arena_bytes) +
       ", lower bound " + human(fn.lower_bound_bytes) +
       (fn.strategy ? ", strategy " + fn.strategy : "") + ", " + fn.unmanaged.length +
-      " unplanned" + (fn.problems.length ? " -- INVALID PLAN (" + fn.problems.length + " problems)" : "");
+      " unplanned" +
+      (fn.problems.length ? " -- INVALID PLAN (" + fn.problems.length + " problems)" : "");
     select.value = String(index);
     tooltip.style.display = "none";
   }

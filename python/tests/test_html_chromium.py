@@ -113,3 +113,17 @@ def test_real_model_report_in_chromium(tmp_path, repo, mlir_opt):
     assert sum(f["drawn"] for f in result["functions"]) == total
     assert all(h["visible"] and h["text"].startswith("buffer ")
                for f in result["functions"] for h in f["hovers"])
+
+
+@pytest.mark.skipif(CHROMIUM is None,
+                    reason="chromium is not installed (Debian package chromium; `make deps`)")
+def test_invalid_plan_hover_and_summary(tmp_path):
+    from test_viz import invalid_report
+    result = run_probe(tmp_path, viz.render_html(report.from_report(invalid_report())))
+    main, helper = result["functions"]
+    assert "INVALID PLAN (5 problems)" in main["summary"]
+    assert "INVALID" not in helper["summary"]
+    texts = {h["id"]: h["text"] for h in main["hovers"]}
+    assert "INVALID: buffers 0 and 1 are live at the same time" in texts["0"]
+    assert "INVALID: buffer 8: end (5) must be greater than start (6)" in texts["8"]
+    assert all("INVALID" not in h["text"] for h in helper["hovers"])
