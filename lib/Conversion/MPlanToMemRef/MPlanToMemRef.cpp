@@ -310,7 +310,7 @@ ConvertMPlanToMemRefPass::chooseArenaKind(AllocSlabOp slab,
     int64_t size = slab.getType().getSize();
     if (size > stackLimit) {
       slab.emitRemark("stack arena of ")
-          << size << " bytes exceeds stack-limit=" << stackLimit
+          << size << " bytes exceeds stack-limit=" << stackLimit.getValue()
           << "; allocated on the heap instead";
       return ArenaKind::Heap;
     }
@@ -713,7 +713,7 @@ void ConvertMPlanToMemRefPass::runOnOperation() {
   if (stackLimit < 0) {
     module.emitError("convert-mplan-to-memref: stack-limit must be "
                      "non-negative, got ")
-        << stackLimit;
+        << stackLimit.getValue();
     return signalPassFailure();
   }
 
