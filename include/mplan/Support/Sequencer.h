@@ -1,0 +1,101 @@
+//===- Sequencer.h - Memory-aware operation order (MLIR-free) ---*- C++ -*-===//
+//
+// The sequencing problem: the nodes of a DAG (operations, given in program
+// order) use buffers; a buffer is live from the first of its users in the
+// schedule through the last one, inclusive. Find a topological order whose
+// peak of live bytes is as small as possible, and never above the peak of
+// program order (which is returned when nothing is better).
+//
+// Like the planner, this library depends on the C++17 standard library only.
+// The MLIR side (the dependence graph of a block, the buffers the planner
+// sees) lives in mplan/Analysis/DependenceGraph.h and mplan-sequence. The
+// algorithms and their sources are in docs/planner.md ("Sequencing").
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MPLAN_SUPPORT_SEQUENCER_H
+#define MPLAN_SUPPORT_SEQUENCER_H
+
+#include "mplan/Support/Planner.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace mplan {
+
+/// One buffer of a sequencing problem.
+struct SequenceBuffer {
+  /// Bytes, already padded the way the planner's lowerBound pads them.
+  int64_t size = 0;
+  /// The nodes that use it (any order, duplicates allowed). A buffer
+  /// without users is never live.
+  std::vector<int32_t> users;
+};
+
+/// A DAG of `numNodes` nodes numbered in program order: every predecessor
+/// of node v is smaller than v, so 0, 1, ..., numNodes - 1 is a topological
+/// order.
+struct SequenceGraph {
+  int32_t numNodes = 0;
+  /// Per node, the nodes that must run before it (empty vector: none).
+  std::vector<std::vector<int32_t>> predecessors;
+  std::vector<SequenceBuffer> buffers;
+  /// Per node (or empty: all 0), bytes live only while the node runs on top
+  /// of the buffers it uses (e.g. the peak of the buffers allocated inside a
+  /// loop body).
+  std::vector<int64_t> nodeBytes;
+};
+
+struct SequenceOptions {
+  /// One of sequenceModes(): `program` keeps program order; `greedy` is the
+  /// best of the list schedulers; `best` solves components exactly where
+  /// feasible and takes the better of the list schedulers and beam search
+  /// elsewhere, within the time limit; `exact` is `best` without the state
+  /// limit of the exact search (still bounded by the time limit).
+  std::string mode = "best";
+  /// Wall-clock budget for the whole call. Past it, the remaining
+  /// components keep their greedy (or program) order.
+  double timeLimitSeconds = 1.0;
+  /// Components with more scheduled-set states than this are not solved
+  /// exactly in `best` mode.
+  int64_t maxExactStates = 200000;
+  /// Beam width of the beam search.
+  int beamWidth = 8;
+};
+
+/// A schedule and what it costs.
+struct Sequence {
+  /// A topological order of the nodes: order[i] is the node run i-th.
+  std::vector<int32_t> order;
+  int64_t programPeak = 0; ///< peak of live bytes in program order
+  int64_t peak = 0;        ///< peak of `order`; never above programPeak
+  /// True when `peak` is proven minimal over all topological orders.
+  bool provenOptimal = false;
+  /// Components (between cut nodes) of the graph, and how many of them were
+  /// solved exactly.
+  int64_t numComponents = 0;
+  int64_t numExactComponents = 0;
+  /// The largest component, in nodes.
+  int64_t largestComponent = 0;
+  double seconds = 0;
+};
+
+/// Orders `graph` with `options.mode`. Fails (with a message) on invalid
+/// input: a predecessor not smaller than its node, a user out of range, a
+/// negative size, sizes whose sum overflows int64_t, an unknown mode.
+Expected<Sequence> sequenceGraph(const SequenceGraph &graph,
+                                 const SequenceOptions &options);
+
+/// The peak of live bytes of `order`, or std::nullopt if it is not a
+/// topological order of `graph` (or `graph` is invalid).
+std::optional<int64_t> schedulePeak(const SequenceGraph &graph,
+                                    const std::vector<int32_t> &order);
+
+/// The mode names sequenceGraph accepts: program, greedy, best, exact.
+const std::vector<std::string> &sequenceModes();
+
+} // namespace mplan
+
+#endif // MPLAN_SUPPORT_SEQUENCER_H

@@ -1,0 +1,858 @@
+//===- Sequencer.cpp - Memory-aware operation order -----------------------===//
+//
+// Decomposition at cut nodes, then per component: list schedulers, an exact
+// dynamic program over scheduled-node sets (SERENITY, MLSys 2020), beam
+// search, and exact re-solving of windows around the peak. See
+// docs/planner.md ("Sequencing").
+//
+//===----------------------------------------------------------------------===//
+
+#include "mplan/Support/Sequencer.h"
+#include "mplan/Support/CheckedMath.h"
+
+#include <algorithm>
+#include <array>
+#include <chrono>
+#include <cstring>
+#include <limits>
+#include <numeric>
+#include <queue>
+#include <random>
+#include <tuple>
+#include <unordered_map>
+
+using namespace mplan;
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+/// A sequencing problem on a contiguous part of a schedule: local nodes
+/// 0..k-1 (a topological order), local buffers with flags saying whether they
+/// were started before the part (a user earlier) and stay live after it (a
+/// user later), and `base` bytes live throughout without a user inside.
+struct Component {
+  int32_t k = 0;
+  std::vector<std::vector<int32_t>> preds, succs;
+  std::vector<std::vector<int32_t>> uses; ///< per node, distinct buffers
+  std::vector<int64_t> nodeBytes;
+  std::vector<int64_t> size;
+  std::vector<std::vector<int32_t>> users; ///< per buffer, distinct nodes
+  std::vector<uint8_t> liveIn, liveOut;
+  int64_t base = 0;
+
+  int32_t numBuffers() const { return static_cast<int32_t>(size.size()); }
+  int64_t initialLive() const {
+    int64_t live = 0;
+    for (int32_t b = 0; b < numBuffers(); ++b)
+      if (liveIn[b])
+        live += size[b];
+    return live;
+  }
+};
+
+/// Live bytes while each node of `order` runs (local, without `base`).
+std::vector<int64_t> profile(const Component &c,
+                             const std::vector<int32_t> &order) {
+  std::vector<int32_t> remaining(c.numBuffers());
+  for (int32_t b = 0; b < c.numBuffers(); ++b)
+    remaining[b] = static_cast<int32_t>(c.users[b].size());
+  int64_t live = c.initialLive();
+  std::vector<int64_t> steps;
+  steps.reserve(order.size());
+  for (int32_t v : order) {
+    for (int32_t b : c.uses[v])
+      if (!c.liveIn[b] &&
+          remaining[b] == static_cast<int32_t>(c.users[b].size()))
+        live += c.size[b];
+    steps.push_back(live + c.nodeBytes[v]);
+    for (int32_t b : c.uses[v])
+      if (--remaining[b] == 0 && !c.liveOut[b])
+        live -= c.size[b];
+  }
+  return steps;
+}
+
+int64_t peakOf(const Component &c, const std::vector<int32_t> &order) {
+  int64_t peak = 0;
+  for (int64_t step : profile(c, order))
+    peak = std::max(peak, step);
+  return peak;
+}
+
+/// A lower bound on every order's peak: buffers live throughout plus, for
+/// the worst node, what it uses and allocates for itself.
+int64_t lowerBoundOf(const Component &c) {
+  int64_t through = 0;
+  for (int32_t b = 0; b < c.numBuffers(); ++b)
+    if (c.liveIn[b] && c.liveOut[b])
+      through += c.size[b];
+  int64_t worst = 0;
+  for (int32_t v = 0; v < c.k; ++v) {
+    int64_t bytes = c.nodeBytes[v];
+    for (int32_t b : c.uses[v])
+      if (!(c.liveIn[b] && c.liveOut[b]))
+        bytes += c.size[b];
+    worst = std::max(worst, bytes);
+  }
+  return through + worst;
+}
+
+/// The part [lo, hi) of `order` (a schedule of `parent`) as a component of
+/// its own. `first`/`last` give each parent buffer's first and last position
+/// in `order`; `liveBefore` the parent-local bytes live before position lo.
+Component makeSub(const Component &parent, const std::vector<int32_t> &order,
+                  const std::vector<int32_t> &first,
+                  const std::vector<int32_t> &last, int32_t lo, int32_t hi,
+                  int64_t liveBefore, std::vector<int32_t> &nodeMap,
+                  std::vector<int32_t> &bufferMap) {
+  Component sub;
+  sub.k = hi - lo;
+  sub.preds.resize(sub.k);
+  sub.succs.resize(sub.k);
+  sub.uses.resize(sub.k);
+  sub.nodeBytes.resize(sub.k);
+  for (int32_t i = lo; i < hi; ++i)
+    nodeMap[order[i]] = i - lo;
+  std::vector<int32_t> touched;
+  for (int32_t i = lo; i < hi; ++i) {
+    int32_t v = order[i], local = i - lo;
+    sub.nodeBytes[local] = parent.nodeBytes[v];
+    for (int32_t p : parent.preds[v])
+      if (nodeMap[p] >= 0) {
+        sub.preds[local].push_back(nodeMap[p]);
+        sub.succs[nodeMap[p]].push_back(local);
+      }
+    for (int32_t b : parent.uses[v]) {
+      if (bufferMap[b] < 0) {
+        bufferMap[b] = sub.numBuffers();
+        touched.push_back(b);
+        sub.size.push_back(parent.size[b]);
+        sub.users.emplace_back();
+        sub.liveIn.push_back(parent.liveIn[b] || first[b] < lo);
+        sub.liveOut.push_back(parent.liveOut[b] || last[b] >= hi);
+      }
+      sub.uses[local].push_back(bufferMap[b]);
+      sub.users[bufferMap[b]].push_back(local);
+    }
+  }
+  sub.base = parent.base + liveBefore;
+  for (int32_t b : touched) {
+    if (sub.liveIn[bufferMap[b]])
+      sub.base -= parent.size[b];
+    bufferMap[b] = -1;
+  }
+  for (int32_t i = lo; i < hi; ++i)
+    nodeMap[order[i]] = -1;
+  return sub;
+}
+
+/// Positions of each buffer's first and last user in `order`, and the bytes
+/// live before each position.
+struct OrderInfo {
+  std::vector<int32_t> first, last;
+  std::vector<int64_t> liveBefore;
+};
+
+OrderInfo orderInfo(const Component &c, const std::vector<int32_t> &order) {
+  OrderInfo info;
+  info.first.assign(c.numBuffers(), std::numeric_limits<int32_t>::max());
+  info.last.assign(c.numBuffers(), -1);
+  for (int32_t i = 0; i < static_cast<int32_t>(order.size()); ++i)
+    for (int32_t b : c.uses[order[i]]) {
+      info.first[b] = std::min(info.first[b], i);
+      info.last[b] = i;
+    }
+  std::vector<int64_t> delta(order.size() + 1, 0);
+  for (int32_t b = 0; b < c.numBuffers(); ++b) {
+    int32_t from = c.liveIn[b] ? 0 : info.first[b] + 1;
+    int32_t to = c.liveOut[b] ? static_cast<int32_t>(order.size())
+                              : info.last[b] + 1;
+    if (from < to) {
+      delta[from] += c.size[b];
+      delta[to] -= c.size[b];
+    }
+  }
+  info.liveBefore.resize(order.size() + 1);
+  int64_t live = 0;
+  for (size_t i = 0; i <= order.size(); ++i) {
+    live += delta[i];
+    info.liveBefore[i] = live;
+  }
+  return info;
+}
+
+class Deadline {
+public:
+  explicit Deadline(double seconds)
+      : end(Clock::now() + std::chrono::duration_cast<Clock::duration>(
+                               std::chrono::duration<double>(
+                                   std::max(seconds, 0.0)))) {}
+  bool passed() const { return Clock::now() >= end; }
+
+private:
+  Clock::time_point end;
+};
+
+//===----------------------------------------------------------------------===//
+// List scheduling
+//===----------------------------------------------------------------------===//
+
+enum class GreedyKey {
+  /// Least (allocated - freed) bytes first, then program order.
+  Delta,
+  /// Least bytes allocated by the step (the step's peak) first.
+  StepPeak,
+  /// Least (allocated - freed) first, then the most recently readied node:
+  /// finishes one branch before starting the next (depth first).
+  DeltaDepthFirst,
+};
+
+std::vector<int32_t> listSchedule(const Component &c, GreedyKey keyKind) {
+  std::vector<int32_t> remaining(c.numBuffers()), missing(c.k);
+  std::vector<int64_t> alloc(c.k, 0), freed(c.k, 0);
+  for (int32_t b = 0; b < c.numBuffers(); ++b) {
+    remaining[b] = static_cast<int32_t>(c.users[b].size());
+    for (int32_t u : c.users[b]) {
+      if (!c.liveIn[b])
+        alloc[u] += c.size[b];
+      if (remaining[b] == 1 && !c.liveOut[b])
+        freed[u] += c.size[b];
+    }
+  }
+  // (key, tie, node, stamp): smallest first.
+  using Entry = std::tuple<int64_t, int64_t, int64_t, int32_t, uint32_t>;
+  std::priority_queue<Entry, std::vector<Entry>, std::greater<Entry>> queue;
+  std::vector<uint32_t> stamp(c.k, 0);
+  std::vector<uint8_t> ready(c.k, 0), done(c.k, 0);
+  int64_t clock = 0;
+  std::vector<int64_t> readyTime(c.k, 0);
+  auto push = [&](int32_t v) {
+    int64_t delta = alloc[v] - freed[v];
+    Entry e;
+    switch (keyKind) {
+    case GreedyKey::Delta:
+      e = {delta, v, 0, v, ++stamp[v]};
+      break;
+    case GreedyKey::StepPeak:
+      e = {alloc[v] + c.nodeBytes[v], delta, v, v, ++stamp[v]};
+      break;
+    case GreedyKey::DeltaDepthFirst:
+      e = {delta, -readyTime[v], v, v, ++stamp[v]};
+      break;
+    }
+    queue.push(e);
+  };
+  for (int32_t v = 0; v < c.k; ++v) {
+    missing[v] = static_cast<int32_t>(c.preds[v].size());
+    if (missing[v] == 0) {
+      ready[v] = 1;
+      push(v);
+    }
+  }
+  std::vector<int32_t> order;
+  order.reserve(c.k);
+  while (!queue.empty()) {
+    auto [k1, k2, k3, v, s] = queue.top();
+    queue.pop();
+    if (done[v] || s != stamp[v])
+      continue;
+    done[v] = 1;
+    order.push_back(v);
+    for (int32_t b : c.uses[v]) {
+      bool started =
+          c.liveIn[b] ||
+          remaining[b] != static_cast<int32_t>(c.users[b].size());
+      --remaining[b];
+      if (!started && !c.liveIn[b])
+        for (int32_t u : c.users[b])
+          if (!done[u]) {
+            alloc[u] -= c.size[b];
+            if (ready[u])
+              push(u);
+          }
+      if (remaining[b] == 1 && !c.liveOut[b])
+        for (int32_t u : c.users[b])
+          if (!done[u]) {
+            freed[u] += c.size[b];
+            if (ready[u])
+              push(u);
+          }
+    }
+    ++clock;
+    for (int32_t s2 : c.succs[v])
+      if (--missing[s2] == 0) {
+        ready[s2] = 1;
+        readyTime[s2] = clock;
+        push(s2);
+      }
+  }
+  return order;
+}
+
+//===----------------------------------------------------------------------===//
+// Exact search over scheduled-node sets
+//===----------------------------------------------------------------------===//
+
+template <int W> struct Mask {
+  std::array<uint64_t, W> w{};
+  void set(int32_t i) { w[i >> 6] |= uint64_t(1) << (i & 63); }
+  bool test(int32_t i) const { return (w[i >> 6] >> (i & 63)) & 1; }
+  bool intersects(const Mask &o) const {
+    for (int i = 0; i < W; ++i)
+      if (w[i] & o.w[i])
+        return true;
+    return false;
+  }
+  /// True if every bit of this mask is in `o`.
+  bool subsetOf(const Mask &o) const {
+    for (int i = 0; i < W; ++i)
+      if (w[i] & ~o.w[i])
+        return false;
+    return true;
+  }
+  bool operator==(const Mask &o) const { return w == o.w; }
+};
+
+template <int W> struct MaskHash {
+  size_t operator()(const Mask<W> &m) const {
+    uint64_t h = 0x9e3779b97f4a7c15ULL;
+    for (uint64_t x : m.w) {
+      h ^= x + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
+      h *= 0xbf58476d1ce4e5b9ULL;
+    }
+    return static_cast<size_t>(h ^ (h >> 31));
+  }
+};
+
+enum class ExactStatus { Improved, NoBetter, Aborted };
+
+/// Minimises the peak of `c` over all topological orders with a dynamic
+/// program over downward-closed sets of scheduled nodes, layer by layer (the
+/// live bytes after a set depend only on the set). States whose peak reaches
+/// `upper` are pruned: Improved fills `order` with an order whose peak is
+/// below `upper` and minimal; NoBetter proves none is below `upper`.
+template <int W>
+ExactStatus exactSearchW(const Component &c, int64_t upper, int64_t maxStates,
+                         const Deadline &deadline,
+                         std::vector<int32_t> &order) {
+  struct State {
+    Mask<W> set;
+    int64_t peak, live;
+    int32_t parent, node;
+  };
+  std::vector<Mask<W>> predMask(c.k), userMask(c.numBuffers());
+  for (int32_t v = 0; v < c.k; ++v)
+    for (int32_t p : c.preds[v])
+      predMask[v].set(p);
+  for (int32_t b = 0; b < c.numBuffers(); ++b)
+    for (int32_t u : c.users[b])
+      userMask[b].set(u);
+  std::vector<State> states;
+  states.push_back({Mask<W>(), 0, c.initialLive(), -1, -1});
+  std::vector<int32_t> layer{0};
+  std::unordered_map<Mask<W>, int32_t, MaskHash<W>> next;
+  for (int32_t depth = 0; depth < c.k; ++depth) {
+    next.clear();
+    std::vector<int32_t> nextLayer;
+    for (int32_t si : layer) {
+      if ((states.size() & 1023) == 0 && deadline.passed())
+        return ExactStatus::Aborted;
+      const Mask<W> set = states[si].set;
+      int64_t live = states[si].live, peak = states[si].peak;
+      for (int32_t v = 0; v < c.k; ++v) {
+        if (set.test(v) || !predMask[v].subsetOf(set))
+          continue;
+        Mask<W> after = set;
+        after.set(v);
+        int64_t step = live + c.nodeBytes[v], freedBytes = 0;
+        for (int32_t b : c.uses[v]) {
+          if (!c.liveIn[b] && !userMask[b].intersects(set))
+            step += c.size[b];
+          if (!c.liveOut[b] && userMask[b].subsetOf(after))
+            freedBytes += c.size[b];
+        }
+        int64_t newPeak = std::max(peak, step);
+        if (newPeak >= upper)
+          continue;
+        int64_t newLive = step - c.nodeBytes[v] - freedBytes;
+        auto [it, inserted] =
+            next.try_emplace(after, static_cast<int32_t>(states.size()));
+        if (inserted) {
+          if (static_cast<int64_t>(states.size()) >= maxStates)
+            return ExactStatus::Aborted;
+          states.push_back({after, newPeak, newLive, si, v});
+          nextLayer.push_back(it->second);
+        } else if (newPeak < states[it->second].peak) {
+          states[it->second].peak = newPeak;
+          states[it->second].parent = si;
+          states[it->second].node = v;
+        }
+      }
+    }
+    if (nextLayer.empty())
+      return ExactStatus::NoBetter;
+    layer = std::move(nextLayer);
+  }
+  // One full set is left: the whole component.
+  int32_t si = layer.front();
+  order.assign(c.k, -1);
+  for (int32_t i = c.k - 1; i >= 0; --i) {
+    order[i] = states[si].node;
+    si = states[si].parent;
+  }
+  return ExactStatus::Improved;
+}
+
+constexpr int32_t kMaxExactNodes = 256;
+
+ExactStatus exactSearch(const Component &c, int64_t upper, int64_t maxStates,
+                        const Deadline &deadline,
+                        std::vector<int32_t> &order) {
+  if (c.k <= 64)
+    return exactSearchW<1>(c, upper, maxStates, deadline, order);
+  if (c.k <= 128)
+    return exactSearchW<2>(c, upper, maxStates, deadline, order);
+  if (c.k <= kMaxExactNodes)
+    return exactSearchW<4>(c, upper, maxStates, deadline, order);
+  return ExactStatus::Aborted;
+}
+
+//===----------------------------------------------------------------------===//
+// Beam search
+//===----------------------------------------------------------------------===//
+
+/// Beam search over partial schedules: every step, each of the `width` kept
+/// schedules is extended by its most promising ready nodes (least step peak,
+/// then least live bytes after), and the `width` best distinct scheduled
+/// sets (same set, same live bytes: the lower peak wins) survive, ranked by
+/// peak so far, then live bytes. Returns an empty order past the deadline.
+std::vector<int32_t> beamSearch(const Component &c, int width,
+                                const Deadline &deadline) {
+  struct BeamState {
+    std::vector<int32_t> remaining, missing, ready;
+    int64_t live = 0, peak = 0;
+    uint64_t hash = 0;
+    int32_t history = -1;
+  };
+  struct Child {
+    int64_t peak, live;
+    uint64_t hash;
+    int32_t parent, node;
+  };
+  std::mt19937_64 rng(12345);
+  std::vector<uint64_t> zobrist(c.k);
+  for (uint64_t &z : zobrist)
+    z = rng();
+  std::vector<std::pair<int32_t, int32_t>> history; // (parent, node)
+  std::vector<BeamState> beam(1);
+  beam[0].remaining.resize(c.numBuffers());
+  for (int32_t b = 0; b < c.numBuffers(); ++b)
+    beam[0].remaining[b] = static_cast<int32_t>(c.users[b].size());
+  beam[0].missing.resize(c.k);
+  for (int32_t v = 0; v < c.k; ++v) {
+    beam[0].missing[v] = static_cast<int32_t>(c.preds[v].size());
+    if (beam[0].missing[v] == 0)
+      beam[0].ready.push_back(v);
+  }
+  beam[0].live = c.initialLive();
+  constexpr int kExpand = 4;
+  std::vector<Child> children, candidates;
+  for (int32_t depth = 0; depth < c.k; ++depth) {
+    if (deadline.passed())
+      return {};
+    children.clear();
+    for (int32_t si = 0; si < static_cast<int32_t>(beam.size()); ++si) {
+      const BeamState &s = beam[si];
+      candidates.clear();
+      for (int32_t v : s.ready) {
+        int64_t step = s.live + c.nodeBytes[v], freedBytes = 0;
+        for (int32_t b : c.uses[v]) {
+          int32_t all = static_cast<int32_t>(c.users[b].size());
+          if (!c.liveIn[b] && s.remaining[b] == all)
+            step += c.size[b];
+          if (!c.liveOut[b] && s.remaining[b] == 1)
+            freedBytes += c.size[b];
+        }
+        candidates.push_back({std::max(s.peak, step),
+                              step - c.nodeBytes[v] - freedBytes,
+                              s.hash ^ zobrist[v], si, v});
+      }
+      auto better = [](const Child &a, const Child &b) {
+        return std::tie(a.peak, a.live, a.node) <
+               std::tie(b.peak, b.live, b.node);
+      };
+      size_t keep = std::min<size_t>(kExpand, candidates.size());
+      std::partial_sort(candidates.begin(), candidates.begin() + keep,
+                        candidates.end(), better);
+      children.insert(children.end(), candidates.begin(),
+                      candidates.begin() + keep);
+    }
+    std::sort(children.begin(), children.end(),
+              [](const Child &a, const Child &b) {
+                return std::tie(a.peak, a.live, a.hash) <
+                       std::tie(b.peak, b.live, b.hash);
+              });
+    std::vector<BeamState> nextBeam;
+    std::vector<uint64_t> seen;
+    for (const Child &child : children) {
+      if (static_cast<int>(nextBeam.size()) >= width)
+        break;
+      if (std::find(seen.begin(), seen.end(), child.hash) != seen.end())
+        continue;
+      seen.push_back(child.hash);
+      BeamState s = beam[child.parent];
+      int32_t v = child.node;
+      for (int32_t b : c.uses[v])
+        --s.remaining[b];
+      s.ready.erase(std::find(s.ready.begin(), s.ready.end(), v));
+      for (int32_t succ : c.succs[v])
+        if (--s.missing[succ] == 0)
+          s.ready.push_back(succ);
+      s.live = child.live;
+      s.peak = child.peak;
+      s.hash = child.hash;
+      history.emplace_back(s.history, v);
+      s.history = static_cast<int32_t>(history.size()) - 1;
+      nextBeam.push_back(std::move(s));
+    }
+    beam = std::move(nextBeam);
+  }
+  std::vector<int32_t> order(c.k);
+  int32_t h = beam.front().history;
+  for (int32_t i = c.k - 1; i >= 0; --i) {
+    order[i] = history[h].second;
+    h = history[h].first;
+  }
+  return order;
+}
+
+//===----------------------------------------------------------------------===//
+// Solving one component
+//===----------------------------------------------------------------------===//
+
+struct Solver {
+  const SequenceOptions &options;
+  const Deadline &deadline;
+  bool useExact, useSearch;
+  int64_t maxStates;
+
+  /// Largest component beam search runs on (it copies a state per child).
+  static constexpr int32_t kMaxBeamNodes = 4000;
+  /// Nodes per window re-solved exactly around the peak.
+  static constexpr int32_t kWindow = 14;
+
+  struct Result {
+    std::vector<int32_t> order;
+    int64_t peak = 0;
+    bool proven = false;
+    bool exact = false;
+  };
+
+  void consider(const Component &c, std::vector<int32_t> order,
+                Result &best) const {
+    if (order.size() != static_cast<size_t>(c.k))
+      return;
+    int64_t peak = peakOf(c, order);
+    if (peak < best.peak) {
+      best.peak = peak;
+      best.order = std::move(order);
+    }
+  }
+
+  Result solve(const Component &c) const {
+    Result best;
+    best.order.resize(c.k);
+    std::iota(best.order.begin(), best.order.end(), 0);
+    best.peak = peakOf(c, best.order);
+    int64_t lower = lowerBoundOf(c);
+    if (c.k <= 1 || best.peak <= lower) {
+      best.proven = true;
+      return best;
+    }
+    for (GreedyKey key : {GreedyKey::Delta, GreedyKey::DeltaDepthFirst,
+                          GreedyKey::StepPeak})
+      consider(c, listSchedule(c, key), best);
+    if (best.peak <= lower) {
+      best.proven = true;
+      return best;
+    }
+    if (!useSearch)
+      return best;
+    if (useExact && c.k <= kMaxExactNodes) {
+      std::vector<int32_t> order;
+      switch (exactSearch(c, best.peak, maxStates, deadline, order)) {
+      case ExactStatus::Improved:
+        best.order = std::move(order);
+        best.peak = peakOf(c, best.order);
+        [[fallthrough]];
+      case ExactStatus::NoBetter:
+        best.proven = best.exact = true;
+        return best;
+      case ExactStatus::Aborted:
+        break;
+      }
+    }
+    if (c.k <= kMaxBeamNodes && !deadline.passed())
+      consider(c, beamSearch(c, options.beamWidth, deadline), best);
+    improveWindows(c, best);
+    return best;
+  }
+
+  /// Re-solves windows of kWindow consecutive nodes around the positions
+  /// where `best` peaks, exactly (a large-neighbourhood search). Each
+  /// improvement leaves every position of its window below the peak, so the
+  /// number of positions at the peak drops every round; it stops at the
+  /// first peak position no window around it can lower, or at the deadline.
+  void improveWindows(const Component &c, Result &best) const {
+    int32_t n = c.k;
+    if (n <= 2)
+      return;
+    std::vector<int32_t> nodeMap(n, -1), bufferMap(c.numBuffers(), -1);
+    int32_t window = std::min(kWindow, n);
+    while (!deadline.passed()) {
+      std::vector<int64_t> steps = profile(c, best.order);
+      int64_t peak = *std::max_element(steps.begin(), steps.end());
+      int32_t p = static_cast<int32_t>(
+          std::find(steps.begin(), steps.end(), peak) - steps.begin());
+      OrderInfo info = orderInfo(c, best.order);
+      bool improved = false;
+      for (int32_t lo : {p - window / 2, p - window + 1, p}) {
+        lo = std::clamp(lo, 0, n - window);
+        Component sub =
+            makeSub(c, best.order, info.first, info.last, lo, lo + window,
+                    info.liveBefore[lo], nodeMap, bufferMap);
+        int64_t windowPeak =
+            *std::max_element(steps.begin() + lo, steps.begin() + lo + window);
+        std::vector<int32_t> order;
+        if (exactSearch(sub, windowPeak + c.base - sub.base, maxStates,
+                        deadline, order) != ExactStatus::Improved)
+          continue;
+        std::vector<int32_t> old(best.order.begin() + lo,
+                                 best.order.begin() + lo + window);
+        for (int32_t i = 0; i < window; ++i)
+          best.order[lo + i] = old[order[i]];
+        improved = true;
+        break;
+      }
+      if (!improved)
+        break;
+    }
+    best.peak = peakOf(c, best.order);
+  }
+};
+
+/// The whole graph as a component (every buffer starts and ends inside).
+Expected<Component> buildComponent(const SequenceGraph &graph) {
+  Component c;
+  int32_t n = graph.numNodes;
+  if (n < 0)
+    return Error{"negative node count"};
+  if (!graph.predecessors.empty() &&
+      graph.predecessors.size() != static_cast<size_t>(n))
+    return Error{"predecessors has " +
+                 std::to_string(graph.predecessors.size()) + " entries for " +
+                 std::to_string(n) + " nodes"};
+  if (!graph.nodeBytes.empty() &&
+      graph.nodeBytes.size() != static_cast<size_t>(n))
+    return Error{"nodeBytes has " + std::to_string(graph.nodeBytes.size()) +
+                 " entries for " + std::to_string(n) + " nodes"};
+  c.k = n;
+  c.preds.resize(n);
+  c.succs.resize(n);
+  c.uses.resize(n);
+  c.nodeBytes.assign(n, 0);
+  int64_t maxNodeBytes = 0;
+  for (int32_t v = 0; v < n; ++v) {
+    if (!graph.nodeBytes.empty()) {
+      if (graph.nodeBytes[v] < 0)
+        return Error{"node " + std::to_string(v) + " has negative bytes"};
+      c.nodeBytes[v] = graph.nodeBytes[v];
+      maxNodeBytes = std::max(maxNodeBytes, c.nodeBytes[v]);
+    }
+    if (graph.predecessors.empty())
+      continue;
+    std::vector<int32_t> preds = graph.predecessors[v];
+    for (int32_t p : preds)
+      if (p < 0 || p >= v)
+        return Error{"node " + std::to_string(v) + " has predecessor " +
+                     std::to_string(p) +
+                     " (predecessors must come earlier in program order)"};
+    std::sort(preds.begin(), preds.end());
+    preds.erase(std::unique(preds.begin(), preds.end()), preds.end());
+    for (int32_t p : preds)
+      c.succs[p].push_back(v);
+    c.preds[v] = std::move(preds);
+  }
+  int64_t total = maxNodeBytes;
+  for (size_t b = 0; b < graph.buffers.size(); ++b) {
+    const SequenceBuffer &buffer = graph.buffers[b];
+    if (buffer.size < 0)
+      return Error{"buffer " + std::to_string(b) + " has negative size"};
+    if (!addInPlace(total, buffer.size))
+      return Error{"the buffer sizes overflow int64"};
+    std::vector<int32_t> users = buffer.users;
+    for (int32_t u : users)
+      if (u < 0 || u >= n)
+        return Error{"buffer " + std::to_string(b) + " has user " +
+                     std::to_string(u) + " out of range"};
+    std::sort(users.begin(), users.end());
+    users.erase(std::unique(users.begin(), users.end()), users.end());
+    if (users.empty() || buffer.size == 0)
+      continue;
+    int32_t id = c.numBuffers();
+    for (int32_t u : users)
+      c.uses[u].push_back(id);
+    c.size.push_back(buffer.size);
+    c.users.push_back(std::move(users));
+  }
+  c.liveIn.assign(c.numBuffers(), 0);
+  c.liveOut.assign(c.numBuffers(), 0);
+  return c;
+}
+
+/// Node i of program order is a cut when every earlier node precedes it and
+/// every later node follows it: then every topological order runs the same
+/// set of nodes before it. By induction over program order, all nodes before
+/// i reach i iff each has a successor at or before i, and i reaches all
+/// nodes after it iff each has a predecessor at or after i; two linear
+/// sweeps.
+std::vector<uint8_t> findCuts(const Component &c) {
+  int32_t n = c.k;
+  std::vector<uint8_t> cut(n, 0);
+  std::vector<int32_t> suffixMinMaxPred(n + 1, std::numeric_limits<int32_t>::max());
+  for (int32_t v = n - 1; v >= 0; --v) {
+    int32_t maxPred = c.preds[v].empty() ? -1 : c.preds[v].back();
+    suffixMinMaxPred[v] = std::min(suffixMinMaxPred[v + 1], maxPred);
+  }
+  int32_t prefixMaxMinSucc = -1;
+  for (int32_t v = 0; v < n; ++v) {
+    if (prefixMaxMinSucc <= v && suffixMinMaxPred[v + 1] >= v)
+      cut[v] = 1;
+    int32_t minSucc = c.succs[v].empty()
+                          ? std::numeric_limits<int32_t>::max()
+                          : *std::min_element(c.succs[v].begin(),
+                                              c.succs[v].end());
+    prefixMaxMinSucc = std::max(prefixMaxMinSucc, minSucc);
+  }
+  return cut;
+}
+
+} // namespace
+
+const std::vector<std::string> &mplan::sequenceModes() {
+  static const std::vector<std::string> names = {"program", "greedy", "best",
+                                                 "exact"};
+  return names;
+}
+
+std::optional<int64_t> mplan::schedulePeak(const SequenceGraph &graph,
+                                           const std::vector<int32_t> &order) {
+  Expected<Component> c = buildComponent(graph);
+  if (!c || order.size() != static_cast<size_t>(c->k))
+    return std::nullopt;
+  std::vector<uint8_t> done(c->k, 0);
+  for (int32_t v : order) {
+    if (v < 0 || v >= c->k || done[v])
+      return std::nullopt;
+    for (int32_t p : c->preds[v])
+      if (!done[p])
+        return std::nullopt;
+    done[v] = 1;
+  }
+  return peakOf(*c, order);
+}
+
+Expected<Sequence> mplan::sequenceGraph(const SequenceGraph &graph,
+                                        const SequenceOptions &options) {
+  auto startTime = Clock::now();
+  const std::vector<std::string> &modes = sequenceModes();
+  if (std::find(modes.begin(), modes.end(), options.mode) == modes.end())
+    return Error{"unknown sequencing mode '" + options.mode +
+                 "'; expected program, greedy, best or exact"};
+  if (options.beamWidth < 1)
+    return Error{"beam width must be at least 1"};
+  Expected<Component> built = buildComponent(graph);
+  if (!built)
+    return Error{built.error()};
+  const Component &whole = *built;
+  int32_t n = whole.k;
+
+  Sequence result;
+  result.order.resize(n);
+  std::iota(result.order.begin(), result.order.end(), 0);
+  result.programPeak = result.peak = peakOf(whole, result.order);
+  auto finish = [&]() -> Expected<Sequence> {
+    result.seconds =
+        std::chrono::duration<double>(Clock::now() - startTime).count();
+    return result;
+  };
+  if (options.mode == "program" || n == 0)
+    return finish();
+
+  // Components: maximal runs of program order between cut nodes (a cut node
+  // alone is a component with one order).
+  std::vector<uint8_t> cut = findCuts(whole);
+  std::vector<std::pair<int32_t, int32_t>> ranges;
+  for (int32_t v = 0; v < n;) {
+    int32_t end = v + 1;
+    if (!cut[v])
+      while (end < n && !cut[end])
+        ++end;
+    ranges.emplace_back(v, end);
+    v = end;
+  }
+  result.numComponents = static_cast<int64_t>(ranges.size());
+  OrderInfo info = orderInfo(whole, result.order);
+  std::vector<int64_t> steps = profile(whole, result.order);
+  // The components that peak highest get the time budget first.
+  std::vector<std::pair<int64_t, int32_t>> byPeak;
+  for (int32_t i = 0; i < static_cast<int32_t>(ranges.size()); ++i) {
+    auto [lo, hi] = ranges[i];
+    result.largestComponent = std::max<int64_t>(result.largestComponent,
+                                                hi - lo);
+    if (hi - lo > 1)
+      byPeak.emplace_back(
+          -*std::max_element(steps.begin() + lo, steps.begin() + hi), i);
+  }
+  std::sort(byPeak.begin(), byPeak.end());
+
+  Deadline deadline(options.timeLimitSeconds);
+  Solver solver{options, deadline, options.mode != "greedy",
+                options.mode != "greedy",
+                options.mode == "exact" ? int64_t(20000000)
+                                        : options.maxExactStates};
+  std::vector<int32_t> nodeMap(n, -1), bufferMap(whole.numBuffers(), -1);
+  std::vector<int32_t> order = result.order;
+  // Proven per component: a cut node alone, or solved to optimality.
+  std::vector<uint8_t> proven(ranges.size(), 1);
+  std::vector<int64_t> componentPeak(ranges.size(), 0);
+  for (int32_t i = 0; i < static_cast<int32_t>(ranges.size()); ++i)
+    componentPeak[i] = steps[ranges[i].first];
+  for (auto [negPeak, i] : byPeak) {
+    auto [lo, hi] = ranges[i];
+    componentPeak[i] = -negPeak;
+    proven[i] = 0;
+    if (deadline.passed())
+      continue;
+    Component sub = makeSub(whole, result.order, info.first, info.last, lo,
+                            hi, info.liveBefore[lo], nodeMap, bufferMap);
+    Solver::Result solved = solver.solve(sub);
+    for (int32_t j = 0; j < hi - lo; ++j)
+      order[lo + j] = result.order[lo + solved.order[j]];
+    componentPeak[i] = sub.base + solved.peak;
+    proven[i] = solved.proven;
+    result.numExactComponents += solved.exact;
+  }
+  int64_t peak = peakOf(whole, order);
+  if (peak < result.programPeak) {
+    result.order = std::move(order);
+    result.peak = peak;
+  }
+  // The peak is optimal if a component reaching it is solved optimally:
+  // every order runs that component's nodes between the same cuts.
+  for (size_t i = 0; i < ranges.size(); ++i)
+    if (proven[i] && componentPeak[i] >= result.peak)
+      result.provenOptimal = true;
+  return finish();
+}
