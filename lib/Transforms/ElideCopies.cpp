@@ -597,16 +597,33 @@ private:
   func::FuncOp func;
   AccessAnalysis analysis;
   PeakGuard guard;
-  /// Per root: its live range over the numbering of the function as it was
-  /// when the pass started (an op moved before op P counts as at P), and the
-  /// bytes it takes in the arena (0 if it is not planned).
-  std::vector<LiveRange> ranges;
+  /// Per root: the bytes it takes in the arena (0 if it is not planned).
   std::vector<int64_t> arenaBytes;
   std::optional<PeakProfile> profile;
   llvm::function_ref<BufferLiveness &()> getLiveness;
+  /// The function's liveness, from the first rewrite that needs live ranges
+  /// on: every later change of the IR is announced to it, and a merge of two
+  /// roots is its mergeInto (the one merge mechanism of copy elision and
+  /// in-place reuse), so it stays valid for the passes that follow.
+  BufferLiveness *liveness = nullptr;
 
   /// Builds the profile (once, before the first rewrite).
   void initProfile();
+  /// The live range of root `id` (empty if the liveness does not know it).
+  LiveRange getRange(unsigned id) const;
+  /// Announce IR changes to the liveness, once it exists.
+  void notifyInserted(Operation *op) {
+    if (liveness)
+      liveness->notifyOpInserted(op);
+  }
+  void notifyMoved(Operation *op) {
+    if (liveness)
+      liveness->notifyOpMoved(op);
+  }
+  void notifyErased(Operation *op) {
+    if (liveness)
+      liveness->notifyOpErased(op);
+  }
 };
 } // namespace
 
@@ -615,18 +632,17 @@ private:
 static constexpr int64_t kSlabAlignment = 64;
 
 void CopyEliminator::initProfile() {
-  // Live ranges as the plan pass will compute them, computed once.
-  BufferLiveness &liveness = getLiveness();
-  profile.emplace(liveness.getNumIndices() + 1);
-  ranges.resize(analysis.roots.size());
+  // Live ranges as the plan pass will compute them, computed once and kept
+  // up to date from here on.
+  liveness = &getLiveness();
+  profile.emplace(liveness->getNumIndices() + 1);
   arenaBytes.assign(analysis.roots.size(), 0);
   for (auto [id, state] : llvm::enumerate(analysis.roots)) {
     Value root = state.value();
-    if (!liveness.isRoot(root))
+    if (state.erased || !liveness->isRoot(root))
       continue;
-    ranges[id] = liveness.getLiveRange(root);
     auto alloc = dyn_cast<AllocTensorOp>(state.alloc);
-    if (!alloc || liveness.getUnplannableReason(root))
+    if (!alloc || liveness->getUnplannableReason(root))
       continue;
     FailureOr<int64_t> bytes = alloc.getByteSize();
     if (failed(bytes))
@@ -634,14 +650,22 @@ void CopyEliminator::initProfile() {
     int64_t alignment =
         std::max<int64_t>(alloc.getAlignment().value_or(1), kSlabAlignment);
     arenaBytes[id] = llvm::alignTo(*bytes, alignment);
-    profile->add(ranges[id].start, ranges[id].end, arenaBytes[id]);
+    LiveRange range = getRange(id);
+    profile->add(range.start, range.end, arenaBytes[id]);
   }
+}
+
+LiveRange CopyEliminator::getRange(unsigned id) const {
+  const RootState &state = analysis.roots[id];
+  if (state.erased || !liveness->isRoot(state.value()))
+    return {};
+  return liveness->getLiveRange(state.value());
 }
 
 bool CopyEliminator::admitMerge(unsigned x, unsigned y, bool guarded) {
   if (!profile)
     initProfile();
-  LiveRange rx = ranges[x], ry = ranges[y];
+  LiveRange rx = getRange(x), ry = getRange(y);
   // An empty range (a root the liveness does not know) adds nothing.
   LiveRange merged = rx.start == rx.end   ? ry
                      : ry.start == ry.end ? rx
@@ -664,7 +688,6 @@ bool CopyEliminator::admitMerge(unsigned x, unsigned y, bool guarded) {
     apply(-1);
     return false;
   }
-  ranges[y] = merged;
   arenaBytes[x] = 0;
   return true;
 }
@@ -856,11 +879,13 @@ void CopyEliminator::narrowFill(unsigned y, linalg::FillOp fill,
       target = ViewOp::create(builder, fill.getLoc(), type, yRoot,
                               offset * elementSize);
       analysis.notifyPlaced(target.getDefiningOp());
+      notifyInserted(target.getDefiningOp());
     }
     analysis.aliasOf[target] = AliasInfo{y, Extent(type)};
     auto piece = linalg::FillOp::create(builder, fill.getLoc(),
                                         ValueRange{value}, ValueRange{target});
     analysis.notifyPlaced(piece);
+    notifyInserted(piece);
     auto [read, write] = getEffectsOn(piece, target);
     ys.accesses.push_back(Access{piece, piece, read, write, Extent(type)});
   };
@@ -879,12 +904,14 @@ void CopyEliminator::narrowFill(unsigned y, linalg::FillOp fill,
     return access.user == fill.getOperation();
   });
   Value oldTarget = fill.getOutputs()[0];
+  notifyErased(fill);
   fill->erase();
   if (Operation *view = oldTarget.getDefiningOp();
       view && view != ys.alloc && view->use_empty() &&
       view->getNumRegions() == 0 && isMemoryEffectFree(view)) {
     for (Value result : view->getResults())
       analysis.forget(result);
+    notifyErased(view);
     view->erase();
   }
 }
@@ -907,11 +934,15 @@ void CopyEliminator::merge(
     return offset;
   };
 
+  // Y covers X's aliases and live range from now on.
+  if (liveness)
+    liveness->mergeInto(xRoot, yRoot);
   // Y must be defined before X's uses: allocations touch no memory, so Y's
   // moves up freely.
   if (analysis.pos(yAlloc) > analysis.pos(xAlloc)) {
     yAlloc->moveBefore(xAlloc);
     analysis.notifyPlaced(yAlloc);
+    notifyMoved(yAlloc);
   }
   // The view of Y that replaces X goes right before X's first access (every
   // direct use of X is at or after it), not at X's allocation: a view is a
@@ -922,6 +953,7 @@ void CopyEliminator::merge(
     replacement = ViewOp::create(builder, xAlloc->getLoc(), region, yRoot,
                                  layoutOffset(region) * elementSize);
     analysis.notifyPlaced(replacement.getDefiningOp());
+    notifyInserted(replacement.getDefiningOp());
   }
   analysis.aliasOf[replacement] = AliasInfo{y, Extent(region)};
   // Initializations of Y that wrote the region between X's first access and
@@ -933,13 +965,16 @@ void CopyEliminator::merge(
         analysis.pos(view) > analysis.pos(firstAccess)) {
       view->moveBefore(firstAccess);
       analysis.notifyPlaced(view);
+      notifyMoved(view);
     }
     for (Operation *constant : getLateConstants(init, firstAccess)) {
       constant->moveBefore(firstAccess);
       analysis.notifyPlaced(constant);
+      notifyMoved(constant);
     }
     init->moveBefore(firstAccess);
     analysis.notifyPlaced(init);
+    notifyMoved(init);
   }
   // Initializations of Y that stay between X's first access and the copy
   // stop writing the region.
@@ -970,13 +1005,16 @@ void CopyEliminator::merge(
       newView = ViewOp::create(builder, view.getLoc(), type, yRoot,
                                layoutOffset(type) * elementSize);
       analysis.notifyPlaced(newView.getDefiningOp());
+      notifyInserted(newView.getDefiningOp());
     }
     analysis.aliasOf[newView] = AliasInfo{y, Extent(type)};
     analysis.forget(view.getResult());
     view.getResult().replaceAllUsesWith(newView);
+    notifyErased(view);
     view->erase();
   }
   analysis.forget(xRoot);
+  notifyErased(xAlloc);
   xAlloc->erase();
   xs.erased = true;
 }
@@ -1004,6 +1042,7 @@ void CopyEliminator::replaceCopyByFill(Operation *copy, unsigned source,
   auto newFill = linalg::FillOp::create(builder, copy->getLoc(),
                                         fill.getInputs()[0], target);
   analysis.notifyPlaced(newFill);
+  notifyInserted(newFill);
   // The copy's write of the target is the new fill's.
   if (auto it = analysis.aliasOf.find(target); it != analysis.aliasOf.end())
     for (Access &access : analysis.roots[it->second.root].accesses)
@@ -1023,6 +1062,7 @@ void CopyEliminator::replaceCopyByFill(Operation *copy, unsigned source,
   if (next && analysis.pos(next) > analysis.pos(fill)) {
     fill->moveBefore(next);
     analysis.notifyPlaced(fill);
+    notifyMoved(fill);
   }
   // Nothing reads the source any more: it goes with its fill.
   if (next || !state.removable ||
@@ -1031,8 +1071,10 @@ void CopyEliminator::replaceCopyByFill(Operation *copy, unsigned source,
       }))
     return;
   state.accesses.clear();
+  notifyErased(fill);
   fill->erase();
   analysis.forget(state.value());
+  notifyErased(state.alloc);
   state.alloc->erase();
   state.erased = true;
 }
@@ -1042,6 +1084,7 @@ void CopyEliminator::eraseCopy(Operation *copy, ArrayRef<unsigned> roots) {
     llvm::erase_if(analysis.roots[root].accesses,
                    [&](const Access &access) { return access.user == copy; });
   SmallVector<Value> copyOperands(copy->getOperands());
+  notifyErased(copy);
   copy->erase();
   // Its views go with it if nothing else uses them (a root allocates, so it
   // is never memory-effect free).
@@ -1051,6 +1094,7 @@ void CopyEliminator::eraseCopy(Operation *copy, ArrayRef<unsigned> roots) {
           isMemoryEffectFree(view)) {
         for (Value result : view->getResults())
           analysis.forget(result);
+        notifyErased(view);
         view->erase();
         ++viewsRemoved;
       }

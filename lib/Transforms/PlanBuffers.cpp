@@ -212,6 +212,15 @@ mlir::mplan::planBuffersInFunction(func::FuncOp func,
     report.viewCopyCounts.emplace_back(key.str(), count ? count.getInt() : 0);
   }
   report.defaultSpace.strategy = options.strategy;
+  if (auto merges = func->getAttrOfType<ArrayAttr>("mplan.inplace"))
+    for (auto merge : merges.getAsRange<DictionaryAttr>()) {
+      auto id = merge.getAs<IntegerAttr>("buffer");
+      auto reusedBy = merge.getAs<IntegerAttr>("reused_by");
+      auto loc = merge.getAs<LocationAttr>("at");
+      if (id && reusedBy && loc)
+        report.inplace.push_back(
+            {id.getInt(), reusedBy.getInt(), formatLoc(Location(loc))});
+    }
   func.walk([&](memref::AllocOp alloc) {
     if (auto reason = alloc->getAttrOfType<StringAttr>("mplan.unplanned"))
       report.unmanaged.emplace_back(formatLoc(alloc.getLoc()),
@@ -281,6 +290,16 @@ static LogicalResult writePlanReport(Operation *anchor, StringRef path,
                   json.attribute("reason", entry.second);
                 });
             });
+            if (!report.inplace.empty())
+              json.attributeArray("inplace", [&] {
+                for (const FunctionPlanReport::InPlaceEntry &entry :
+                     report.inplace)
+                  json.object([&] {
+                    json.attribute("buffer", entry.id);
+                    json.attribute("reused_by", entry.reusedBy);
+                    json.attribute("loc", entry.loc);
+                  });
+              });
             // Slabs of the other memory spaces, each planned on its own.
             if (!report.otherSpaces.empty())
               json.attributeArray("memory_spaces", [&] {

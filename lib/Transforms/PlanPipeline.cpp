@@ -29,16 +29,21 @@ struct MPlanPlanPass : public mlir::mplan::impl::MPlanPlanBase<MPlanPlanPass> {
         BufferLiveness liveness(func);
         (void)captureBuffersInFunction(func, liveness, emitRemarks);
       }
-      if (!viewsAndCopies)
-        return success();
-      if (failed(foldViewsInFunction(func)))
-        return failure();
+      // One analysis from copy elision on, updated in place by every rewrite
+      // (built when the first rewrite needs it).
       std::optional<BufferLiveness> liveness;
-      (void)elideCopiesInFunction(func, peakGuard, [&]() -> BufferLiveness & {
+      auto getLiveness = [&]() -> BufferLiveness & {
         if (!liveness)
           liveness.emplace(func);
         return *liveness;
-      });
+      };
+      if (viewsAndCopies) {
+        if (failed(foldViewsInFunction(func)))
+          return failure();
+        (void)elideCopiesInFunction(func, peakGuard, getLiveness);
+      }
+      if (inplace)
+        (void)reuseInPlaceInFunction(func, getLiveness());
       return success();
     };
     if (failed(planModule(getOperation(),
@@ -64,6 +69,7 @@ void mlir::mplan::buildPlanPipeline(OpPassManager &pm,
   plan.stagger = options.stagger;
   plan.viewsAndCopies = options.viewsAndCopies;
   plan.peakGuard = options.peakGuard;
+  plan.inplace = options.inplace;
   plan.emitRemarks = options.remarks;
   pm.addPass(createMPlanPlan(plan));
 }

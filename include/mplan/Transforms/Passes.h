@@ -69,6 +69,11 @@ struct PlanPipelineOptions : public PassPipelineOptions<PlanPipelineOptions> {
           clEnumValN(PeakGuard::Views, "views",
                      "view copies only: pad and concat copies always go"),
           clEnumValN(PeakGuard::All, "all", "every rewrite is guarded"))};
+  PassOptions::Option<bool> inplace{
+      *this, "inplace",
+      llvm::cl::desc("Write the output of an elementwise op over an input "
+                     "buffer that dies there (see mplan-inplace)"),
+      llvm::cl::init(false)};
   PassOptions::Option<bool> remarks{
       *this, "remarks",
       llvm::cl::desc("Emit a remark for every buffer left unplanned"),
@@ -87,6 +92,12 @@ bool captureBuffersInFunction(func::FuncOp func, BufferLiveness &liveness,
 /// changed.
 bool elideCopiesInFunction(func::FuncOp func, PeakGuard peakGuard,
                            llvm::function_ref<BufferLiveness &()> getLiveness);
+
+/// The work of `mplan-inplace` on one function, whose analysis is `liveness`
+/// (kept up to date): every elementwise linalg op whose output can be written
+/// over a dying input gets that input's buffer. Records the merges in the
+/// function's `mplan.inplace` attribute; returns how many were made.
+int64_t reuseInPlaceInFunction(func::FuncOp func, BufferLiveness &liveness);
 
 /// What the plan report says about the slab of one memory space.
 struct SlabPlanReport {
@@ -111,6 +122,13 @@ struct FunctionPlanReport {
   SlabPlanReport defaultSpace;
   std::vector<SlabPlanReport> otherSpaces;
   std::vector<std::pair<std::string, std::string>> unmanaged;
+  /// In-place reuses (mplan-inplace): buffer `id` also holds what buffer
+  /// `reusedBy` held, from the op at `loc` on.
+  struct InPlaceEntry {
+    int64_t id, reusedBy;
+    std::string loc;
+  };
+  std::vector<InPlaceEntry> inplace;
   /// Counts recorded by mplan-fold-views / mplan-elide-copies as function
   /// attributes (`mplan.<key>`), reported as `<key>`.
   std::vector<std::pair<std::string, int64_t>> viewCopyCounts;

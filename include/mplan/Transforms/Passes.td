@@ -111,9 +111,42 @@ def MPlanPlan : Pass<"mplan-plan", "ModuleOp"> {
                         "view copies only: pad and concat copies always go"),
              clEnumValN(::mlir::mplan::PeakGuard::All, "all",
                         "every rewrite is guarded"))}]>,
+    Option<"inplace", "inplace", "bool", /*default=*/"false",
+           "Then write the output of elementwise ops over input buffers that "
+           "die there, as mplan-inplace does">,
     Option<"emitRemarks", "remarks", "bool", /*default=*/"false",
            "Emit a remark for every buffer that is left unplanned">,
   ];
+}
+
+def MPlanInPlace : Pass<"mplan-inplace", "func::FuncOp"> {
+  let summary = "Write elementwise outputs over input buffers that die there";
+  let description = [{
+    When an elementwise linalg op on buffers (all loops parallel) is the last
+    use of an input buffer X and the first use of its output buffer Y, with
+    identity indexing maps for both, the same type, and a payload that does
+    not read the output's initial value, Y's buffer becomes X's: the two
+    unplanned `mplan.alloc_tensor` roots merge, so a chain of elementwise ops
+    on one activation needs one buffer instead of two.
+
+    ```mlir
+    %x = mplan.alloc_tensor id(0) -> memref<64xf32>
+    linalg.map { math.absf } ins(%in : memref<64xf32>) outs(%x : memref<64xf32>)
+    %y = mplan.alloc_tensor id(1) -> memref<64xf32>
+    linalg.map { arith.negf } ins(%x : memref<64xf32>) outs(%y : memref<64xf32>)
+    // becomes
+    %x = mplan.alloc_tensor id(0) -> memref<64xf32>
+    linalg.map { math.absf } ins(%in : memref<64xf32>) outs(%x : memref<64xf32>)
+    linalg.map { arith.negf } ins(%x : memref<64xf32>) outs(%x : memref<64xf32>)
+    ```
+
+    Never when X or Y is a function argument, escapes or has a hidden access
+    (stored, address taken, kept by a callee), is read later through any
+    alias, is touched by the op other than as the reused operands, or is
+    allocated outside the op's block (loops, parallel iterations). The merges
+    are listed in the function's `mplan.inplace` attribute and in the plan
+    report (`inplace`). Merging never raises the max-live bound.
+  }];
 }
 
 def MPlanVerifyPlan : Pass<"mplan-verify-plan", "func::FuncOp"> {

@@ -1,0 +1,200 @@
+//===- InPlace.cpp - Outputs written over dying inputs --------------------===//
+//
+// An elementwise linalg op whose input buffer X dies at the op writes its
+// output over X: the output's buffer Y merges into X, so a chain
+// bias-add -> relu -> scale on one activation needs one buffer, not two.
+//
+//   %x = mplan.alloc_tensor id(0) -> memref<64xf32>      (last used below)
+//   %y = mplan.alloc_tensor id(1) -> memref<64xf32>      (first used below)
+//   linalg.generic ... ins(%x : ...) outs(%y : ...) { ^bb0(%in, %out): ... }
+//   ... uses of %y ...
+// becomes
+//   %x = mplan.alloc_tensor id(0) -> memref<64xf32>
+//   linalg.generic ... ins(%x : ...) outs(%x : ...) { ... }
+//   ... uses of %x ...
+//
+// Legality (every condition is checked; a candidate that fails one stays):
+//  * the op is a linalg op on buffers whose loops are all parallel;
+//  * Y is the op's init operand itself (a whole root), its indexing map is
+//    the identity, the payload does not read its initial value, and the op
+//    is Y's first use through any alias (Y's live range starts at the op);
+//  * X is one of the op's input operands itself (a whole root), with the
+//    identity indexing map, of exactly Y's type (shape, element type, memory
+//    space), and the op is X's last use through any alias (X's live range
+//    ends with the op);
+//  * X and Y are unplanned mplan.alloc_tensor results the planner can plan
+//    (not function arguments, not escaping, no hidden access:
+//    BufferLiveness::getUnplannableReason), allocated in the op's block (so
+//    never carried around a loop or run by parallel iterations);
+//  * no other operand of the op, and no op nested in it, touches X or Y
+//    through an alias, except X as further identity-mapped inputs.
+// Each iteration of the op then reads X[i] and writes Y[i] = X[i] only: no
+// element of X is read after it was overwritten.
+//
+// The merge is BufferLiveness::mergeInto, the same mechanism copy elision
+// uses, so the analysis stays valid in place (no recomputation) and a chain
+// merges op after op. Merging never raises the max-live bound: X and Y were
+// both live at the op, and the merged buffer is live exactly where either
+// was.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mplan/Analysis/BufferLiveness.h"
+#include "mplan/Dialect/MPlan/IR/MPlanOps.h"
+#include "mplan/Transforms/Passes.h"
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/IR/Builders.h"
+
+namespace mlir {
+namespace mplan {
+#define GEN_PASS_DEF_MPLANINPLACE
+#include "mplan/Transforms/Passes.h.inc"
+} // namespace mplan
+} // namespace mlir
+
+using namespace mlir;
+using namespace mlir::mplan;
+
+namespace {
+/// Finds and applies in-place reuses in one function.
+class InPlaceReuse {
+public:
+  InPlaceReuse(func::FuncOp func, BufferLiveness &liveness)
+      : func(func), liveness(liveness) {}
+
+  /// Rewrites every legal candidate; returns the merges made.
+  SmallVector<Attribute> run();
+
+private:
+  /// The unplanned, plannable mplan.alloc_tensor `value` is, allocated in
+  /// `block`, or null.
+  AllocTensorOp getLocalRoot(Value value, Block *block) const;
+  /// Whether `op` or an op nested in it uses an alias of `root` other than
+  /// through the operands in `allowed`.
+  bool usesOtherwise(Operation *op, Value root,
+                     ArrayRef<OpOperand *> allowed) const;
+  /// Tries to write `op`'s output over a dying input; true if merged.
+  bool tryOp(linalg::LinalgOp op, SmallVectorImpl<Attribute> &merges);
+
+  func::FuncOp func;
+  BufferLiveness &liveness;
+};
+} // namespace
+
+AllocTensorOp InPlaceReuse::getLocalRoot(Value value, Block *block) const {
+  auto alloc = value.getDefiningOp<AllocTensorOp>();
+  if (!alloc || alloc.isPlanned() || alloc->getBlock() != block ||
+      !liveness.isRoot(value) || liveness.getUnplannableReason(value))
+    return {};
+  return alloc;
+}
+
+bool InPlaceReuse::usesOtherwise(Operation *op, Value root,
+                                 ArrayRef<OpOperand *> allowed) const {
+  WalkResult result = op->walk([&](Operation *nested) {
+    for (OpOperand &operand : nested->getOpOperands())
+      if (!llvm::is_contained(allowed, &operand) &&
+          llvm::is_contained(liveness.getRootsOf(operand.get()), root))
+        return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  return result.wasInterrupted();
+}
+
+bool InPlaceReuse::tryOp(linalg::LinalgOp op,
+                         SmallVectorImpl<Attribute> &merges) {
+  if (!op.hasPureBufferSemantics() ||
+      op.getNumLoops() != op.getNumParallelLoops())
+    return false;
+  Block *block = op->getBlock();
+  int64_t index = liveness.getIndex(op);
+  int64_t end = liveness.getSubtreeEnd(op) + 1;
+  for (OpOperand &init : op.getDpsInitsMutable()) {
+    AllocTensorOp yAlloc = getLocalRoot(init.get(), block);
+    if (!yAlloc || !op.getMatchingIndexingMap(&init).isIdentity() ||
+        op.payloadUsesValueFromOperand(&init) ||
+        liveness.getLiveRange(yAlloc.getResult()).start != index ||
+        usesOtherwise(op, yAlloc.getResult(), {&init}))
+      continue;
+    for (OpOperand *input : op.getDpsInputOperands()) {
+      AllocTensorOp xAlloc = getLocalRoot(input->get(), block);
+      if (!xAlloc || xAlloc == yAlloc || xAlloc.getType() != yAlloc.getType())
+        continue;
+      LiveRange xRange = liveness.getLiveRange(xAlloc.getResult());
+      if (xRange.end != end || xRange.start > index)
+        continue;
+      // X may appear as several inputs, each identity-mapped.
+      SmallVector<OpOperand *> xInputs;
+      bool identity = true;
+      for (OpOperand *other : op.getDpsInputOperands())
+        if (other->get() == xAlloc.getResult()) {
+          xInputs.push_back(other);
+          identity &= op.getMatchingIndexingMap(other).isIdentity();
+        }
+      if (!identity || usesOtherwise(op, xAlloc.getResult(), xInputs))
+        continue;
+
+      // Y's bytes are X's from here on.
+      Value x = xAlloc.getResult(), y = yAlloc.getResult();
+      Builder builder(func.getContext());
+      merges.push_back(builder.getDictionaryAttr(
+          {builder.getNamedAttr("buffer", builder.getI64IntegerAttr(
+                                              xAlloc.getId())),
+           builder.getNamedAttr("reused_by", builder.getI64IntegerAttr(
+                                                 yAlloc.getId())),
+           builder.getNamedAttr("at", op->getLoc())}));
+      std::optional<uint64_t> xAlign = xAlloc.getAlignment();
+      std::optional<uint64_t> yAlign = yAlloc.getAlignment();
+      if (yAlign && (!xAlign || *yAlign > *xAlign))
+        xAlloc.setAlignmentAttr(builder.getI64IntegerAttr(*yAlign));
+      liveness.mergeInto(y, x);
+      y.replaceAllUsesWith(x);
+      liveness.notifyOpErased(yAlloc);
+      yAlloc->erase();
+      return true;
+    }
+  }
+  return false;
+}
+
+SmallVector<Attribute> InPlaceReuse::run() {
+  SmallVector<linalg::LinalgOp> candidates;
+  func.walk([&](linalg::LinalgOp op) { candidates.push_back(op); });
+  SmallVector<Attribute> merges;
+  for (linalg::LinalgOp op : candidates)
+    (void)tryOp(op, merges);
+  return merges;
+}
+
+/// The function attribute listing the merges (`{buffer, reused_by, at}`),
+/// which the plan report copies.
+static constexpr llvm::StringLiteral kInPlaceAttr = "mplan.inplace";
+
+int64_t mlir::mplan::reuseInPlaceInFunction(func::FuncOp func,
+                                            BufferLiveness &liveness) {
+  SmallVector<Attribute> merges = InPlaceReuse(func, liveness).run();
+  int64_t count = merges.size();
+  if (count == 0)
+    return 0;
+  if (auto old = func->getAttrOfType<ArrayAttr>(kInPlaceAttr))
+    merges.insert(merges.begin(), old.begin(), old.end());
+  func->setAttr(kInPlaceAttr, ArrayAttr::get(func.getContext(), merges));
+  return count;
+}
+
+namespace {
+struct MPlanInPlacePass
+    : public mlir::mplan::impl::MPlanInPlaceBase<MPlanInPlacePass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    func::FuncOp func = getOperation();
+    if (func.isExternal())
+      return;
+    // The analysis is updated in place: it stays valid for the next pass.
+    (void)reuseInPlaceInFunction(func, getAnalysis<BufferLiveness>());
+    markAnalysesPreserved<BufferLiveness>();
+  }
+};
+} // namespace

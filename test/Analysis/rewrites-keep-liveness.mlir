@@ -1,0 +1,12 @@
+// Copy elision and in-place reuse keep one BufferLiveness valid by updating it in place (the one
+// merge mechanism, BufferLiveness::mergeInto): after both ran, it knows every root of a fresh
+// analysis with at least its aliases and reasons, and keeps every interference of the fresh one.
+// RUN: mplan-opt %S/../Transforms/elide-copies.mlir --split-input-file --mplan-capture-buffers --mplan-fold-views --test-mplan-rewrites-keep-liveness -o /dev/null
+// RUN: mplan-opt %S/../Transforms/elide-copies-negative.mlir --split-input-file --mplan-capture-buffers --mplan-fold-views --test-mplan-rewrites-keep-liveness -o /dev/null
+// RUN: mplan-opt %S/../Transforms/elide-copies-peak.mlir --split-input-file --mplan-capture-buffers --mplan-fold-views --test-mplan-rewrites-keep-liveness -o /dev/null
+// RUN: mplan-opt %S/../Transforms/inplace.mlir --split-input-file --mplan-capture-buffers --test-mplan-rewrites-keep-liveness -o /dev/null
+// RUN: mplan-opt %S/../Transforms/hidden-accesses.mlir --split-input-file --mplan-capture-buffers --mplan-fold-views --test-mplan-rewrites-keep-liveness -o /dev/null
+// RUN: mlir-opt %S/../../models/pad_concat_cnn.mlir --one-shot-bufferize="bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map" \
+// RUN:   | mplan-opt --mplan-mark-calls --mplan-capture-buffers --mplan-fold-views --test-mplan-rewrites-keep-liveness -o /dev/null
+// RUN: mlir-opt %S/../../models/inception.mlir --one-shot-bufferize="bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map" \
+// RUN:   | mplan-opt --mplan-mark-calls --mplan-capture-buffers --mplan-fold-views --test-mplan-rewrites-keep-liveness -o /dev/null
