@@ -94,6 +94,21 @@ def ConvertMPlanToMemRef : Pass<"convert-mplan-to-memref", "ModuleOp"> {
   ];
 }
 
+def MPlanDeallocInDefaultSpace : Pass<"mplan-dealloc-in-default-space"> {
+  let summary = "Free buffers of integer memory spaces through the default space";
+  let description = [{
+    Rewrites every `memref.dealloc` of a memref in a non-default integer
+    memory space (e.g. a heap arena `memref<Nxi8, 1>` of an mplan slab in
+    space 1) into a `memref.memory_space_cast` to the default space and a
+    `memref.dealloc` of the cast. `finalize-memref-to-llvm` allocates such a
+    buffer with `malloc` and an `addrspacecast` to its space, but passes the
+    pointer to `free` without casting it back, which the LLVM verifier
+    rejects. Run by `mplan-to-llvm` before `finalize-memref-to-llvm`; memory
+    spaces that are not integers (e.g. `#gpu.address_space`) are left alone.
+  }];
+  let dependentDialects = ["::mlir::memref::MemRefDialect"];
+}
+
 def ConvertMPlanArenasToLLVM : Pass<"convert-mplan-arenas-to-llvm", "ModuleOp"> {
   let summary = "Allocate heap arenas with aligned_alloc";
   let description = [{

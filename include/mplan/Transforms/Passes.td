@@ -155,8 +155,11 @@ def MPlanVerifyPlan : Pass<"mplan-verify-plan", "func::FuncOp"> {
     Recomputes the live ranges of the planned `mplan.alloc_tensor` ops of each
     function (ignoring the ranges recorded in the IR) and fails, at the
     location of one of the two buffers, if two buffers that are live at the
-    same time overlap in their slab. Run it after passes that may reorder
-    operations.
+    same time overlap in their slab. Each slab (a function has one per memory
+    space) is checked on its own: buffers of different slabs never conflict.
+    One sort and sweep per slab, O(n log n). Run it after passes that may
+    reorder operations; `convert-mplan-to-memref` runs the same check
+    (mplan/Analysis/PlanVerifier.h) unless `verify-plan=false`.
   }];
 }
 

@@ -2,7 +2,8 @@
 //
 // Everything a planned (or unplanned) bufferized program contains, down to the
 // LLVM dialect, with upstream passes and patterns (bufferization.clone and
-// memref.realloc included). With `aligned-arenas`,
+// memref.realloc included; buffers of integer memory spaces freed through the
+// default space, see mplan-dealloc-in-default-space). With `aligned-arenas`,
 // convert-mplan-arenas-to-llvm first lowers the heap arenas with upstream's
 // aligned_alloc pattern.
 //
@@ -33,6 +34,7 @@
 namespace mlir {
 namespace mplan {
 #define GEN_PASS_DEF_CONVERTMPLANARENASTOLLVM
+#define GEN_PASS_DEF_MPLANDEALLOCINDEFAULTSPACE
 #include "mplan/Conversion/Passes.h.inc"
 } // namespace mplan
 } // namespace mlir
@@ -60,6 +62,27 @@ struct ConvertMPlanArenasToLLVMPass
       signalPassFailure();
   }
 };
+
+struct MPlanDeallocInDefaultSpacePass
+    : public mlir::mplan::impl::MPlanDeallocInDefaultSpaceBase<
+          MPlanDeallocInDefaultSpacePass> {
+  void runOnOperation() override {
+    getOperation()->walk([](memref::DeallocOp dealloc) {
+      auto type = dyn_cast<MemRefType>(dealloc.getMemref().getType());
+      auto space = type ? dyn_cast_if_present<IntegerAttr>(type.getMemorySpace())
+                        : IntegerAttr();
+      if (!space || space.getValue().isZero())
+        return;
+      OpBuilder builder(dealloc);
+      Value cast = memref::MemorySpaceCastOp::create(
+          builder, dealloc.getLoc(),
+          MemRefType::get(type.getShape(), type.getElementType(),
+                          type.getLayout()),
+          dealloc.getMemref());
+      dealloc.getMemrefMutable().assign(cast);
+    });
+  }
+};
 } // namespace
 
 void mlir::mplan::buildMPlanToLLVMPipeline(OpPassManager &pm,
@@ -80,6 +103,7 @@ void mlir::mplan::buildMPlanToLLVMPipeline(OpPassManager &pm,
   pm.addPass(createLowerAffinePass());
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(createConvertVectorToLLVMPass());
+  pm.addPass(mplan::createMPlanDeallocInDefaultSpace());
   if (options.alignedArenas)
     pm.addPass(mplan::createConvertMPlanArenasToLLVM());
   FinalizeMemRefToLLVMConversionPassOptions memrefOptions;
