@@ -387,11 +387,10 @@ Expected<Plan> mplan::planBuffers(const std::vector<Buffer> &buffers,
       name = "best(" + winner + ")";
       if (placement.arena > p.lowerBound) {
         int64_t before = placement.arena;
-        auto budget = std::chrono::duration_cast<Clock::duration>(
-            std::chrono::duration<double>(options.timeLimitSeconds));
         // Keep a small reserve for building the result.
         Clock::time_point deadline =
-            begin + budget - std::chrono::milliseconds(2);
+            deadlineAfter(begin, options.timeLimitSeconds) -
+            std::chrono::milliseconds(2);
         proven = searchExact(p, placement, deadline, options.capacity);
         if (placement.arena < before)
           name = "best(search)";

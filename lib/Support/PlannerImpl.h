@@ -7,6 +7,7 @@
 #ifndef MPLAN_LIB_SUPPORT_PLANNERIMPL_H
 #define MPLAN_LIB_SUPPORT_PLANNERIMPL_H
 
+#include "mplan/Support/Deadline.h"
 #include "mplan/Support/Planner.h"
 
 #include <algorithm>
@@ -210,8 +211,6 @@ void radixSortBy(std::vector<T> &items, KeyOf keyOf) {
 
 /// Sorts `keys` ascending (radixSortBy).
 void radixSort(std::vector<uint64_t> &keys);
-
-using Clock = std::chrono::steady_clock;
 
 /// Exact branch-and-bound search (MiniMalloc-style). Improves `incumbent`
 /// (which must be a valid placement) until it reaches problem.lowerBound,

@@ -1,5 +1,6 @@
 //===- PlannerTest.cpp - Strategies, bound and validators -----------------===//
 
+#include "mplan/Support/Deadline.h"
 #include "mplan/Support/Planner.h"
 
 #include <gtest/gtest.h>
@@ -532,4 +533,31 @@ TEST(Property, StaggeredPlansStayValid) {
     if (::testing::Test::HasFailure())
       break;
   }
+}
+
+TEST(Deadline, HugeAndInvalidBudgetsSaturate) {
+  Clock::time_point now = Clock::now();
+  // An infinite or huge budget is "no limit", never a deadline in the past
+  // (converting it to clock ticks used to overflow).
+  for (double seconds : {std::numeric_limits<double>::infinity(), 1e300,
+                         1e19, kMaxBudgetSeconds})
+    EXPECT_GT(deadlineAfter(now, seconds), now + std::chrono::hours(24 * 365))
+        << seconds;
+  for (double seconds : {0.0, -1.0, -std::numeric_limits<double>::infinity(),
+                         std::numeric_limits<double>::quiet_NaN()})
+    EXPECT_EQ(deadlineAfter(now, seconds), now) << seconds;
+  EXPECT_EQ(deadlineAfter(now, 2.0), now + std::chrono::seconds(2));
+}
+
+TEST(Planner, InfiniteTimeLimitStillSearches) {
+  // The portfolio's greedy plans need 272 bytes here; only the exact search
+  // reaches the bound, 256. An infinite budget must not skip it.
+  std::vector<Buffer> buffers = {{0, 2, 6, 32}, {1, 3, 7, 80}, {2, 6, 8, 96},
+                                 {3, 1, 5, 80}, {4, 1, 3, 96}, {5, 3, 7, 64}};
+  EXPECT_EQ(planOrDie(buffers, "portfolio").arenaSize, 272);
+  Plan plan = planOrDie(buffers, "best", 1,
+                        std::numeric_limits<double>::infinity());
+  EXPECT_EQ(plan.lowerBound, 256);
+  EXPECT_EQ(plan.arenaSize, 256);
+  EXPECT_FALSE(validatePlan(buffers, plan.offsets, plan.arenaSize));
 }
