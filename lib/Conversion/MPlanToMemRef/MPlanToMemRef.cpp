@@ -407,16 +407,17 @@ Value ConvertMPlanToMemRefPass::createArena(OpBuilder &builder,
   case ArenaKind::Global: {
     // chooseArenaKind only returns Global for a slab inside a function.
     auto func = slab->getParentOfType<FunctionOpInterface>();
-    OpBuilder::InsertionGuard guard(builder);
-    builder.setInsertionPoint(func);
+    Operation *tableOp = SymbolTable::getNearestSymbolTable(func->getParentOp());
+    OpBuilder detached(builder.getContext());
     auto global = memref::GlobalOp::create(
-        builder, loc, getGlobalArenaName(func, slabType.getMemorySpace()),
+        detached, loc, getGlobalArenaName(func, slabType.getMemorySpace()),
         builder.getStringAttr("private"), arenaType, builder.getUnitAttr(),
         /*constant=*/false, alignment);
-    // Renames on a clash (with a user symbol or another space's global).
-    tables.getSymbolTable(SymbolTable::getNearestSymbolTable(global))
-        .insert(global);
-    builder.setInsertionPoint(slab);
+    // Before the function if it is a child of the table, renamed on a clash
+    // (with a user symbol or another space's global).
+    tables.getSymbolTable(tableOp).insert(
+        global, func->getParentOp() == tableOp ? Block::iterator(func)
+                                               : Block::iterator());
     arena = memref::GetGlobalOp::create(builder, loc, arenaType,
                                         global.getSymName());
     break;

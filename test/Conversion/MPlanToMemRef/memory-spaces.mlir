@@ -133,6 +133,23 @@ func.func @space_only_caller(%x: f32) {
 
 // -----
 
+// A global's name that is taken already gets a suffix.
+// GLOBAL: memref.global "private" @__mplan_arena_clash_1 : memref<4xi8> = uninitialized
+// GLOBAL: memref.global "private" @__mplan_arena_clash_1_0 : memref<64xi8, 1> = uninitialized {alignment = 64 : i64}
+// GLOBAL-LABEL: func.func @clash(
+// GLOBAL: memref.get_global @__mplan_arena_clash_1_0 : memref<64xi8, 1>
+memref.global "private" @__mplan_arena_clash_1 : memref<4xi8> = uninitialized
+
+func.func @clash(%x: f32) {
+  %s = mplan.alloc_slab : !mplan.slab<64, 64, 1>
+  %a = mplan.alloc_tensor id(0) live [1, 2) at %s[0] : !mplan.slab<64, 64, 1> -> memref<16xf32, 1>
+  linalg.fill ins(%x : f32) outs(%a : memref<16xf32, 1>)
+  mplan.release_slab %s : !mplan.slab<64, 64, 1>
+  return
+}
+
+// -----
+
 // From bufferized IR mixing the default space, an integer space and GPU workgroup memory:
 // planned (one slab per space), verified, and lowered to IR upstream accepts, with every
 // buffer in its own space and the copies between spaces kept.
