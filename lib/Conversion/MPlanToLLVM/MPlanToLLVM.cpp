@@ -69,8 +69,9 @@ struct MPlanDeallocInDefaultSpacePass
   void runOnOperation() override {
     getOperation()->walk([](memref::DeallocOp dealloc) {
       auto type = dyn_cast<MemRefType>(dealloc.getMemref().getType());
-      auto space = type ? dyn_cast_if_present<IntegerAttr>(type.getMemorySpace())
-                        : IntegerAttr();
+      auto space = type
+                       ? dyn_cast_if_present<IntegerAttr>(type.getMemorySpace())
+                       : IntegerAttr();
       if (!space || space.getValue().isZero())
         return;
       OpBuilder builder(dealloc);

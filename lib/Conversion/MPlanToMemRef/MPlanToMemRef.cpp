@@ -143,8 +143,8 @@ static FailureOr<ArenaKind> parseArenaKind(StringRef name) {
 
 static MemRefType getArenaType(MLIRContext *ctx, int64_t size,
                                Attribute memorySpace = {}) {
-  return MemRefType::get({size}, IntegerType::get(ctx, 8), MemRefLayoutAttrInterface(),
-                         memorySpace);
+  return MemRefType::get({size}, IntegerType::get(ctx, 8),
+                         MemRefLayoutAttrInterface(), memorySpace);
 }
 
 /// Region ops known to run each of their regions' instances one at a time,
@@ -298,8 +298,7 @@ static GlobalArenaHazards findGlobalArenaHazards(ModuleOp module) {
 }
 
 ArenaKind
-ConvertMPlanToMemRefPass::chooseArenaKind(AllocSlabOp slab,
-                                          ArenaKind requested,
+ConvertMPlanToMemRefPass::chooseArenaKind(AllocSlabOp slab, ArenaKind requested,
                                           const GlobalArenaHazards &hazards) {
   auto func = slab->getParentOfType<FunctionOpInterface>();
   switch (requested) {
@@ -345,8 +344,7 @@ ConvertMPlanToMemRefPass::chooseArenaKind(AllocSlabOp slab,
     if (region) {
       slab.emitRemark("function '")
           << func.getName() << "' may run in several instances at once (from "
-          << region->getName()
-          << " in function '"
+          << region->getName() << " in function '"
           << region->getParentOfType<FunctionOpInterface>().getName()
           << "'), which would share a global arena; allocated on the heap "
              "instead";
@@ -407,7 +405,8 @@ Value ConvertMPlanToMemRefPass::createArena(OpBuilder &builder,
   case ArenaKind::Global: {
     // chooseArenaKind only returns Global for a slab inside a function.
     auto func = slab->getParentOfType<FunctionOpInterface>();
-    Operation *tableOp = SymbolTable::getNearestSymbolTable(func->getParentOp());
+    Operation *tableOp =
+        SymbolTable::getNearestSymbolTable(func->getParentOp());
     OpBuilder detached(builder.getContext());
     auto global = memref::GlobalOp::create(
         detached, loc, getGlobalArenaName(func, slabType.getMemorySpace()),
@@ -415,9 +414,9 @@ Value ConvertMPlanToMemRefPass::createArena(OpBuilder &builder,
         /*constant=*/false, alignment);
     // Before the function if it is a child of the table, renamed on a clash
     // (with a user symbol or another space's global).
-    tables.getSymbolTable(tableOp).insert(
-        global, func->getParentOp() == tableOp ? Block::iterator(func)
-                                               : Block::iterator());
+    tables.getSymbolTable(tableOp).insert(global, func->getParentOp() == tableOp
+                                                      ? Block::iterator(func)
+                                                      : Block::iterator());
     arena = memref::GetGlobalOp::create(builder, loc, arenaType,
                                         global.getSymName());
     break;
@@ -744,7 +743,8 @@ void ConvertMPlanToMemRefPass::runOnOperation() {
   // The plan must still hold for the IR as it is now.
   if (verifyPlan) {
     WalkResult broken = module.walk([&](FunctionOpInterface func) {
-      if (func.isExternal() || succeeded(mplan::verifyPlan(func.getOperation())))
+      if (func.isExternal() ||
+          succeeded(mplan::verifyPlan(func.getOperation())))
         return WalkResult::advance();
       return WalkResult::interrupt();
     });
