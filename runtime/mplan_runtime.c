@@ -82,7 +82,8 @@ static VEC(Frame) frames;
 static VEC(LiveRegion) liveRegions;
 
 static int64_t heapAllocs, heapFrees, heapBytes, stackAllocs, stackBytes,
-    staticArenas, staticBytes, argumentArenas, regions, errors, unknownFrees;
+    staticArenas, staticBytes, argumentArenas, regions, errors, unknownFrees,
+    untrackedFrees;
 static int64_t liveBytes, peakBytes;
 
 /*--- Helpers ---------------------------------------------------------------*/
@@ -223,21 +224,34 @@ EXPORT void mplan_rt_alloc(int64_t site, int64_t ptr, int64_t bytes,
   }
 }
 
-EXPORT void mplan_rt_free(int64_t site, int64_t ptr) {
+/* Forgets the live heap buffer at `ptr`; false if there is none. */
+static int releaseHeap(int64_t ptr) {
   for (size_t i = liveHeap.size; i-- > 0;) {
     if (liveHeap.data[i].ptr != ptr)
       continue;
     liveBytes -= liveHeap.data[i].bytes;
     liveHeap.data[i] = liveHeap.data[--liveHeap.size];
     heapFrees++;
-    return;
+    return 1;
   }
+  return 0;
+}
+
+EXPORT void mplan_rt_free(int64_t site, int64_t ptr) {
+  if (releaseHeap(ptr))
+    return;
   unknownFrees++;
   fprintf(stderr,
           "mplan-rt: error: %s: in @%s: free of 0x%" PRIx64
           ", which is not a live heap buffer\n",
           str(site), currentFunction(), ptr);
   error();
+}
+
+EXPORT void mplan_rt_free_untracked(int64_t site, int64_t ptr) {
+  (void)site;
+  if (!releaseHeap(ptr))
+    untrackedFrees++;
 }
 
 EXPORT void mplan_rt_region_begin(int64_t site, int64_t id, int64_t arena,
@@ -293,7 +307,8 @@ EXPORT void mplan_rt_region_begin(int64_t site, int64_t id, int64_t arena,
 EXPORT void mplan_rt_region_end(int64_t id, int64_t arena) {
   size_t first = frames.size ? frames.data[frames.size - 1].region : 0;
   for (size_t i = liveRegions.size; i-- > first;) {
-    if (liveRegions.data[i].id != id || liveRegions.data[i].arena != arena)
+    if (liveRegions.data[i].id != id ||
+        (arena && liveRegions.data[i].arena != arena))
       continue;
     memmove(&liveRegions.data[i], &liveRegions.data[i + 1],
             (liveRegions.size - i - 1) * sizeof(LiveRegion));
@@ -346,6 +361,10 @@ static void printText(FILE *out) {
           " B), static arenas %" PRId64 " (%" PRId64
           " B), argument arenas %" PRId64 "\n",
           stackAllocs, stackBytes, staticArenas, staticBytes, argumentArenas);
+  if (untrackedFrees)
+    fprintf(out,
+            "mplan-rt: frees of buffers allocated out of sight %" PRId64 "\n",
+            untrackedFrees);
   fprintf(out, "mplan-rt: peak live bytes %" PRId64 "\n", peakBytes);
   fprintf(out, "mplan-rt: planned buffers %" PRId64 ", errors %" PRId64 "\n",
           regions, errors);
@@ -389,10 +408,10 @@ static void printJson(FILE *out) {
           ", \"static_arenas\": %" PRId64 ", \"static_bytes\": %" PRId64
           ", \"argument_arenas\": %" PRId64 ", \"peak_bytes\": %" PRId64
           ", \"planned_buffers\": %" PRId64 ", \"errors\": %" PRId64
-          ",\n \"functions\": [",
+          ", \"untracked_frees\": %" PRId64 ",\n \"functions\": [",
           heapAllocs, heapFrees, heapBytes, liveHeap.size, stackAllocs,
           stackBytes, staticArenas, staticBytes, argumentArenas, peakBytes,
-          regions, errors);
+          regions, errors, untrackedFrees);
   for (size_t i = 0; i < functions.size; ++i) {
     FunctionStats *f = &functions.data[i];
     fprintf(out, "%s\n  {\"name\": ", i ? "," : "");

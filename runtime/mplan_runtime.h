@@ -13,8 +13,8 @@
  *   MPLAN_RT_JSON     path: write the summary as JSON at exit
  *   MPLAN_RT_ABORT    "1": abort at the first error instead of at exit
  * A run in which an error was found (two live planned buffers overlap, a
- * planned buffer outside its arena, a free of an unknown pointer) ends with
- * exit status 3 after the summary.
+ * planned buffer outside its arena, a checked free of a pointer that is not a
+ * live heap buffer) ends with exit status 3 after the summary.
  *
  *===----------------------------------------------------------------------===*/
 
@@ -40,15 +40,20 @@ void mplan_rt_enter(int64_t name);
 void mplan_rt_exit(int64_t name);
 /* A new buffer of `bytes` bytes at `ptr`, created at `site`. */
 void mplan_rt_alloc(int64_t site, int64_t ptr, int64_t bytes, int64_t kind);
-/* The heap buffer at `ptr` is freed at `site`. */
+/* The heap buffer at `ptr` is freed at `site`; an error if it is not live. */
 void mplan_rt_free(int64_t site, int64_t ptr);
+/* The buffer at `ptr`, which may have been allocated where the observer does
+ * not see (an external function), is freed at `site`: forgotten if recorded,
+ * counted as an untracked free otherwise. */
+void mplan_rt_free_untracked(int64_t site, int64_t ptr);
 /* Planned buffer `id` starts living at byte `offset` of the arena at `arena`
  * (`arena_bytes` long), `bytes` long; the planner's live range was
  * [start, end) (-1, -1 when unknown). */
 void mplan_rt_region_begin(int64_t site, int64_t id, int64_t arena,
                            int64_t arena_bytes, int64_t offset, int64_t bytes,
                            int64_t start, int64_t end);
-/* Planned buffer `id` of `arena` is dead (its last use has run). */
+/* Planned buffer `id` of `arena` (0: of any arena) is dead: its last use has
+ * run, or the path taken leads to no use. Nothing when it is not live. */
 void mplan_rt_region_end(int64_t id, int64_t arena);
 /* Prints the summary now (it is also printed at exit). */
 void mplan_rt_print_summary(void);

@@ -1,31 +1,77 @@
 //===- Instrument.cpp - Calls into the mplan memory observer --------------===//
 //
 // Inserts calls into libmplan_runtime.so (runtime/mplan_runtime.h): function
-// entry/exit, every memref.alloc/alloca/dealloc, every arena and every planned
-// buffer region from its definition to its last use.
+// entry/exit, every allocation and free, every arena and every planned buffer
+// region from its definition to its death.
+//
+// Allocations and frees are found through MemoryEffectOpInterface, not by op
+// name: a ranked memref result an op declares an Allocate effect on is a new
+// buffer (on the stack for the automatic-allocation-scope resource, on the
+// heap otherwise: memref.alloc with or without alignment, memref.alloca,
+// bufferization.clone, the result of memref.realloc, ...), and a ranked
+// memref operand it declares a Free effect on is freed before the op runs
+// (memref.dealloc, the operand of memref.realloc, ...). An op without the
+// interface allocates and frees nothing the observer can name. Upstream's
+// `bufferization.dealloc` declares no effects and frees conditionally, so it
+// is lowered first, as `mplan-to-llvm` would lower it (upstream's
+// bufferization-lower-deallocations): the observer then sees the
+// memref.dealloc ops that actually run. A free is checked (an error at run
+// time when its pointer is not a live heap buffer) only when every buffer its
+// operand may hold was allocated in sight: by an allocation recorded here, by
+// a caller, or by a callee defined in the module. A buffer that may come from
+// elsewhere (an external function, an op with unknown effects) is freed
+// without the check (`mplan_rt_free_untracked`).
 //
 // Planned buffers are the `memref.view` ops `convert-mplan-to-memref` tagged
-// with `mplan.buffer_id`. Their end of life is recomputed here from the IR
-// (forward alias closure: view-like ops, casts, region results and block
-// arguments they flow into), independently of the live range the planner
-// recorded, so a plan that is wrong for the program actually run is caught at
-// run time. A buffer whose aliases reach another block of its region (CFG)
-// stays live until its function returns (conservative).
+// with `mplan.buffer_id`. Their life is recomputed here from the IR (forward
+// alias closure: view-like ops, casts, the region results, region arguments
+// and successor arguments they flow into), independently of the live range
+// the planner recorded, so a plan that is wrong for the program actually run
+// is caught at run time. A region begins after its view and ends where the
+// buffer is dead, never later: a late end would make the overlap check
+// report buffers that can never be live at the same time. Liveness is the
+// static one (a buffer is live at a point when a path from there reaches a
+// use of an alias), taken in the innermost region holding every use of an
+// alias (the op holding the view and uses in that region stand for them):
+// - a single block without successors: the region ends after the last use;
+// - a CFG: with upstream's Liveness (the buffer is live where an alias is),
+//   after the last use in every block the buffer does not leave alive, and on
+//   every edge along which it dies: at the start of the successor when the
+//   buffer is dead on every edge into it, else in a block inserted on the
+//   edge.
+// A correct plan never places two buffers live at one point on the same
+// bytes, so it is never reported; a plan that does is reported at the second
+// buffer's definition on every run that reaches it, whichever path the run
+// takes afterwards. A region whose end falls where the arena value is not
+// visible ends by buffer id alone.
 //
 //===----------------------------------------------------------------------===//
 
-#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mplan/Transforms/Passes.h"
 
+#include "mplan/Dialect/MPlan/IR/MPlanOps.h"
+
+#include "mlir/Analysis/Liveness.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/Bufferization/Transforms/Passes.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Dominance.h"
 #include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Interfaces/ControlFlowInterfaces.h"
-#include "mlir/Interfaces/DataLayoutInterfaces.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
+#include "mlir/Pass/PassManager.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/Path.h"
+
+#include <optional>
 
 namespace mlir {
 namespace mplan {
@@ -68,6 +114,11 @@ private:
 struct MPlanInstrumentPass
     : public mlir::mplan::impl::MPlanInstrumentBase<MPlanInstrumentPass> {
   using Base::Base;
+  void getDependentDialects(DialectRegistry &registry) const override {
+    Base::getDependentDialects(registry);
+    // Lowering bufferization.dealloc emits scf ops; ends on CFG edges, cf.br.
+    registry.insert<scf::SCFDialect, cf::ControlFlowDialect>();
+  }
   void runOnOperation() override;
 };
 } // namespace
@@ -97,19 +148,23 @@ static std::string siteName(Operation *op) {
   return describeLoc(op->getLoc()) + " " + op->getName().getStringRef().str();
 }
 
-/// The byte size of one element of `type` (data layout of `op`'s scope).
-static int64_t elementBytes(Operation *op, Type type) {
-  DataLayout layout = DataLayout::closest(op);
-  llvm::TypeSize size = layout.getTypeSize(type);
-  return size.isScalable() ? 0 : static_cast<int64_t>(size.getFixedValue());
+/// The byte size of one element of `type` as the LLVM lowering lays it out
+/// (a memref element is a descriptor of 64-bit pointers and indices), or 0
+/// when it has no fixed size.
+static int64_t elementBytes(Type type) {
+  if (auto memref = dyn_cast<MemRefType>(type))
+    return (3 + 2 * memref.getRank()) * 8;
+  if (isa<UnrankedMemRefType>(type))
+    return 16;
+  FailureOr<int64_t> size = getElementByteSize(type);
+  return succeeded(size) ? *size : 0;
 }
 
 /// The byte size of `value` (a memref of identity layout): static or computed
 /// with memref.dim.
-static Value buildByteSize(OpBuilder &b, Location loc, Operation *scope,
-                           Value value) {
+static Value buildByteSize(OpBuilder &b, Location loc, Value value) {
   auto type = cast<MemRefType>(value.getType());
-  int64_t elementSize = elementBytes(scope, type.getElementType());
+  int64_t elementSize = elementBytes(type.getElementType());
   int64_t staticProduct = elementSize;
   for (int64_t dim : type.getShape())
     if (!ShapedType::isDynamic(dim))
@@ -124,8 +179,177 @@ static Value buildByteSize(OpBuilder &b, Location loc, Operation *scope,
   return size;
 }
 
+/// The buffers an op creates and frees, from its memory effects: ranked
+/// memref results with an Allocate effect (and their kinds), ranked memref
+/// operands with a Free effect.
+struct Allocations {
+  SmallVector<std::pair<Value, RtKind>> allocated;
+  SmallVector<Value> freed;
+};
+
+static Allocations getAllocations(Operation *op) {
+  Allocations result;
+  auto effectOp = dyn_cast<MemoryEffectOpInterface>(op);
+  if (!effectOp)
+    return result;
+  SmallVector<MemoryEffects::EffectInstance> effects;
+  effectOp.getEffects(effects);
+  for (const MemoryEffects::EffectInstance &effect : effects) {
+    Value value = effect.getValue();
+    if (!value || !isa<MemRefType>(value.getType()))
+      continue;
+    bool isResult = value.getDefiningOp() == op;
+    if (isa<MemoryEffects::Allocate>(effect.getEffect()) && isResult &&
+        llvm::none_of(result.allocated,
+                      [&](auto &entry) { return entry.first == value; })) {
+      RtKind kind = isa<SideEffects::AutomaticAllocationScopeResource>(
+                        effect.getResource())
+                        ? Stack
+                        : Heap;
+      result.allocated.push_back({value, kind});
+    }
+    if (isa<MemoryEffects::Free>(effect.getEffect()) && !isResult &&
+        !llvm::is_contained(result.freed, value))
+      result.freed.push_back(value);
+  }
+  return result;
+}
+
+static bool isAllocatedBy(Operation *op, Value value) {
+  return llvm::any_of(getAllocations(op).allocated,
+                      [&](auto &entry) { return entry.first == value; });
+}
+
+/// Whether every buffer `value` may hold was allocated where the observer
+/// records it: by an allocation in an instrumented function, by a caller (a
+/// function argument) or by a callee defined in the module. A buffer that may
+/// come from an external function or an op with unknown effects may have been
+/// allocated out of sight.
+static bool hasObservedOrigin(Value value, SymbolTableCollection &symbols) {
+  SmallVector<Value> worklist{value};
+  DenseSet<Value> seen;
+  auto pushMemRefs = [&](ValueRange values) {
+    for (Value v : values)
+      if (isa<BaseMemRefType>(v.getType()))
+        worklist.push_back(v);
+  };
+  // What an op with regions passes to its region arguments and results: its
+  // operands or what its regions yield.
+  auto pushRegionInputs = [&](Operation *op) {
+    pushMemRefs(op->getOperands());
+    for (Region &region : op->getRegions())
+      for (Block &b : region)
+        if (b.mightHaveTerminator())
+          pushMemRefs(b.getTerminator()->getOperands());
+  };
+  while (!worklist.empty()) {
+    Value v = worklist.pop_back_val();
+    if (!seen.insert(v).second)
+      continue;
+    if (auto arg = dyn_cast<BlockArgument>(v)) {
+      Block *block = arg.getOwner();
+      Operation *parent = block->getParentOp();
+      if (block->isEntryBlock()) {
+        if (isa<FunctionOpInterface>(parent))
+          continue;
+        pushRegionInputs(parent);
+        continue;
+      }
+      for (BlockOperand &edge : block->getUses()) {
+        auto branch = dyn_cast<BranchOpInterface>(edge.getOwner());
+        if (!branch)
+          return false;
+        Value incoming = branch.getSuccessorOperands(
+            edge.getOperandNumber())[arg.getArgNumber()];
+        if (!incoming)
+          return false;
+        worklist.push_back(incoming);
+      }
+      continue;
+    }
+    Operation *op = v.getDefiningOp();
+    if (isAllocatedBy(op, v))
+      continue;
+    if (auto call = dyn_cast<CallOpInterface>(op)) {
+      auto callee = dyn_cast_or_null<FunctionOpInterface>(
+          call.resolveCallableInTable(&symbols));
+      if (!callee || callee.isExternal())
+        return false;
+      continue;
+    }
+    if (auto view = dyn_cast<ViewLikeOpInterface>(op)) {
+      worklist.push_back(view.getViewSource());
+      continue;
+    }
+    if (op->getNumRegions() != 0) {
+      pushRegionInputs(op);
+      continue;
+    }
+    if (!isMemoryEffectFree(op))
+      return false;
+    pushMemRefs(op->getOperands()); // casts, selects
+  }
+  return true;
+}
+
+namespace {
+/// Which results of a function of the module may alias each of its
+/// arguments (the arguments' forward aliases it returns), computed on
+/// demand, so that a call's results alias what its callee returns of them
+/// only (a clone or a new buffer does not).
+class CalleeAliases {
+public:
+  /// The results of `call` that may alias its argument operand `index`: all
+  /// of them for a callee outside the module or on a cycle of calls.
+  SmallVector<Value> getAliasingResults(CallOpInterface call, unsigned index);
+
+private:
+  /// Per argument, the aliasing results; empty while being computed.
+  DenseMap<Operation *, SmallVector<llvm::BitVector>> summaries;
+  SymbolTableCollection symbols;
+};
+} // namespace
+
+static void forwardAliases(Value value, llvm::SetVector<Value> &aliases,
+                           CalleeAliases &callees);
+
+SmallVector<Value> CalleeAliases::getAliasingResults(CallOpInterface call,
+                                                     unsigned index) {
+  SmallVector<Value> all(call->getResults());
+  auto callee = dyn_cast_or_null<FunctionOpInterface>(
+      call.resolveCallableInTable(&symbols));
+  if (!callee || callee.isExternal() || index >= callee.getNumArguments() ||
+      callee.getNumResults() != call->getNumResults())
+    return all;
+  if (!summaries.count(callee)) {
+    summaries[callee]; // in progress
+    SmallVector<llvm::BitVector> summary;
+    for (BlockArgument arg : callee.getArguments()) {
+      llvm::BitVector returned(callee.getNumResults());
+      llvm::SetVector<Value> aliases;
+      if (isa<BaseMemRefType>(arg.getType()))
+        forwardAliases(arg, aliases, *this);
+      for (Value alias : aliases)
+        for (OpOperand &use : alias.getUses())
+          if (use.getOwner()->hasTrait<OpTrait::ReturnLike>() &&
+              use.getOwner()->getParentOp() == callee)
+            returned.set(use.getOperandNumber());
+      summary.push_back(std::move(returned));
+    }
+    summaries[callee] = std::move(summary);
+  }
+  const SmallVector<llvm::BitVector> &summary = summaries[callee];
+  if (summary.empty())
+    return all;
+  SmallVector<Value> results;
+  for (unsigned i : summary[index].set_bits())
+    results.push_back(call->getResult(i));
+  return results;
+}
+
 /// `value` and every memref value derived from it that may alias it.
-static void forwardAliases(Value value, llvm::SetVector<Value> &aliases) {
+static void forwardAliases(Value value, llvm::SetVector<Value> &aliases,
+                           CalleeAliases &callees) {
   SmallVector<Value> worklist{value};
   aliases.insert(value);
   auto add = [&](Value v) {
@@ -136,22 +360,44 @@ static void forwardAliases(Value value, llvm::SetVector<Value> &aliases) {
     Value v = worklist.pop_back_val();
     for (OpOperand &use : v.getUses()) {
       Operation *user = use.getOwner();
-      if (isa<memref::DeallocOp>(user))
-        continue;
-      // Terminators forward the value to region results / successors.
+      // Terminators forward the value to successor arguments, to region
+      // arguments and to region results.
       if (user->hasTrait<OpTrait::IsTerminator>()) {
         if (auto branch = dyn_cast<BranchOpInterface>(user)) {
           for (auto [i, succ] : llvm::enumerate(user->getSuccessors())) {
-            SuccessorOperands ops = branch.getSuccessorOperands(i);
-            for (unsigned j = 0; j < ops.size(); ++j)
-              if (ops[j] == v)
-                add(succ->getArgument(ops.getProducedOperandCount() + j));
+            SuccessorOperands operands = branch.getSuccessorOperands(i);
+            for (unsigned j = 0, e = operands.size(); j < e; ++j)
+              if (operands[j] == v)
+                add(succ->getArgument(j));
           }
+        } else {
+          for (Block *succ : user->getSuccessors())
+            for (BlockArgument arg : succ->getArguments())
+              add(arg);
         }
-        if (Operation *parent = user->getParentOp())
-          if (!isa<FunctionOpInterface>(parent))
-            for (Value r : parent->getResults())
-              add(r);
+        if (user->getNumSuccessors() != 0 ||
+            isa<FunctionOpInterface>(user->getParentOp()))
+          continue;
+        if (auto terminator =
+                dyn_cast<RegionBranchTerminatorOpInterface>(user)) {
+          SmallVector<Attribute> constants(user->getNumOperands());
+          SmallVector<RegionSuccessor> successors;
+          terminator.getSuccessorRegions(constants, successors);
+          for (RegionSuccessor &successor : successors)
+            for (auto [operand, input] :
+                 llvm::zip(terminator.getSuccessorOperands(successor),
+                           successor.getSuccessorInputs()))
+              if (operand == v)
+                add(input);
+          continue;
+        }
+        Operation *parent = user->getParentOp();
+        for (Value r : parent->getResults())
+          add(r);
+        for (Region &region : parent->getRegions())
+          if (!region.empty())
+            for (BlockArgument arg : region.front().getArguments())
+              add(arg);
         continue;
       }
       // Ops with regions may forward operands to block arguments.
@@ -159,54 +405,205 @@ static void forwardAliases(Value value, llvm::SetVector<Value> &aliases) {
         for (Block &block : region)
           for (BlockArgument arg : block.getArguments())
             add(arg);
-      // An arena passed to a function of the module: the callee's planned
-      // buffers never escape it, so no result aliases the arena.
-      if (auto call = dyn_cast<func::CallOp>(user)) {
-        auto callee = SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(
-            call, call.getCalleeAttr());
-        unsigned index = use.getOperandNumber();
-        if (callee && index < callee.getNumArguments() &&
-            callee.getArgAttr(index, kArenaAttr))
-          continue;
+      if (auto call = dyn_cast<CallOpInterface>(user)) {
+        unsigned index = use.getOperandNumber() -
+                         call.getArgOperands().getBeginOperandIndex();
+        for (Value r : callees.getAliasingResults(call, index))
+          add(r);
+        continue;
       }
       // Results of anything taking the buffer (views, casts, selects, ...),
-      // except allocations, which are new buffers.
-      if (isa<memref::AllocOp, memref::AllocaOp,
-              memref::ExtractAlignedPointerAsIndexOp>(user))
-        continue;
+      // except new buffers (bufferization.clone, ...).
       for (Value r : user->getResults())
-        add(r);
+        if (!isAllocatedBy(user, r))
+          add(r);
     }
   }
 }
 
-/// Where the region of planned buffer `view` ends: the op after which to
-/// insert the end call (`after` = true) or before which (`after` = false).
-/// Returns failure when the buffer lives until the function returns.
-static FailureOr<std::pair<Operation *, bool>> findEnd(Operation *view) {
+namespace {
+/// Where the region of a planned buffer ends: a runtime call inserted after
+/// or before an op (before the first op of a block: at its start), or on a
+/// CFG edge.
+struct RegionEnd {
+  enum Kind { AfterOp, BeforeOp, OnEdge };
+  memref::ViewOp view;
+  Kind kind;
+  /// The op; for OnEdge, the branching terminator.
+  Operation *op;
+  /// OnEdge: the successor index.
+  unsigned successor;
+  /// Whether the view's arena value is visible (dominates) there.
+  bool arenaVisible;
+};
+
+/// The analyses of one function that `findEnds` needs; Liveness is computed
+/// on first use (most planned buffers live in a single block).
+class FunctionAnalyses {
+public:
+  explicit FunctionAnalyses(Operation *func) : func(func), dominance(func) {}
+  Liveness &getLiveness() {
+    if (!liveness)
+      liveness.emplace(func);
+    return *liveness;
+  }
+  DominanceInfo &getDominance() { return dominance; }
+
+private:
+  Operation *func;
+  DominanceInfo dominance;
+  std::optional<Liveness> liveness;
+};
+} // namespace
+
+/// Where the region of planned buffer `view` ends (see the file comment).
+static SmallVector<RegionEnd> findEnds(memref::ViewOp view,
+                                       FunctionAnalyses &analyses,
+                                       CalleeAliases &callees) {
   llvm::SetVector<Value> aliases;
-  forwardAliases(view->getResult(0), aliases);
-  Block *block = view->getBlock();
-  Operation *last = view;
-  for (Value alias : aliases) {
-    for (OpOperand &use : alias.getUses()) {
-      Operation *ancestor = block->findAncestorOpInBlock(*use.getOwner());
-      if (!ancestor)
-        return failure(); // used in another block: live until the exit
-      if (last->isBeforeInBlock(ancestor))
-        last = ancestor;
+  forwardAliases(view.getResult(), aliases, callees);
+
+  // The innermost region holding every use of an alias. A region whose entry
+  // block receives an alias (a loop-carried buffer) does not hold its life:
+  // the buffer lives across its parent op.
+  auto holdsLife = [&](Region *region) {
+    for (Value alias : aliases) {
+      for (OpOperand &use : alias.getUses())
+        if (!region->findAncestorOpInRegion(*use.getOwner()))
+          return false;
+      if (auto arg = dyn_cast<BlockArgument>(alias))
+        if (arg.getOwner() == &region->front())
+          return false;
     }
-    if (auto arg = dyn_cast<BlockArgument>(alias))
-      if (!block->findAncestorOpInBlock(*arg.getOwner()->getParentOp()) &&
-          arg.getOwner() != block)
-        return failure();
+    return true;
+  };
+  Region *region = view->getParentRegion();
+  while (!isa<FunctionOpInterface>(region->getParentOp()) && !holdsLife(region))
+    region = region->getParentOp()->getParentRegion();
+  Operation *def = region->findAncestorOpInRegion(*view);
+  llvm::SmallPtrSet<Operation *, 16> users;
+  for (Value alias : aliases)
+    for (OpOperand &use : alias.getUses())
+      if (Operation *user = region->findAncestorOpInRegion(*use.getOwner()))
+        users.insert(user);
+
+  Value arena = view.getSource();
+  DominanceInfo &dominance = analyses.getDominance();
+  auto at = [&](RegionEnd::Kind kind, Operation *op, unsigned successor = 0) {
+    return RegionEnd{view, kind, op, successor,
+                     dominance.properlyDominates(arena, op)};
+  };
+  auto atStart = [&](Block *block) {
+    return at(RegionEnd::BeforeOp, &block->front());
+  };
+  // After the last op of `block` that uses an alias or defines the buffer,
+  // ignoring uses before `def` when `def` is in `block`.
+  auto afterLastUse = [&](Block &block) {
+    Operation *last = nullptr;
+    bool afterDef = def->getBlock() != &block;
+    for (Operation &op : block) {
+      afterDef |= &op == def;
+      if (afterDef && (&op == def || users.contains(&op)))
+        last = &op;
+    }
+    if (!last)
+      return atStart(&block);
+    return at(last->hasTrait<OpTrait::IsTerminator>() ? RegionEnd::BeforeOp
+                                                      : RegionEnd::AfterOp,
+              last);
+  };
+
+  Block *defBlock = def->getBlock();
+  if (region->hasOneBlock() && defBlock->getNumSuccessors() == 0)
+    return {afterLastUse(*defBlock)};
+
+  // A CFG: the buffer is live where one of its aliases is.
+  Liveness &liveness = analyses.getLiveness();
+  auto liveAtStart = [&](Block *block) {
+    const LivenessBlockInfo *info = liveness.getLiveness(block);
+    return llvm::any_of(aliases, [&](Value alias) {
+      if (auto arg = dyn_cast<BlockArgument>(alias);
+          arg && arg.getOwner() == block)
+        return !arg.use_empty();
+      return info && info->isLiveIn(alias);
+    });
+  };
+  // Whether the buffer is live along successor `index` of `terminator`.
+  auto liveOnEdge = [&](Operation *terminator, unsigned index) {
+    Block *succ = terminator->getSuccessor(index);
+    const LivenessBlockInfo *info = liveness.getLiveness(succ);
+    if (info && llvm::any_of(aliases, [&](Value alias) {
+          return info->isLiveIn(alias);
+        }))
+      return true;
+    auto branch = dyn_cast<BranchOpInterface>(terminator);
+    if (!branch) // the arguments it passes are unknown: assume the buffer
+      return llvm::any_of(terminator->getOperands(),
+                          [&](Value v) { return aliases.contains(v); });
+    SuccessorOperands operands = branch.getSuccessorOperands(index);
+    for (unsigned i = 0, e = operands.size(); i < e; ++i) {
+      Value operand = operands[i]; // null when the terminator produces it
+      if (operand && aliases.contains(operand) &&
+          !succ->getArgument(i).use_empty())
+        return true;
+    }
+    return false;
+  };
+
+  SmallVector<RegionEnd> ends;
+  llvm::SmallPtrSet<Block *, 4> endsAtStart;
+  for (Block &block : *region) {
+    bool live = liveAtStart(&block);
+    if (&block != defBlock && !live)
+      continue;
+    Operation *terminator = block.getTerminator();
+    SmallVector<unsigned> deadEdges;
+    for (unsigned i = 0, e = terminator->getNumSuccessors(); i < e; ++i)
+      if (!liveOnEdge(terminator, i))
+        deadEdges.push_back(i);
+    if (deadEdges.size() == terminator->getNumSuccessors()) {
+      // Dead at the end of the block. When the block also redefines it (a
+      // loop), the instance that came in dies after its last use before.
+      if (&block == defBlock && live) {
+        Operation *lastBefore = nullptr;
+        for (Operation *op = &block.front(); op != def; op = op->getNextNode())
+          if (users.contains(op))
+            lastBefore = op;
+        if (lastBefore)
+          ends.push_back(at(RegionEnd::AfterOp, lastBefore));
+      }
+      ends.push_back(afterLastUse(block));
+      continue;
+    }
+    for (unsigned index : deadEdges) {
+      Block *succ = terminator->getSuccessor(index);
+      bool deadIntoSucc =
+          llvm::all_of(succ->getUses(), [&](BlockOperand &edge) {
+            return !liveOnEdge(edge.getOwner(), edge.getOperandNumber());
+          });
+      if (!deadIntoSucc)
+        ends.push_back(at(RegionEnd::OnEdge, terminator, index));
+      else if (endsAtStart.insert(succ).second)
+        ends.push_back(atStart(succ));
+    }
   }
-  if (last->hasTrait<OpTrait::IsTerminator>()) {
-    if (last->hasTrait<OpTrait::ReturnLike>() && last != view)
-      return std::make_pair(last, false);
-    return failure();
-  }
-  return std::make_pair(last, true);
+  return ends;
+}
+
+/// A new block on the CFG edge from `terminator` to its successor `index`,
+/// branching on to that successor with the same arguments.
+static Block *splitEdge(OpBuilder &b, Operation *terminator, unsigned index) {
+  OpBuilder::InsertionGuard guard(b);
+  Block *succ = terminator->getSuccessor(index);
+  SmallVector<Type> types(succ->getArgumentTypes());
+  SmallVector<Location> locs;
+  for (BlockArgument arg : succ->getArguments())
+    locs.push_back(arg.getLoc());
+  Block *edge =
+      b.createBlock(succ->getParent(), succ->getIterator(), types, locs);
+  cf::BranchOp::create(b, terminator->getLoc(), succ, edge->getArguments());
+  terminator->setSuccessor(edge, index);
+  return edge;
 }
 
 void MPlanInstrumentPass::runOnOperation() {
@@ -227,9 +624,10 @@ void MPlanInstrumentPass::runOnOperation() {
     unsigned numArgs;
   };
   const Decl decls[] = {
-      {"mplan_rt_enter", 1},        {"mplan_rt_exit", 1},
-      {"mplan_rt_alloc", 4},        {"mplan_rt_free", 2},
-      {"mplan_rt_region_begin", 8}, {"mplan_rt_region_end", 2}};
+      {"mplan_rt_enter", 1},          {"mplan_rt_exit", 1},
+      {"mplan_rt_alloc", 4},          {"mplan_rt_free", 2},
+      {"mplan_rt_free_untracked", 2}, {"mplan_rt_region_begin", 8},
+      {"mplan_rt_region_end", 2}};
   for (const Decl &decl : decls) {
     if (Operation *existing = module.lookupSymbol(decl.name)) {
       auto func = dyn_cast<func::FuncOp>(existing);
@@ -242,6 +640,20 @@ void MPlanInstrumentPass::runOnOperation() {
     }
   }
 
+  // bufferization.dealloc frees conditionally and declares no effects: lower
+  // it as mplan-to-llvm would, so the frees that run are the ones observed.
+  bool hasDeallocs = module
+                         .walk([](bufferization::DeallocOp) {
+                           return WalkResult::interrupt();
+                         })
+                         .wasInterrupted();
+  if (hasDeallocs) {
+    OpPassManager pm(ModuleOp::getOperationName());
+    pm.addPass(bufferization::createLowerDeallocationsPass());
+    if (failed(runPipeline(pm, module)))
+      return signalPassFailure();
+  }
+
   SmallVector<func::FuncOp> funcs;
   for (auto func : module.getOps<func::FuncOp>())
     if (!func.isExternal())
@@ -250,34 +662,50 @@ void MPlanInstrumentPass::runOnOperation() {
   // Phase 1: decide every site before inserting anything (the inserted ops
   // would otherwise count as uses).
   StringTable strings;
-  struct RegionEnd {
-    Operation *view;
-    Operation *at;
-    bool after;
+  SymbolTableCollection symbols;
+  CalleeAliases callees;
+  struct Alloc {
+    Operation *op;
+    Value value;
+    RtKind kind;
+  };
+  struct Free {
+    Operation *op;
+    Value value;
+    bool checked;
   };
   struct FuncPlan {
     func::FuncOp func;
-    SmallVector<Operation *> ops; // allocs, allocas, deallocs, arenas, views
+    SmallVector<Alloc> allocs; // allocations and arenas
+    SmallVector<Free> frees;
+    SmallVector<memref::ViewOp> views;
     SmallVector<RegionEnd> ends;
   };
   SmallVector<FuncPlan> plans;
   for (func::FuncOp func : funcs) {
-    FuncPlan plan{func, {}, {}};
+    FuncPlan plan{func, {}, {}, {}, {}};
+    FunctionAnalyses analyses(func);
     strings.get(func.getSymName());
     func.walk([&](Operation *op) {
-      bool wanted =
-          isa<memref::AllocOp, memref::AllocaOp, memref::DeallocOp>(op) ||
-          (isa<memref::GetGlobalOp>(op) && op->hasAttr(kArenaAttr)) ||
-          (isa<memref::ViewOp>(op) && op->hasAttr(kBufferIdAttr));
-      if (!wanted)
+      auto view = dyn_cast<memref::ViewOp>(op);
+      if (view && op->hasAttr(kBufferIdAttr)) {
+        plan.views.push_back(view);
+        strings.get(siteName(op));
+        llvm::append_range(plan.ends, findEnds(view, analyses, callees));
         return;
-      plan.ops.push_back(op);
-      strings.get(siteName(op));
-      if (isa<memref::ViewOp>(op)) {
-        FailureOr<std::pair<Operation *, bool>> end = findEnd(op);
-        if (succeeded(end))
-          plan.ends.push_back({op, end->first, end->second});
       }
+      if (isa<memref::GetGlobalOp>(op) && op->hasAttr(kArenaAttr)) {
+        plan.allocs.push_back({op, op->getResult(0), Static});
+        strings.get(siteName(op));
+        return;
+      }
+      Allocations allocations = getAllocations(op);
+      for (Value value : allocations.freed)
+        plan.frees.push_back({op, value, hasObservedOrigin(value, symbols)});
+      for (auto [value, kind] : allocations.allocated)
+        plan.allocs.push_back({op, value, kind});
+      if (!allocations.freed.empty() || !allocations.allocated.empty())
+        strings.get(siteName(op));
     });
     for (BlockArgument arg : func.getArguments())
       if (func.getArgAttr(arg.getArgNumber(), kArenaAttr))
@@ -337,74 +765,85 @@ void MPlanInstrumentPass::runOnOperation() {
         continue;
       call("mplan_rt_alloc",
            {str(describeLoc(arg.getLoc()) + " arena argument"), pointer(arg),
-            buildByteSize(b, loc, func, arg), constant(Argument)});
-    }
-    SmallVector<Operation *> returns;
-    for (Block &block : func.getBody())
-      if (block.mightHaveTerminator() &&
-          isa<func::ReturnOp>(block.getTerminator()))
-        returns.push_back(block.getTerminator());
-    for (Operation *ret : returns) {
-      b.setInsertionPoint(ret);
-      loc = ret->getLoc();
-      call("mplan_rt_exit", {str(func.getSymName())});
+            buildByteSize(b, loc, arg), constant(Argument)});
     }
 
-    // Pointers of planned buffers' arenas, for their end calls.
-    llvm::DenseMap<Operation *, Value> arenaPointers;
-    // Where each begin call was inserted (the op after it).
-    llvm::DenseMap<Operation *, Block::iterator> beginCalls;
-    for (Operation *op : plan.ops) {
-      loc = op->getLoc();
-      std::string site = siteName(op);
-      if (auto dealloc = dyn_cast<memref::DeallocOp>(op)) {
-        b.setInsertionPoint(op);
-        call("mplan_rt_free", {str(site), pointer(dealloc.getMemref())});
-        continue;
-      }
-      b.setInsertionPointAfter(op);
-      Value result = op->getResult(0);
-      if (auto view = dyn_cast<memref::ViewOp>(op)) {
-        auto id = op->getAttrOfType<IntegerAttr>(kBufferIdAttr);
-        int64_t start = -1, end = -1;
-        if (auto live = op->getAttrOfType<DenseI64ArrayAttr>(kLiveAttr);
-            live && live.size() == 2) {
-          start = live[0];
-          end = live[1];
-        }
-        Value arenaPtr = pointer(view.getSource());
-        arenaPointers[op] = arenaPtr;
-        beginCalls[op] = b.getInsertionPoint();
-        call("mplan_rt_region_begin",
-             {str(site), constant(id ? id.getInt() : -1), arenaPtr,
-              buildByteSize(b, loc, func, view.getSource()),
-              view.getByteShift(), buildByteSize(b, loc, func, result),
-              constant(start), constant(end)});
-        continue;
-      }
-      int64_t kind = isa<memref::AllocaOp>(op)      ? Stack
-                     : isa<memref::GetGlobalOp>(op) ? Static
-                                                    : Heap;
-      if (!cast<MemRefType>(result.getType()).getLayout().isIdentity() &&
-          kind != Static) {
-        op->emitWarning("mplan-instrument: allocation with a non-identity "
-                        "layout is counted by its shape only");
+    for (Free &free : plan.frees) {
+      b.setInsertionPoint(free.op);
+      loc = free.op->getLoc();
+      call(free.checked ? "mplan_rt_free" : "mplan_rt_free_untracked",
+           {str(siteName(free.op)), pointer(free.value)});
+    }
+    for (Alloc &alloc : plan.allocs) {
+      b.setInsertionPointAfter(alloc.op);
+      loc = alloc.op->getLoc();
+      if (isa<memref::AllocOp, memref::AllocaOp>(alloc.op) &&
+          !cast<MemRefType>(alloc.value.getType()).getLayout().isIdentity()) {
+        alloc.op->emitWarning("mplan-instrument: allocation with a "
+                              "non-identity layout is counted by its shape "
+                              "only");
       }
       call("mplan_rt_alloc",
-           {str(site), pointer(result), buildByteSize(b, loc, func, result),
-            constant(kind)});
+           {str(siteName(alloc.op)), pointer(alloc.value),
+            buildByteSize(b, loc, alloc.value), constant(alloc.kind)});
     }
+
+    // Where each begin call was inserted (the op after it).
+    llvm::DenseMap<Operation *, Block::iterator> beginCalls;
+    for (memref::ViewOp view : plan.views) {
+      b.setInsertionPointAfter(view);
+      loc = view.getLoc();
+      auto id = view->getAttrOfType<IntegerAttr>(kBufferIdAttr);
+      int64_t start = -1, end = -1;
+      if (auto live = view->getAttrOfType<DenseI64ArrayAttr>(kLiveAttr);
+          live && live.size() == 2) {
+        start = live[0];
+        end = live[1];
+      }
+      beginCalls[view] = b.getInsertionPoint();
+      call("mplan_rt_region_begin",
+           {str(siteName(view)), constant(id ? id.getInt() : -1),
+            pointer(view.getSource()), buildByteSize(b, loc, view.getSource()),
+            view.getByteShift(), buildByteSize(b, loc, view.getResult()),
+            constant(start), constant(end)});
+    }
+    // Blocks inserted on CFG edges, by (terminator, successor index).
+    llvm::DenseMap<std::pair<Operation *, unsigned>, Block *> edgeBlocks;
     for (RegionEnd &end : plan.ends) {
-      if (end.at == end.view)
-        b.setInsertionPoint(end.view->getBlock(), beginCalls.lookup(end.view));
-      else if (end.after)
-        b.setInsertionPointAfter(end.at);
-      else
-        b.setInsertionPoint(end.at);
-      loc = end.view->getLoc();
+      switch (end.kind) {
+      case RegionEnd::AfterOp:
+        if (end.op == end.view)
+          b.setInsertionPoint(end.view->getBlock(),
+                              beginCalls.lookup(end.view));
+        else
+          b.setInsertionPointAfter(end.op);
+        break;
+      case RegionEnd::BeforeOp:
+        b.setInsertionPoint(end.op);
+        break;
+      case RegionEnd::OnEdge: {
+        Block *&edge = edgeBlocks[{end.op, end.successor}];
+        if (!edge)
+          edge = splitEdge(b, end.op, end.successor);
+        b.setInsertionPoint(edge->getTerminator());
+        break;
+      }
+      }
+      loc = end.view.getLoc();
       auto id = end.view->getAttrOfType<IntegerAttr>(kBufferIdAttr);
       call("mplan_rt_region_end",
-           {constant(id ? id.getInt() : -1), arenaPointers.lookup(end.view)});
+           {constant(id ? id.getInt() : -1),
+            end.arenaVisible ? pointer(end.view.getSource()) : constant(0)});
+    }
+
+    // Last before each return, after the ends placed there.
+    for (Block &block : func.getBody()) {
+      if (!block.mightHaveTerminator() ||
+          !isa<func::ReturnOp>(block.getTerminator()))
+        continue;
+      b.setInsertionPoint(block.getTerminator());
+      loc = block.getTerminator()->getLoc();
+      call("mplan_rt_exit", {str(func.getSymName())});
     }
   }
 }

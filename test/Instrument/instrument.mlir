@@ -20,7 +20,8 @@
 // CHECK: %[[S:.*]] = memref.subview %[[V]]
 // CHECK: linalg.fill ins(%{{.*}} : f32) outs(%[[S]]
 // CHECK-NEXT: %[[ID:.*]] = arith.constant 7 : index
-// CHECK-NEXT: call @mplan_rt_region_end(%[[ID]], %[[VP]])
+// CHECK-NEXT: %[[EP:.*]] = memref.extract_aligned_pointer_as_index %[[A]]
+// CHECK-NEXT: call @mplan_rt_region_end(%[[ID]], %[[EP]])
 // CHECK: call @mplan_rt_free(
 // CHECK-NEXT: memref.dealloc %[[A]]
 // CHECK: call @mplan_rt_exit(
