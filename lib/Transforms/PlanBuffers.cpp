@@ -212,6 +212,9 @@ mlir::mplan::planBuffersInFunction(func::FuncOp func,
     report.viewCopyCounts.emplace_back(key.str(), count ? count.getInt() : 0);
   }
   report.defaultSpace.strategy = options.strategy;
+  if (auto bound = func->getAttrOfType<IntegerAttr>(kLowerBoundProgramOrderAttr))
+    report.lowerBoundProgramOrder = bound.getInt();
+  report.sequenceOptimal = func->hasAttr(kSequenceOptimalAttr);
   if (auto merges = func->getAttrOfType<ArrayAttr>("mplan.inplace"))
     for (auto merge : merges.getAsRange<DictionaryAttr>()) {
       auto id = merge.getAs<IntegerAttr>("buffer");
@@ -281,6 +284,13 @@ static LogicalResult writePlanReport(Operation *anchor, StringRef path,
           json.object([&] {
             json.attribute("name", report.name);
             writeSlabFields(json, report.defaultSpace);
+            // The bound before mplan-sequence (program order): what the order
+            // bought is the difference to lower_bound_bytes.
+            json.attribute("lower_bound_program_order_bytes",
+                           report.lowerBoundProgramOrder.value_or(
+                               report.defaultSpace.lowerBoundBytes));
+            if (report.lowerBoundProgramOrder)
+              json.attribute("sequence_optimal", report.sequenceOptimal);
             for (const auto &[key, count] : report.viewCopyCounts)
               json.attribute(key, count);
             json.attributeArray("unmanaged", [&] {

@@ -42,6 +42,16 @@ struct MPlanPlanPass : public mlir::mplan::impl::MPlanPlanBase<MPlanPlanPass> {
           return failure();
         (void)elideCopiesInFunction(func, peakGuard, getLiveness);
       }
+      // The order the planner will see, before in-place reuse decides which
+      // inputs die where.
+      if (sequence != "program") {
+        FailureOr<bool> changed =
+            sequenceFunction(func, {sequence, timeLimit, alignment});
+        if (failed(changed))
+          return failure();
+        if (*changed)
+          liveness.reset();
+      }
       if (inplace)
         (void)reuseInPlaceInFunction(func, getLiveness());
       return success();
@@ -69,6 +79,7 @@ void mlir::mplan::buildPlanPipeline(OpPassManager &pm,
   plan.stagger = options.stagger;
   plan.viewsAndCopies = options.viewsAndCopies;
   plan.peakGuard = options.peakGuard;
+  plan.sequence = options.sequence;
   plan.inplace = options.inplace;
   plan.emitRemarks = options.remarks;
   pm.addPass(createMPlanPlan(plan));

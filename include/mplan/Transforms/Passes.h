@@ -10,6 +10,8 @@
 #include "mlir/Pass/PassOptions.h"
 #include "mplan/Dialect/MPlan/IR/MPlanDialect.h"
 
+#include <optional>
+
 namespace mlir {
 namespace mplan {
 
@@ -54,6 +56,12 @@ struct PlanPipelineOptions : public PassPipelineOptions<PlanPipelineOptions> {
       *this, "report",
       llvm::cl::desc("Write the JSON plan report to this path ('-': stdout)"),
       llvm::cl::init("")};
+  PassOptions::Option<std::string> sequence{
+      *this, "sequence",
+      llvm::cl::desc("Order the ops of each function to lower the max-live "
+                     "bound (program: keep the order, greedy, best, exact; "
+                     "see mplan-sequence)"),
+      llvm::cl::init("program")};
   PassOptions::Option<bool> viewsAndCopies{
       *this, "views-and-copies",
       llvm::cl::desc("Run mplan-fold-views and mplan-elide-copies before "
@@ -99,6 +107,21 @@ bool elideCopiesInFunction(func::FuncOp func, PeakGuard peakGuard,
 /// function's `mplan.inplace` attribute; returns how many were made.
 int64_t reuseInPlaceInFunction(func::FuncOp func, BufferLiveness &liveness);
 
+/// The function attributes mplan-sequence records: the max-live bound in
+/// program order (default memory space) and, when the order it chose is
+/// proven optimal, a unit attribute.
+constexpr llvm::StringLiteral kLowerBoundProgramOrderAttr =
+    "mplan.lower_bound_program_order";
+constexpr llvm::StringLiteral kSequenceOptimalAttr = "mplan.sequence_optimal";
+
+/// The work of `mplan-sequence` on one function (after capture, views and
+/// copies): reorders the ops of its body to lower the max-live bound of its
+/// default-space buffers, never above program order's. Returns whether the
+/// IR changed (analyses of `func` are stale then); failure, with an error at
+/// the function, on invalid options.
+FailureOr<bool> sequenceFunction(func::FuncOp func,
+                                 const MPlanSequenceOptions &options);
+
 /// What the plan report says about the slab of one memory space.
 struct SlabPlanReport {
   /// The memory space attribute as printed ("1",
@@ -122,6 +145,12 @@ struct FunctionPlanReport {
   SlabPlanReport defaultSpace;
   std::vector<SlabPlanReport> otherSpaces;
   std::vector<std::pair<std::string, std::string>> unmanaged;
+  /// The default space's max-live bound in program order, before
+  /// mplan-sequence reordered the function (kLowerBoundProgramOrderAttr);
+  /// unset when it did not run.
+  std::optional<int64_t> lowerBoundProgramOrder;
+  /// mplan-sequence proved its order optimal (kSequenceOptimalAttr).
+  bool sequenceOptimal = false;
   /// In-place reuses (mplan-inplace): buffer `id` also holds what buffer
   /// `reusedBy` held, from the op at `loc` on.
   struct InPlaceEntry {

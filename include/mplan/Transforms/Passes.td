@@ -99,6 +99,10 @@ def MPlanPlan : Pass<"mplan-plan", "ModuleOp"> {
     Option<"stagger", "stagger", "int64_t", /*default=*/"0",
            "Cache stagger in bytes: move every offset o up by "
            "(o / 4096) * stagger (0: off; a multiple of 'alignment')">,
+    Option<"sequence", "sequence", "std::string", /*default=*/"\"program\"",
+           "Order the ops of each function to lower the max-live bound "
+           "after copy elision, as mplan-sequence does (program: keep the "
+           "order, greedy, best, exact); its budget is 'time-limit'">,
     Option<"viewsAndCopies", "views-and-copies", "bool", /*default=*/"true",
            "Fold view chains and elide copies before planning">,
     Option<"peakGuard", "peak-guard", "::mlir::mplan::PeakGuard",
@@ -161,6 +165,68 @@ def MPlanVerifyPlan : Pass<"mplan-verify-plan", "func::FuncOp"> {
     reorder operations; `convert-mplan-to-memref` runs the same check
     (mplan/Analysis/PlanVerifier.h) unless `verify-plan=false`.
   }];
+}
+
+def MPlanSequence : Pass<"mplan-sequence", "func::FuncOp"> {
+  let summary = "Order the ops of a function to lower the max-live bound";
+  let description = [{
+    Reorders the ops of a function body (a single block; ops nested in loops
+    and other regions stay where they are, inside their op) so that the
+    max-live bound of the buffers `mplan-plan-buffers` will place -- the
+    largest total padded size of the default memory space's unplanned
+    `mplan.alloc_tensor` buffers live at one point, with the live ranges of
+    `BufferLiveness` (views, copies written in place and loops included) --
+    is as low as the sequencer finds, and never above program order's (when
+    nothing is better, the order stays). Run it after capture, view folding
+    and copy elision; `mplan-plan-pipeline sequence=MODE` does.
+
+    Legal orders are those of the dependence graph (DependenceGraph.h): SSA
+    uses, read/write, write/read and write/write on a common buffer root
+    through any alias (function arguments, unmanaged buffers and values not
+    derived from a root through views share one location), ops with unknown
+    effects (calls) as barriers, the terminator last. The order is chosen by
+    the MLIR-free sequencer (mplan/Support/Sequencer.h): the graph splits at
+    cut nodes; components are solved exactly by a dynamic program over
+    scheduled-op sets (SERENITY, MLSys 2020) where small enough, otherwise by
+    list scheduling, beam search and exact re-solving of windows around the
+    peak, within `time-limit`.
+
+    An Inception-style block emitted breadth first runs both branch heads
+    while the input is live:
+
+    ```mlir
+    %a = mplan.alloc_tensor id(1) -> memref<1024xf32>
+    linalg.map { math.absf } ins(%x : ...) outs(%a : ...)   // head 1
+    %b = mplan.alloc_tensor id(2) -> memref<1024xf32>
+    linalg.map { math.exp } ins(%x : ...) outs(%b : ...)    // head 2
+    %c = mplan.alloc_tensor id(3) -> memref<16xf32>
+    linalg.reduce ins(%a : ...) outs(%c : ...)              // tail 1
+    %d = mplan.alloc_tensor id(4) -> memref<16xf32>
+    linalg.reduce ins(%b : ...) outs(%d : ...)              // tail 2
+    ```
+
+    Afterwards branch 1 finishes (and `%a` dies) before branch 2 starts, so
+    `%a` and `%b` are never live at the same time:
+
+    ```mlir
+    %a = ...  head 1   %c = ...  tail 1   %b = ...  head 2   %d = ...  tail 2
+    ```
+
+    Records the bound in program order as the function attribute
+    `mplan.lower_bound_program_order` (the plan report's
+    `lower_bound_program_order_bytes`) and `mplan.sequence_optimal` when the
+    order is proven optimal.
+  }];
+  let options = [
+    Option<"mode", "mode", "std::string", /*default=*/"\"best\"",
+           "program (keep the order), greedy (list scheduling), best (exact "
+           "where feasible, else the best of list, beam and window search), "
+           "exact (best without a state limit)">,
+    Option<"timeLimit", "time-limit", "double", /*default=*/"0.25",
+           "Search budget in seconds per function">,
+    Option<"alignment", "alignment", "int64_t", /*default=*/"64",
+           "Byte alignment every buffer is padded to (as the planner's)">,
+  ];
 }
 
 def MPlanFoldViews : Pass<"mplan-fold-views", "func::FuncOp"> {

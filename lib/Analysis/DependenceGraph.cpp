@@ -1,0 +1,200 @@
+//===- DependenceGraph.cpp - Which ops of a block must stay ordered -------===//
+
+#include "mplan/Analysis/DependenceGraph.h"
+#include "mplan/Analysis/BufferLiveness.h"
+
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
+#include "llvm/ADT/SmallPtrSet.h"
+
+using namespace mlir;
+using namespace mlir::mplan;
+
+namespace {
+/// The location "everything that is not a plannable root".
+char otherLocation;
+
+/// How one node touches memory.
+struct Accesses {
+  bool barrier = false;
+  /// Location -> written (else only read).
+  llvm::SmallDenseMap<const void *, bool, 4> locations;
+  void add(const void *location, bool write) {
+    auto [it, inserted] = locations.try_emplace(location, write);
+    if (!inserted)
+      it->second |= write;
+  }
+};
+
+/// Per location, the last writer and the readers since.
+struct LocationState {
+  int32_t lastWriter = -1;
+  SmallVector<int32_t, 2> readers;
+};
+} // namespace
+
+/// True if `value` designates exactly the bytes of its roots: a root, or a
+/// view (ViewLikeOpInterface) of such a value.
+static bool derivesOnlyFromRoots(Value value, const BufferLiveness &liveness,
+                                 llvm::DenseMap<Value, bool> &cache) {
+  SmallVector<Value, 4> chain;
+  bool result = false;
+  while (true) {
+    if (auto it = cache.find(value); it != cache.end()) {
+      result = it->second;
+      break;
+    }
+    chain.push_back(value);
+    if (liveness.isRoot(value)) {
+      result = true;
+      break;
+    }
+    auto view = value.getDefiningOp<ViewLikeOpInterface>();
+    if (!view || view.getViewDest() != value) {
+      result = false;
+      break;
+    }
+    value = view.getViewSource();
+  }
+  for (Value v : chain)
+    cache[v] = result;
+  return result;
+}
+
+DependenceGraph::DependenceGraph(Block &block, const BufferLiveness &liveness)
+    : block(&block) {
+  for (Operation &op : block) {
+    nodeOf[&op] = static_cast<int32_t>(ops.size());
+    ops.push_back(&op);
+  }
+  int32_t n = size();
+  predecessors.resize(n);
+  barrier.assign(n, false);
+  memory.assign(n, false);
+
+  // Plannable roots are locations of their own; the rest is "other".
+  llvm::DenseMap<Value, bool> plannable, onlyRoots;
+  auto isPlannable = [&](Value root) {
+    auto [it, inserted] = plannable.try_emplace(root, false);
+    if (inserted)
+      it->second = !liveness.getUnplannableReason(root).has_value();
+    return it->second;
+  };
+  auto addValueAccess = [&](Accesses &accesses, Value value, bool write) {
+    ArrayRef<Value> roots = liveness.getRootsOf(value);
+    bool other = roots.empty() || !derivesOnlyFromRoots(value, liveness,
+                                                        onlyRoots);
+    for (Value root : roots) {
+      if (isPlannable(root))
+        accesses.add(root.getAsOpaquePointer(), write);
+      else
+        other = true;
+    }
+    if (other)
+      accesses.add(&otherLocation, write);
+  };
+
+  llvm::DenseMap<const void *, LocationState> state;
+  int32_t lastBarrier = -1;
+  std::vector<int32_t> sinceBarrier;
+  auto addEdge = [&](int32_t from, int32_t to) {
+    if (from >= 0 && from != to)
+      predecessors[to].push_back(from);
+  };
+
+  for (int32_t v = 0; v < n; ++v) {
+    Operation *op = ops[v];
+    // SSA: values used here (also by nested ops) defined by earlier ops.
+    op->walk([&](Operation *nested) {
+      for (Value operand : nested->getOperands()) {
+        Operation *def = operand.getDefiningOp();
+        if (!def)
+          continue;
+        if (Operation *ancestor = block.findAncestorOpInBlock(*def))
+          if (ancestor != op)
+            addEdge(nodeOf.lookup(ancestor), v);
+      }
+    });
+    if (v == n - 1 && op->hasTrait<OpTrait::IsTerminator>()) {
+      for (int32_t u = 0; u < v; ++u)
+        addEdge(u, v);
+      break;
+    }
+
+    // Memory.
+    Accesses accesses;
+    std::optional<SmallVector<MemoryEffects::EffectInstance>> effects =
+        getEffectsRecursively(op);
+    if (!effects) {
+      accesses.barrier = true;
+    } else {
+      for (const MemoryEffects::EffectInstance &effect : *effects) {
+        bool isAlloc = isa<MemoryEffects::Allocate>(effect.getEffect());
+        bool write = !isa<MemoryEffects::Read>(effect.getEffect());
+        bool defaultResource =
+            effect.getResource() == SideEffects::DefaultResource::get();
+        if (Value value = effect.getValue()) {
+          // A fresh allocation touches nothing anyone else can see.
+          if (!isAlloc)
+            addValueAccess(accesses, value, write);
+          continue;
+        }
+        if (effect.getSymbolRef() || defaultResource) {
+          accesses.barrier = true;
+          break;
+        }
+        accesses.add(effect.getResource(), write);
+      }
+    }
+
+    if (accesses.barrier) {
+      barrier[v] = memory[v] = true;
+      for (int32_t u : sinceBarrier)
+        addEdge(u, v);
+      addEdge(lastBarrier, v);
+      sinceBarrier.clear();
+      state.clear();
+      lastBarrier = v;
+      continue;
+    }
+    if (accesses.locations.empty())
+      continue;
+    memory[v] = true;
+    addEdge(lastBarrier, v);
+    sinceBarrier.push_back(v);
+    for (auto [location, write] : accesses.locations) {
+      LocationState &loc = state[location];
+      addEdge(loc.lastWriter, v);
+      if (!write) {
+        loc.readers.push_back(v);
+        continue;
+      }
+      for (int32_t reader : loc.readers)
+        addEdge(reader, v);
+      loc.readers.clear();
+      loc.lastWriter = v;
+    }
+  }
+}
+
+int32_t DependenceGraph::getNode(Operation *op) const {
+  Operation *ancestor = block->findAncestorOpInBlock(*op);
+  if (!ancestor)
+    return -1;
+  return nodeOf.lookup(ancestor);
+}
+
+bool DependenceGraph::isLegalOrder(ArrayRef<int32_t> order) const {
+  if (order.size() != ops.size())
+    return false;
+  std::vector<bool> done(ops.size(), false);
+  for (int32_t v : order) {
+    if (v < 0 || v >= size() || done[v])
+      return false;
+    for (int32_t p : predecessors[v])
+      if (!done[p])
+        return false;
+    done[v] = true;
+  }
+  return true;
+}
