@@ -1,5 +1,17 @@
 //===- CaptureBuffers.cpp - memref.alloc to mplan.alloc_tensor ------------===//
 //
+// Branch results first: when every branch of an scf.if / scf.index_switch
+// yields, at one result position, a buffer it allocates itself (the form
+// One-Shot Bufferize gives a tensor scf.if: an allocation, possibly cast to
+// the result type), and those allocations have one
+// type, they become one allocation right before the op, which the branches
+// write and yield. Only one branch runs per execution of the op, so one
+// buffer serves them all, as each branch's own did: the branches share its
+// bytes (the arena holds the largest branch, not all of them), and it is live
+// from its first use in the branch that runs to the last use of the result.
+// Branches whose yielded buffers differ in type, or that yield anything else,
+// keep their allocations (left unplanned: "yielded out of the region ...").
+//
 // Every statically shaped memref.alloc the analysis can bound becomes an
 // unplanned mplan.alloc_tensor. Its deallocations disappear with it: a
 // memref.dealloc (also the lowered `scf.if %owned { memref.dealloc }` form and
@@ -40,8 +52,10 @@ getUnplannableReason(memref::AllocOp alloc, const BufferLiveness &liveness) {
     return std::string("dynamic shape");
   if (!type.getLayout().isIdentity())
     return std::string("non-identity layout");
-  if (failed(getMemRefByteSize(type)))
+  if (failed(getElementByteSize(type.getElementType())))
     return std::string("element type without a fixed byte size");
+  if (failed(getMemRefByteSize(type)))
+    return std::string("byte size overflows int64");
   if (!alloc.getSymbolOperands().empty())
     return std::string("symbol operands");
   if (std::optional<uint64_t> alignment = alloc.getAlignment())
@@ -113,9 +127,91 @@ static void eraseDeallocs(ArrayRef<OpOperand *> deallocUses,
   }
 }
 
+/// The memref.alloc in `region`'s block that `region` yields at `position`,
+/// directly or through a memref.cast (One-Shot Bufferize casts it to the
+/// op's result type), or null.
+static memref::AllocOp getYieldedAlloc(Region &region, unsigned position) {
+  if (!region.hasOneBlock())
+    return {};
+  Operation *terminator = region.front().getTerminator();
+  if (!isa<scf::YieldOp>(terminator) ||
+      position >= terminator->getNumOperands())
+    return {};
+  Value yielded = terminator->getOperand(position);
+  if (auto cast = yielded.getDefiningOp<memref::CastOp>())
+    yielded = cast.getSource();
+  auto alloc = yielded.getDefiningOp<memref::AllocOp>();
+  if (!alloc || alloc->getParentRegion() != &region ||
+      !alloc->getDiscardableAttrDictionary().empty())
+    return {};
+  return alloc;
+}
+
+/// Replaces, for each result of `op` (scf.if or scf.index_switch) that every
+/// region yields as a fresh static memref.alloc of one type, those
+/// allocations by one right before `op`; the result's uses take that
+/// allocation (cast to the result type after `op` if need be). Keeps
+/// `liveness` valid. Returns whether anything changed.
+static bool hoistBranchResults(Operation *op, BufferLiveness &liveness) {
+  bool changed = false;
+  for (OpResult result : op->getResults()) {
+    if (!isa<MemRefType>(result.getType()))
+      continue;
+    SmallVector<memref::AllocOp> allocs;
+    for (Region &region : op->getRegions()) {
+      memref::AllocOp alloc =
+          getYieldedAlloc(region, result.getResultNumber());
+      if (!alloc || alloc.getNumOperands() != 0 ||
+          (!allocs.empty() && alloc.getType() != allocs[0].getType()))
+        break;
+      allocs.push_back(alloc);
+    }
+    // An scf.if without an else branch yields nothing.
+    if (allocs.empty() || allocs.size() != op->getNumRegions())
+      continue;
+    uint64_t alignment = 0;
+    for (memref::AllocOp alloc : allocs)
+      alignment =
+          std::max<uint64_t>(alignment, alloc.getAlignment().value_or(0));
+    OpBuilder builder(op);
+    auto hoisted = memref::AllocOp::create(
+        builder, op->getLoc(), allocs[0].getType(), ValueRange(),
+        alignment ? builder.getI64IntegerAttr(alignment) : IntegerAttr());
+    for (memref::AllocOp alloc : allocs) {
+      liveness.notifyOpErased(alloc);
+      alloc.replaceAllUsesWith(hoisted.getResult());
+      alloc.erase();
+    }
+    // Every branch yields the hoisted buffer: the result is that buffer.
+    Value replacement = hoisted.getResult();
+    if (replacement.getType() != result.getType()) {
+      builder.setInsertionPointAfter(op);
+      auto cast = memref::CastOp::create(builder, op->getLoc(),
+                                         result.getType(), replacement);
+      liveness.notifyOpInserted(cast);
+      replacement = cast.getResult();
+    }
+    result.replaceAllUsesWith(replacement);
+    liveness.notifyOpInserted(hoisted);
+    changed = true;
+  }
+  return changed;
+}
+
 bool mlir::mplan::captureBuffersInFunction(func::FuncOp func,
                                            BufferLiveness &liveness,
                                            bool emitRemarks) {
+  // Inner ops first, so that an outer branch yields an inner op's hoisted
+  // allocation directly.
+  SmallVector<Operation *> branchOps;
+  func.walk<WalkOrder::PostOrder>([&](Operation *op) {
+    if (isa<scf::IfOp, scf::IndexSwitchOp>(op))
+      branchOps.push_back(op);
+  });
+  bool hoistedAny = false;
+  for (Operation *op : branchOps)
+    hoistedAny |= hoistBranchResults(op, liveness);
+
   int64_t nextId = 0;
   SmallVector<memref::AllocOp> allocs;
   func.walk([&](Operation *op) {
@@ -163,7 +259,7 @@ bool mlir::mplan::captureBuffersInFunction(func::FuncOp func,
     alloc.erase();
     changed = true;
   }
-  return changed;
+  return changed || hoistedAny;
 }
 
 namespace {
