@@ -84,7 +84,8 @@ def ConvertMPlanToMemRef : Pass<"convert-mplan-to-memref", "ModuleOp"> {
            "Where the arena lives: heap, stack, global or argument">,
     ListOption<"functions", "functions", "std::string",
                "With arena=argument: the functions that take their arena "
-               "from the caller (default: all functions with a slab but main)">,
+               "from the caller (default: all functions with a default-memory-space "
+               "slab but main)">,
     Option<"stackLimit", "stack-limit", "int64_t", /*default=*/"1048576",
            "With arena=stack: the largest stack arena in bytes; a larger "
            "slab gets a heap arena and a remark (default 1 MiB)">,
