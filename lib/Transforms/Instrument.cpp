@@ -23,27 +23,31 @@
 // without the check (`mplan_rt_free_untracked`).
 //
 // Planned buffers are the `memref.view` ops `convert-mplan-to-memref` tagged
-// with `mplan.buffer_id`. Their life is recomputed here from the IR (forward
-// alias closure: view-like ops, casts, the region results, region arguments
-// and successor arguments they flow into), independently of the live range
-// the planner recorded, so a plan that is wrong for the program actually run
-// is caught at run time. A region begins after its view and ends where the
-// buffer is dead, never later: a late end would make the overlap check
-// report buffers that can never be live at the same time. Liveness is the
-// static one (a buffer is live at a point when a path from there reaches a
-// use of an alias), taken in the innermost region holding every use of an
-// alias (the op holding the view and uses in that region stand for them):
-// - a single block without successors: the region ends after the last use;
-// - a CFG: with upstream's Liveness (the buffer is live where an alias is),
-//   after the last use in every block the buffer does not leave alive, and on
-//   every edge along which it dies: at the start of the successor when the
-//   buffer is dead on every edge into it, else in a block inserted on the
-//   edge.
-// A correct plan never places two buffers live at one point on the same
-// bytes, so it is never reported; a plan that does is reported at the second
+// with `mplan.buffer_id`. Their life is recomputed here from the IR,
+// independently of the live range the planner recorded, so that a plan that
+// is wrong for the program actually run is caught at run time. A buffer's
+// aliases are the values derived from its view: results of view-like ops and
+// casts, the successor arguments, region arguments and region results it
+// flows into, and the results of a call to a function of the module that
+// returns it (a clone the callee returns is a new buffer). Its region begins
+// after the view and ends where the buffer is dead, never later: a later end
+// makes the overlap check report buffers that are never live at the same time
+// (a buffer read in both branches of a cf.cond_br, kept live until the
+// function returned, did). Liveness is static (a buffer is live at a point
+// when a path from there reaches a use of an alias), taken in the innermost
+// region that holds every use of an alias and does not carry the buffer
+// around its parent op (a loop-carried buffer lives across the loop); the op
+// of that region holding the view, or a use, stands for it:
+// - in a single block without successors, the region ends after the last use;
+// - in a CFG, with upstream's Liveness (the buffer is live where an alias is),
+//   it ends after the last use in each block the buffer does not leave alive,
+//   and on each edge along which it dies: at the start of the successor when
+//   it is dead along every edge into it, else in a block inserted on the edge.
+// A correct plan never gives the same bytes to two buffers live at one point,
+// so it is never reported; a plan that does is reported at the second
 // buffer's definition on every run that reaches it, whichever path the run
-// takes afterwards. A region whose end falls where the arena value is not
-// visible ends by buffer id alone.
+// takes afterwards. Where the arena value does not dominate an end, the end
+// names the buffer by id only.
 //
 //===----------------------------------------------------------------------===//
 
@@ -114,11 +118,6 @@ private:
 struct MPlanInstrumentPass
     : public mlir::mplan::impl::MPlanInstrumentBase<MPlanInstrumentPass> {
   using Base::Base;
-  void getDependentDialects(DialectRegistry &registry) const override {
-    Base::getDependentDialects(registry);
-    // Lowering bufferization.dealloc emits scf ops; ends on CFG edges, cf.br.
-    registry.insert<scf::SCFDialect, cf::ControlFlowDialect>();
-  }
   void runOnOperation() override;
 };
 } // namespace
@@ -496,16 +495,25 @@ static SmallVector<RegionEnd> findEnds(memref::ViewOp view,
   auto atStart = [&](Block *block) {
     return at(RegionEnd::BeforeOp, &block->front());
   };
+  // The last user in `block` (before `def` if `beforeDef`, else not before
+  // it), or null.
+  auto lastUser = [&](Block &block, bool beforeDef) {
+    Operation *last = nullptr;
+    for (Operation *user : users) {
+      if (user->getBlock() != &block || user == def)
+        continue;
+      bool before = def->getBlock() == &block && user->isBeforeInBlock(def);
+      if (before == beforeDef && (!last || last->isBeforeInBlock(user)))
+        last = user;
+    }
+    return last;
+  };
   // After the last op of `block` that uses an alias or defines the buffer,
   // ignoring uses before `def` when `def` is in `block`.
   auto afterLastUse = [&](Block &block) {
-    Operation *last = nullptr;
-    bool afterDef = def->getBlock() != &block;
-    for (Operation &op : block) {
-      afterDef |= &op == def;
-      if (afterDef && (&op == def || users.contains(&op)))
-        last = &op;
-    }
+    Operation *last = lastUser(block, /*beforeDef=*/false);
+    if (!last && def->getBlock() == &block)
+      last = def;
     if (!last)
       return atStart(&block);
     return at(last->hasTrait<OpTrait::IsTerminator>() ? RegionEnd::BeforeOp
@@ -537,7 +545,7 @@ static SmallVector<RegionEnd> findEnds(memref::ViewOp view,
         }))
       return true;
     auto branch = dyn_cast<BranchOpInterface>(terminator);
-    if (!branch) // the arguments it passes are unknown: assume the buffer
+    if (!branch) // what it passes is unknown: live if it takes an alias
       return llvm::any_of(terminator->getOperands(),
                           [&](Value v) { return aliases.contains(v); });
     SuccessorOperands operands = branch.getSuccessorOperands(index);
@@ -564,14 +572,9 @@ static SmallVector<RegionEnd> findEnds(memref::ViewOp view,
     if (deadEdges.size() == terminator->getNumSuccessors()) {
       // Dead at the end of the block. When the block also redefines it (a
       // loop), the instance that came in dies after its last use before.
-      if (&block == defBlock && live) {
-        Operation *lastBefore = nullptr;
-        for (Operation *op = &block.front(); op != def; op = op->getNextNode())
-          if (users.contains(op))
-            lastBefore = op;
-        if (lastBefore)
+      if (&block == defBlock && live)
+        if (Operation *lastBefore = lastUser(block, /*beforeDef=*/true))
           ends.push_back(at(RegionEnd::AfterOp, lastBefore));
-      }
       ends.push_back(afterLastUse(block));
       continue;
     }

@@ -300,20 +300,28 @@ def MPlanInstrument : Pass<"mplan-instrument", "ModuleOp"> {
     Run after `convert-mplan-to-memref` (or on any bufferized program, planned
     or not) and before `mplan-to-llvm`. Inserts calls into
     `libmplan_runtime.so` (runtime/mplan_runtime.h) that record, per op
-    location: every `memref.alloc` / `memref.alloca` / `memref.dealloc`, every
-    arena (`mplan.arena` ops and arguments), and the region of every planned
-    buffer (`memref.view` tagged `mplan.buffer_id`), from its definition to
-    its last use (recomputed from the IR, not taken from the plan); plus
-    function entry and exit. At run time the observer counts allocations and
-    frees per function call, tracks peak live bytes, checks that no two live
-    planned buffers of one invocation share a byte and that each lies inside
-    its arena, and prints a summary at exit (`mplan_rt_print_summary` prints
-    it on request). Load the runtime with
-    `mlir-runner -shared-libs=build/lib/libmplan_runtime.so`.
+    location: every allocation and free (the memref values an op declares
+    Allocate / Free memory effects on: `memref.alloc`, `memref.alloca`,
+    `memref.realloc`, `bufferization.clone`, `memref.dealloc`, ...; upstream's
+    `bufferization.dealloc` is lowered first, as `mplan-to-llvm` lowers it,
+    so that the frees that run are recorded), every arena (`mplan.arena` ops
+    and arguments), and the region of every planned buffer (`memref.view`
+    tagged `mplan.buffer_id`), from its definition to where it is dead on the
+    path taken (recomputed from the IR, not taken from the plan; in a
+    function with blocks, from upstream's Liveness); plus function entry and
+    exit. At run time the observer counts allocations and frees per function
+    call, tracks peak live bytes, checks that no two live planned buffers of
+    one invocation share a byte, that each lies inside its arena and that
+    each free is of a live heap buffer (unless the buffer may come from code
+    it does not see, such as an external function), and prints a summary at
+    exit (`mplan_rt_print_summary` prints it on request). Load the runtime
+    with `mlir-runner -shared-libs=build/lib/libmplan_runtime.so`.
   }];
   let dependentDialects = ["::mlir::memref::MemRefDialect",
                            "::mlir::arith::ArithDialect",
-                           "::mlir::func::FuncDialect"];
+                           "::mlir::func::FuncDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::cf::ControlFlowDialect"];
 }
 
 #endif // MPLAN_TRANSFORMS_PASSES_TD
