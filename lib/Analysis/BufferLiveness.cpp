@@ -547,6 +547,8 @@ BufferLiveness::computeReason(Value def, ArrayRef<Value> aliases) const {
   Operation *defOp = def.getDefiningOp();
   if (!defOp)
     return std::string("function argument");
+  if (isOptedOut(defOp))
+    return kOptedOutReason.str();
 
   // Where the buffer is allocated.
   for (Operation *ancestor = defOp->getParentOp();

@@ -41,12 +41,16 @@ namespace mplan {
 using namespace mlir;
 using namespace mlir::mplan;
 
-/// The discardable attribute that records why a buffer was left unplanned.
-static constexpr llvm::StringLiteral kUnplannedAttr = "mplan.unplanned";
+/// The discardable attribute that records why a buffer was left unplanned
+/// (a string), or opts it out (a unit attribute).
+static constexpr llvm::StringLiteral kUnplannedAttr =
+    BufferLiveness::kUnplannedAttr;
 
 /// Why `alloc` cannot become an mplan.alloc_tensor, or std::nullopt.
 static std::optional<std::string>
 getUnplannableReason(memref::AllocOp alloc, const BufferLiveness &liveness) {
+  if (BufferLiveness::isOptedOut(alloc))
+    return BufferLiveness::kOptedOutReason.str();
   MemRefType type = alloc.getType();
   if (!type.hasStaticShape())
     return std::string("dynamic shape");
@@ -198,6 +202,27 @@ static bool hoistBranchResults(Operation *op, BufferLiveness &liveness) {
   return changed;
 }
 
+LogicalResult mlir::mplan::verifyOptOutAttrs(Operation *root) {
+  WalkResult result = root->walk([](Operation *op) {
+    Attribute attr = op->getAttr(kUnplannedAttr);
+    if (!attr)
+      return WalkResult::advance();
+    bool isAlloc = isa<memref::AllocOp, memref::AllocaOp>(op);
+    if (isa<UnitAttr>(attr) && isAlloc)
+      return WalkResult::advance();
+    // A reason recorded by an earlier run.
+    if (isa<StringAttr>(attr) && isa<memref::AllocOp>(op))
+      return WalkResult::advance();
+    op->emitOpError("carries '")
+        << kUnplannedAttr
+        << "', which opts a memref.alloc or memref.alloca out of planning as "
+           "a unit attribute"
+        << (isAlloc ? "; got " : " and is not one; got ") << attr;
+    return WalkResult::interrupt();
+  });
+  return failure(result.wasInterrupted());
+}
+
 bool mlir::mplan::captureBuffersInFunction(func::FuncOp func,
                                            BufferLiveness &liveness,
                                            bool emitRemarks) {
@@ -231,7 +256,9 @@ bool mlir::mplan::captureBuffersInFunction(func::FuncOp func,
   bool changed = false;
   for (auto [alloc, reason] : llvm::zip_equal(allocs, reasons)) {
     if (reason) {
-      alloc->setAttr(kUnplannedAttr, builder.getStringAttr(*reason));
+      // An opted-out buffer keeps the user's unit attribute.
+      if (!BufferLiveness::isOptedOut(alloc))
+        alloc->setAttr(kUnplannedAttr, builder.getStringAttr(*reason));
       if (emitRemarks)
         alloc.emitRemark("buffer left unplanned: ") << *reason;
       continue;
@@ -272,6 +299,8 @@ struct MPlanCaptureBuffersPass
     func::FuncOp func = getOperation();
     if (func.isExternal())
       return;
+    if (failed(verifyOptOutAttrs(func)))
+      return signalPassFailure();
     bool changed = captureBuffersInFunction(func, getAnalysis<BufferLiveness>(),
                                             emitRemarks);
     if (foldViews) {

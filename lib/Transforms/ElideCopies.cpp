@@ -324,8 +324,10 @@ AccessAnalysis::AccessAnalysis(func::FuncOp func) : func(func) {
       if (!alloc.isPlanned())
         roots.push_back(RootState{alloc, true, true, false, {}});
     } else if (auto alloc = dyn_cast<memref::AllocOp>(op)) {
+      // An opted-out buffer is never rewritten, as source or target.
       MemRefType type = alloc.getType();
-      if (alloc->getNumOperands() == 0 && type.hasStaticShape() &&
+      if (!BufferLiveness::isOptedOut(alloc) && alloc->getNumOperands() == 0 &&
+          type.hasStaticShape() &&
           type.getLayout().isIdentity())
         roots.push_back(RootState{alloc, false, true, false, {}});
     }

@@ -67,8 +67,10 @@ struct MPlanPlanBuffersPass
   using Base::Base;
 
   void runOnOperation() override {
-    if (failed(planModule(getOperation(), {strategy, timeLimit, alignment,
-                                           reportPath, stagger})))
+    if (failed(planModule(getOperation(),
+                          {strategy, timeLimit, alignment, reportPath, stagger,
+                           SmallVector<std::string>(capacity.begin(),
+                                                    capacity.end())})))
       signalPassFailure();
   }
 };
@@ -143,11 +145,87 @@ mlir::mplan::collectSlabBuffers(func::FuncOp func,
   return slabs;
 }
 
+/// The memory space a `capacity` entry names, as formatMemorySpace prints
+/// it: `default`, an integer memory space, or a `#gpu.address_space` keyword.
+static std::optional<std::string> parseCapacitySpace(StringRef space) {
+  if (space == "default")
+    return std::string();
+  if (llvm::is_contained({"global", "workgroup", "private"}, space))
+    return ("#gpu.address_space<" + space + ">").str();
+  APInt value;
+  if (space.empty() || space.getAsInteger(10, value) || value.isNegative() ||
+      value.getActiveBits() > 63)
+    return std::nullopt;
+  return value.isZero() ? std::string() : std::to_string(value.getZExtValue());
+}
+
+FailureOr<llvm::StringMap<int64_t>>
+mlir::mplan::parseCapacities(Operation *anchor, ArrayRef<std::string> specs) {
+  llvm::StringMap<int64_t> capacities;
+  for (StringRef spec : specs) {
+    auto [space, bytes] = spec.rsplit(':');
+    std::optional<std::string> key = parseCapacitySpace(space.trim());
+    int64_t value = 0;
+    if (!spec.contains(':') || !key)
+      return anchor->emitError("capacity '")
+             << spec
+             << "': expected SPACE:BYTES with SPACE 'default', an integer "
+                "memory space, or one of global, workgroup, private";
+    if (bytes.trim().getAsInteger(10, value) || value <= 0)
+      return anchor->emitError("capacity '")
+             << spec << "': BYTES must be a positive 64-bit integer";
+    if (!capacities.try_emplace(*key, value).second)
+      return anchor->emitError("capacity '")
+             << spec << "': memory space '" << space.trim()
+             << "' has a capacity already";
+  }
+  return capacities;
+}
+
+/// The buffers of `slab` live at the point where the most bytes are live, as
+/// a note-ready list (largest first, at most `limit`).
+static std::string describePeak(const SlabBuffers &slab, size_t limit = 8) {
+  // Sweep the starts and ends in time order; ends before starts at a tie.
+  SmallVector<std::pair<int64_t, int64_t>> events; // (time, +-size)
+  for (const ::mplan::Buffer &buffer : slab.buffers) {
+    events.push_back({buffer.start, buffer.size});
+    events.push_back({buffer.end, -buffer.size});
+  }
+  llvm::sort(events);
+  int64_t live = 0, best = -1, when = 0;
+  for (auto [time, delta] : events) {
+    live += delta;
+    if (live > best) {
+      best = live;
+      when = time;
+    }
+  }
+  SmallVector<size_t> atPeak;
+  for (auto [i, buffer] : llvm::enumerate(slab.buffers))
+    if (buffer.start <= when && when < buffer.end)
+      atPeak.push_back(i);
+  llvm::sort(atPeak, [&](size_t a, size_t b) {
+    return slab.buffers[a].size > slab.buffers[b].size;
+  });
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << atPeak.size() << " buffers live at op " << when << ":";
+  for (size_t i : ArrayRef<size_t>(atPeak).take_front(limit)) {
+    AllocTensorOp op = slab.ops[i];
+    os << " id " << slab.buffers[i].id << " (" << slab.buffers[i].size
+       << " B, " << formatLoc(op.getLoc()) << ")";
+  }
+  if (atPeak.size() > limit)
+    os << " ...";
+  return text;
+}
+
 /// Plans `slab`, the unplanned buffers of `func` in one memory space, into
-/// one new slab of that space and fills `report`.
+/// one new slab of that space and fills `report`. `capacity` (0: none) is
+/// the most bytes the space may take.
 static LogicalResult planSlab(func::FuncOp func, const SlabBuffers &slab,
                               const MPlanPlanBuffersOptions &options,
-                              SlabPlanReport &report) {
+                              int64_t capacity, SlabPlanReport &report) {
   report.memorySpace = formatMemorySpace(slab.memorySpace);
   report.strategy = options.strategy;
   const std::vector<::mplan::Buffer> &buffers = slab.buffers;
@@ -157,10 +235,23 @@ static LogicalResult planSlab(func::FuncOp func, const SlabBuffers &slab,
   planOptions.timeLimitSeconds = options.timeLimit;
   planOptions.alignment = options.alignment;
   planOptions.stagger = options.stagger;
+  planOptions.capacity = capacity;
   ::mplan::Expected<::mplan::Plan> plan =
       ::mplan::planBuffers(buffers, planOptions);
   if (!plan)
     return func.emitError("memory planning failed: ") << plan.error();
+  if (capacity > 0 && plan->arenaSize > capacity) {
+    InFlightDiagnostic diag =
+        func.emitError("memory space '")
+        << (report.memorySpace.empty() ? "default" : report.memorySpace)
+        << "' of function '" << func.getSymName() << "' needs "
+        << plan->arenaSize << " bytes (strategy " << plan->strategy
+        << "), above its capacity of " << capacity
+        << " bytes; the max-live lower bound is " << plan->lowerBound
+        << " bytes";
+    diag.attachNote() << describePeak(slab);
+    return diag;
+  }
   if (std::optional<std::string> error = ::mplan::validatePlan(
           buffers, plan->offsets, plan->arenaSize, options.alignment))
     return func.emitError("the planner returned an invalid plan: ") << *error;
@@ -224,12 +315,22 @@ mlir::mplan::planBuffersInFunction(func::FuncOp func,
         report.inplace.push_back(
             {id.getInt(), reusedBy.getInt(), formatLoc(Location(loc))});
     }
-  func.walk([&](memref::AllocOp alloc) {
-    if (auto reason = alloc->getAttrOfType<StringAttr>("mplan.unplanned"))
-      report.unmanaged.emplace_back(formatLoc(alloc.getLoc()),
+  func.walk([&](Operation *op) {
+    if (!isa<memref::AllocOp, memref::AllocaOp>(op))
+      return;
+    if (BufferLiveness::isOptedOut(op))
+      report.unmanaged.emplace_back(formatLoc(op->getLoc()),
+                                    BufferLiveness::kOptedOutReason.str());
+    else if (auto reason = op->getAttrOfType<StringAttr>(
+                 BufferLiveness::kUnplannedAttr))
+      report.unmanaged.emplace_back(formatLoc(op->getLoc()),
                                     reason.getValue().str());
   });
 
+  FailureOr<llvm::StringMap<int64_t>> capacities =
+      parseCapacities(func, options.capacity);
+  if (failed(capacities))
+    return failure();
   BufferLiveness liveness(func);
   FailureOr<SmallVector<SlabBuffers>> slabs =
       collectSlabBuffers(func, liveness, options.alignment);
@@ -241,7 +342,9 @@ mlir::mplan::planBuffersInFunction(func::FuncOp func,
       report.otherSpaces.emplace_back();
       slabReport = &report.otherSpaces.back();
     }
-    if (failed(planSlab(func, slab, options, *slabReport)))
+    if (failed(planSlab(func, slab, options,
+                        capacities->lookup(formatMemorySpace(slab.memorySpace)),
+                        *slabReport)))
       return failure();
   }
   return success();
@@ -329,15 +432,39 @@ static LogicalResult writePlanReport(Operation *anchor, StringRef path,
   return success();
 }
 
+/// A function that still computes on ranked tensors and allocates no buffer
+/// has nothing to plan: the common first mistake of running the pipeline on
+/// tensor-level IR. Warns at the function.
+static void warnIfNotBufferized(func::FuncOp func) {
+  bool tensors = false, allocations = false;
+  func.walk([&](Operation *op) {
+    if (isa<memref::AllocOp, memref::AllocaOp, AllocTensorOp>(op))
+      allocations = true;
+    tensors |= llvm::any_of(op->getResultTypes(), llvm::IsaPred<RankedTensorType>);
+    return allocations ? WalkResult::interrupt() : WalkResult::advance();
+  });
+  tensors |= llvm::any_of(func.getArgumentTypes(),
+                          llvm::IsaPred<RankedTensorType>);
+  if (tensors && !allocations)
+    func.emitWarning("function '")
+        << func.getSymName()
+        << "' computes on tensors and allocates no buffers, so there is "
+           "nothing to plan; run One-Shot Bufferize first "
+           "(--one-shot-bufferize=\"bufferize-function-boundaries\")";
+}
+
 LogicalResult mlir::mplan::planModule(
     ModuleOp module, const MPlanPlanBuffersOptions &options,
     llvm::function_ref<LogicalResult(func::FuncOp)> prepare) {
-  if (failed(verifyOptions(module, options)))
+  if (failed(verifyOptions(module, options)) ||
+      failed(parseCapacities(module, options.capacity)) ||
+      failed(verifyOptOutAttrs(module)))
     return failure();
   std::vector<FunctionPlanReport> reports;
   for (auto func : module.getOps<func::FuncOp>()) {
     if (func.isExternal())
       continue;
+    warnIfNotBufferized(func);
     if (prepare && failed(prepare(func)))
       return failure();
     reports.emplace_back();

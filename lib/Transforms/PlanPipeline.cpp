@@ -57,7 +57,9 @@ struct MPlanPlanPass : public mlir::mplan::impl::MPlanPlanBase<MPlanPlanPass> {
       return success();
     };
     if (failed(planModule(getOperation(),
-                          {strategy, timeLimit, alignment, reportPath, stagger},
+                          {strategy, timeLimit, alignment, reportPath, stagger,
+                           SmallVector<std::string>(capacity.begin(),
+                                                    capacity.end())},
                           prepare)))
       signalPassFailure();
   }
@@ -77,6 +79,7 @@ void mlir::mplan::buildPlanPipeline(OpPassManager &pm,
   plan.alignment = options.alignment;
   plan.reportPath = options.report;
   plan.stagger = options.stagger;
+  plan.capacity.assign(options.capacity.begin(), options.capacity.end());
   plan.viewsAndCopies = options.viewsAndCopies;
   plan.peakGuard = options.peakGuard;
   plan.sequence = options.sequence;

@@ -51,6 +51,7 @@
 #ifndef MPLAN_ANALYSIS_BUFFERLIVENESS_H
 #define MPLAN_ANALYSIS_BUFFERLIVENESS_H
 
+#include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Operation.h"
 #include "mlir/IR/Value.h"
 #include "mlir/Pass/AnalysisManager.h"
@@ -161,6 +162,19 @@ public:
   /// elision, in-place reuse) must refuse a buffer with such a use.
   static std::optional<std::string> getHiddenAccessReason(OpOperand &use,
                                                           Operation *funcOp);
+
+  /// The unit attribute that opts a memref.alloc (or memref.alloca) out of
+  /// planning: it keeps its own allocation, is reported as "opted out
+  /// (mplan.unplanned)", and no view or copy rewrite touches it. (Left
+  /// unplanned for a reason of its own, a buffer gets the same attribute name
+  /// holding the reason as a string.)
+  static constexpr llvm::StringLiteral kUnplannedAttr = "mplan.unplanned";
+  static constexpr llvm::StringLiteral kOptedOutReason =
+      "opted out (mplan.unplanned)";
+  /// True if `op` carries the opt-out unit attribute.
+  static bool isOptedOut(Operation *op) {
+    return op && op->hasAttrOfType<UnitAttr>(kUnplannedAttr);
+  }
 
   /// The attribute on a call op listing the operands (by operand number) its
   /// callee does not capture (see getArgumentCaptureReason): a buffer passed

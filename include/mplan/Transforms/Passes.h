@@ -9,6 +9,7 @@
 #include "mlir/Pass/Pass.h"
 #include "mlir/Pass/PassOptions.h"
 #include "mplan/Dialect/MPlan/IR/MPlanDialect.h"
+#include "llvm/ADT/StringMap.h"
 
 #include <optional>
 
@@ -77,6 +78,12 @@ struct PlanPipelineOptions : public PassPipelineOptions<PlanPipelineOptions> {
           clEnumValN(PeakGuard::Views, "views",
                      "view copies only: pad and concat copies always go"),
           clEnumValN(PeakGuard::All, "all", "every rewrite is guarded"))};
+  PassOptions::ListOption<std::string> capacity{
+      *this, "capacity",
+      llvm::cl::desc("Capacities per memory space, SPACE:BYTES,... (SPACE: "
+                     "default, an integer, or global/workgroup/private for "
+                     "#gpu.address_space); a space that cannot fit is an "
+                     "error")};
   PassOptions::Option<bool> inplace{
       *this, "inplace",
       llvm::cl::desc("Write the output of an elementwise op over an input "
@@ -93,6 +100,12 @@ struct PlanPipelineOptions : public PassPipelineOptions<PlanPipelineOptions> {
 /// changed.
 bool captureBuffersInFunction(func::FuncOp func, BufferLiveness &liveness,
                               bool emitRemarks);
+
+/// Checks every `mplan.unplanned` attribute under `root`: a unit attribute
+/// (opt-out) on a memref.alloc or memref.alloca, or a string (a reason an
+/// earlier run recorded) on a memref.alloc. Emits an error at the first op
+/// that carries it otherwise.
+LogicalResult verifyOptOutAttrs(Operation *root);
 
 /// The work of `mplan-elide-copies` on one function. `getLiveness` gives the
 /// liveness of `func` as it is before any rewrite; it is called at most once,
@@ -169,6 +182,15 @@ struct FunctionPlanReport {
 LogicalResult planBuffersInFunction(func::FuncOp func,
                                     const MPlanPlanBuffersOptions &options,
                                     FunctionPlanReport &report);
+
+/// Parses the `capacity` option: `SPACE:BYTES` entries with SPACE `default`,
+/// an integer memory space or a `#gpu.address_space` keyword (`global`,
+/// `workgroup`, `private`) and BYTES a positive integer. Maps each space, as
+/// the plan report prints it ("" for the default space, "1",
+/// "#gpu.address_space<workgroup>"), to its capacity; fails with an error at
+/// `anchor` on a malformed or repeated entry.
+FailureOr<llvm::StringMap<int64_t>>
+parseCapacities(Operation *anchor, ArrayRef<std::string> specs);
 
 /// The work of `mplan-plan-buffers` on a module: checks `options`, then for
 /// each function with a body runs `prepare` (if given) and plans it, and
