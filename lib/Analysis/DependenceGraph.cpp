@@ -3,6 +3,8 @@
 #include "mplan/Analysis/DependenceGraph.h"
 #include "mplan/Analysis/BufferLiveness.h"
 
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 #include "llvm/ADT/SmallPtrSet.h"
@@ -33,12 +35,25 @@ struct LocationState {
 };
 } // namespace
 
-/// True if `value` designates exactly the bytes of its roots: a root, or a
-/// view (ViewLikeOpInterface) of such a value.
-static bool derivesOnlyFromRoots(Value value, const BufferLiveness &liveness,
-                                 llvm::DenseMap<Value, bool> &cache) {
+namespace {
+/// What a value may designate, found by following views back to their base.
+enum class Base {
+  /// A root (its bytes only).
+  Root,
+  /// A constant global: nothing may write it, reads order against nothing.
+  ConstantGlobal,
+  /// Anything else (arguments, loads, selects, loop arguments, ...).
+  Unknown,
+};
+} // namespace
+
+/// The base `value` is a view of (through ViewLikeOpInterface), memoized.
+static Base classifyBase(Value value, const BufferLiveness &liveness,
+                         llvm::DenseMap<Value, Base> &cache,
+                         std::optional<SymbolTable> &symbols,
+                         Operation *funcOp) {
   SmallVector<Value, 4> chain;
-  bool result = false;
+  Base result = Base::Unknown;
   while (true) {
     if (auto it = cache.find(value); it != cache.end()) {
       result = it->second;
@@ -46,14 +61,23 @@ static bool derivesOnlyFromRoots(Value value, const BufferLiveness &liveness,
     }
     chain.push_back(value);
     if (liveness.isRoot(value)) {
-      result = true;
+      result = Base::Root;
+      break;
+    }
+    if (auto getGlobal = value.getDefiningOp<memref::GetGlobalOp>()) {
+      Operation *table = SymbolTable::getNearestSymbolTable(funcOp);
+      if (table && !symbols)
+        symbols.emplace(table);
+      auto global = symbols ? symbols->lookup<memref::GlobalOp>(
+                                  getGlobal.getName())
+                            : memref::GlobalOp();
+      result = global && global.getConstant() ? Base::ConstantGlobal
+                                              : Base::Unknown;
       break;
     }
     auto view = value.getDefiningOp<ViewLikeOpInterface>();
-    if (!view || view.getViewDest() != value) {
-      result = false;
+    if (!view || view.getViewDest() != value)
       break;
-    }
     value = view.getViewSource();
   }
   for (Value v : chain)
@@ -72,20 +96,30 @@ DependenceGraph::DependenceGraph(Block &block, const BufferLiveness &liveness)
   barrier.assign(n, false);
   memory.assign(n, false);
 
-  // Plannable roots are locations of their own; the rest is "other".
-  llvm::DenseMap<Value, bool> plannable, onlyRoots;
-  auto isPlannable = [&](Value root) {
-    auto [it, inserted] = plannable.try_emplace(root, false);
+  // A root whose every access the IR shows (no hidden access through any
+  // alias: planned or not, e.g. a returned buffer) is a location of its own;
+  // the rest is "other".
+  Operation *funcOp = liveness.getFunction();
+  llvm::DenseMap<Value, bool> visible;
+  llvm::DenseMap<Value, Base> bases;
+  std::optional<SymbolTable> symbols;
+  auto isVisible = [&](Value root) {
+    auto [it, inserted] = visible.try_emplace(root, true);
     if (inserted)
-      it->second = !liveness.getUnplannableReason(root).has_value();
+      for (Value alias : liveness.getAliases(root))
+        for (OpOperand &use : alias.getUses())
+          if (BufferLiveness::getHiddenAccessReason(use, funcOp))
+            it->second = false;
     return it->second;
   };
   auto addValueAccess = [&](Accesses &accesses, Value value, bool write) {
+    Base base = classifyBase(value, liveness, bases, symbols, funcOp);
+    if (base == Base::ConstantGlobal)
+      return;
     ArrayRef<Value> roots = liveness.getRootsOf(value);
-    bool other = roots.empty() || !derivesOnlyFromRoots(value, liveness,
-                                                        onlyRoots);
+    bool other = roots.empty() || base != Base::Root;
     for (Value root : roots) {
-      if (isPlannable(root))
+      if (isVisible(root))
         accesses.add(root.getAsOpaquePointer(), write);
       else
         other = true;

@@ -189,6 +189,10 @@ public:
                                std::chrono::duration<double>(
                                    std::max(seconds, 0.0)))) {}
   bool passed() const { return Clock::now() >= end; }
+  double remaining() const {
+    return std::max(0.0,
+                    std::chrono::duration<double>(end - Clock::now()).count());
+  }
 
 private:
   Clock::time_point end;
@@ -533,7 +537,8 @@ std::vector<int32_t> beamSearch(const Component &c, int width,
 
 struct Solver {
   const SequenceOptions &options;
-  const Deadline &deadline;
+  /// The budget of the component being solved.
+  const Deadline *deadline = nullptr;
   bool useExact, useSearch;
   int64_t maxStates;
 
@@ -581,7 +586,7 @@ struct Solver {
       return best;
     if (useExact && c.k <= kMaxExactNodes) {
       std::vector<int32_t> order;
-      switch (exactSearch(c, best.peak, maxStates, deadline, order)) {
+      switch (exactSearch(c, best.peak, maxStates, *deadline, order)) {
       case ExactStatus::Improved:
         best.order = std::move(order);
         best.peak = peakOf(c, best.order);
@@ -593,8 +598,8 @@ struct Solver {
         break;
       }
     }
-    if (c.k <= kMaxBeamNodes && !deadline.passed())
-      consider(c, beamSearch(c, options.beamWidth, deadline), best);
+    if (c.k <= kMaxBeamNodes && !deadline->passed())
+      consider(c, beamSearch(c, options.beamWidth, *deadline), best);
     improveWindows(c, best);
     return best;
   }
@@ -610,7 +615,7 @@ struct Solver {
       return;
     std::vector<int32_t> nodeMap(n, -1), bufferMap(c.numBuffers(), -1);
     int32_t window = std::min(kWindow, n);
-    while (!deadline.passed()) {
+    while (!deadline->passed()) {
       std::vector<int64_t> steps = profile(c, best.order);
       int64_t peak = *std::max_element(steps.begin(), steps.end());
       int32_t p = static_cast<int32_t>(
@@ -626,7 +631,7 @@ struct Solver {
             *std::max_element(steps.begin() + lo, steps.begin() + lo + window);
         std::vector<int32_t> order;
         if (exactSearch(sub, windowPeak + c.base - sub.base, maxStates,
-                        deadline, order) != ExactStatus::Improved)
+                        *deadline, order) != ExactStatus::Improved)
           continue;
         std::vector<int32_t> old(best.order.begin() + lo,
                                  best.order.begin() + lo + window);
@@ -738,6 +743,56 @@ std::vector<uint8_t> findCuts(const Component &c) {
   return cut;
 }
 
+/// Splits the run [lo, hi) of program order (nodes outside it are ordered
+/// against all of it) at every gap where each earlier node of the run
+/// precedes each later one, so every order runs the same nodes before the
+/// gap. With a(q) the first node of the run that is not an ancestor of q
+/// (ancestor sets as bitsets, so only runs of up to kMaxGapSplitNodes), the
+/// gap before g is such a cut iff a(q) >= g for every q >= g.
+constexpr int32_t kMaxGapSplitNodes = 4096;
+
+void splitAtGaps(const Component &c, int32_t lo, int32_t hi,
+                 std::vector<std::pair<int32_t, int32_t>> &ranges) {
+  int32_t k = hi - lo;
+  if (k <= 2 || k > kMaxGapSplitNodes) {
+    ranges.emplace_back(lo, hi);
+    return;
+  }
+  int32_t words = (k + 63) / 64;
+  std::vector<uint64_t> ancestors(static_cast<size_t>(k) * words, 0);
+  std::vector<int32_t> firstMissing(k);
+  for (int32_t q = 0; q < k; ++q) {
+    uint64_t *mine = &ancestors[static_cast<size_t>(q) * words];
+    for (int32_t p : c.preds[lo + q]) {
+      if (p < lo)
+        continue;
+      const uint64_t *theirs = &ancestors[static_cast<size_t>(p - lo) * words];
+      for (int32_t w = 0; w < words; ++w)
+        mine[w] |= theirs[w];
+      mine[(p - lo) >> 6] |= uint64_t(1) << ((p - lo) & 63);
+    }
+    int32_t first = q;
+    for (int32_t w = 0; w * 64 < q; ++w)
+      if (~mine[w]) {
+        first = std::min(q, w * 64 + __builtin_ctzll(~mine[w]));
+        break;
+      }
+    firstMissing[q] = first;
+  }
+  int32_t suffixMin = std::numeric_limits<int32_t>::max();
+  std::vector<uint8_t> cutBefore(k + 1, 0);
+  for (int32_t g = k - 1; g > 0; --g) {
+    suffixMin = std::min(suffixMin, firstMissing[g]);
+    cutBefore[g] = suffixMin >= g;
+  }
+  int32_t start = 0;
+  for (int32_t g = 1; g <= k; ++g)
+    if (g == k || cutBefore[g]) {
+      ranges.emplace_back(lo + start, lo + g);
+      start = g;
+    }
+}
+
 } // namespace
 
 const std::vector<std::string> &mplan::sequenceModes() {
@@ -791,7 +846,7 @@ Expected<Sequence> mplan::sequenceGraph(const SequenceGraph &graph,
     return finish();
 
   // Components: maximal runs of program order between cut nodes (a cut node
-  // alone is a component with one order).
+  // alone is a component with one order), split further at cut gaps.
   std::vector<uint8_t> cut = findCuts(whole);
   std::vector<std::pair<int32_t, int32_t>> ranges;
   for (int32_t v = 0; v < n;) {
@@ -799,7 +854,7 @@ Expected<Sequence> mplan::sequenceGraph(const SequenceGraph &graph,
     if (!cut[v])
       while (end < n && !cut[end])
         ++end;
-    ranges.emplace_back(v, end);
+    splitAtGaps(whole, v, end, ranges);
     v = end;
   }
   result.numComponents = static_cast<int64_t>(ranges.size());
@@ -817,9 +872,12 @@ Expected<Sequence> mplan::sequenceGraph(const SequenceGraph &graph,
   }
   std::sort(byPeak.begin(), byPeak.end());
 
+  // Every component gets the list schedulers; the searches share the time
+  // limit, each component (highest peak first) at most half of what is left
+  // unless it is the last.
   Deadline deadline(options.timeLimitSeconds);
-  Solver solver{options, deadline, options.mode != "greedy",
-                options.mode != "greedy",
+  bool search = options.mode != "greedy";
+  Solver solver{options, nullptr, search, search,
                 options.mode == "exact" ? int64_t(20000000)
                                         : options.maxExactStates};
   std::vector<int32_t> nodeMap(n, -1), bufferMap(whole.numBuffers(), -1);
@@ -829,12 +887,15 @@ Expected<Sequence> mplan::sequenceGraph(const SequenceGraph &graph,
   std::vector<int64_t> componentPeak(ranges.size(), 0);
   for (int32_t i = 0; i < static_cast<int32_t>(ranges.size()); ++i)
     componentPeak[i] = steps[ranges[i].first];
+  size_t left = byPeak.size();
   for (auto [negPeak, i] : byPeak) {
     auto [lo, hi] = ranges[i];
     componentPeak[i] = -negPeak;
     proven[i] = 0;
-    if (deadline.passed())
-      continue;
+    Deadline slice(left-- > 1 ? deadline.remaining() / 2
+                              : deadline.remaining());
+    solver.deadline = &slice;
+    solver.useSearch = search && !deadline.passed();
     Component sub = makeSub(whole, result.order, info.first, info.last, lo,
                             hi, info.liveBefore[lo], nodeMap, bufferMap);
     Solver::Result solved = solver.solve(sub);

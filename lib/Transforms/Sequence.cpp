@@ -40,20 +40,34 @@ static std::optional<int64_t> boundOf(const SlabBuffers &slab,
   return ::mplan::lowerBound(buffers, alignment);
 }
 
-/// The sequencing problem of `block` (the function body): one node per op,
-/// the graph's edges, and per buffer of `slab` its padded size and the nodes
-/// that use it (through any alias, uses in nested ops charged to their
-/// ancestor). A buffer allocated inside an op's regions lives within that
-/// op's span: the peak of those buffers is the op's `nodeBytes`.
-static std::optional<::mplan::SequenceGraph>
-buildProblem(const DependenceGraph &graph, const SlabBuffers &slab,
-             const BufferLiveness &liveness, int64_t alignment) {
-  ::mplan::SequenceGraph problem;
-  problem.numNodes = graph.size();
-  problem.predecessors.resize(graph.size());
-  for (int32_t v = 0; v < graph.size(); ++v)
-    problem.predecessors[v].assign(graph.getPredecessors(v).begin(),
-                                   graph.getPredecessors(v).end());
+namespace {
+/// The sequencing problem of a block and how its nodes map to the block's.
+struct Problem {
+  ::mplan::SequenceGraph graph;
+  /// The dependence-graph node of each problem node.
+  std::vector<int32_t> nodes;
+  /// Per dependence-graph node: uses no buffer and touches no memory
+  /// (constants, allocations, views). Such ops are left out of the problem
+  /// (they would hide the cut nodes) and placed right before their first
+  /// user afterwards.
+  std::vector<bool> free;
+};
+} // namespace
+
+/// The sequencing problem of `block` (the function body): one node per op
+/// that uses a buffer or touches memory, the graph's edges (through the ops
+/// left out), and per buffer of `slab` its padded size and the nodes that
+/// use it (through any alias, uses in nested ops charged to their ancestor).
+/// A buffer allocated inside an op's regions lives within that op's span:
+/// the peak of those buffers is the op's `nodeBytes`.
+static std::optional<Problem> buildProblem(const DependenceGraph &graph,
+                                           const SlabBuffers &slab,
+                                           const BufferLiveness &liveness,
+                                           int64_t alignment) {
+  int32_t n = graph.size();
+  Problem problem;
+  problem.free.assign(n, true);
+  std::vector<int64_t> nodeBytes(n, 0);
   // Per node, the (index, +/-size) events of the buffers nested in it.
   llvm::DenseMap<int32_t, std::vector<std::pair<int64_t, int64_t>>> nested;
   for (auto [constOp, buffer] : llvm::zip_equal(slab.ops, slab.buffers)) {
@@ -81,21 +95,52 @@ buildProblem(const DependenceGraph &graph, const SlabBuffers &slab,
     // A buffer nobody uses is live at its definition.
     if (entry.users.empty())
       entry.users.push_back(defNode);
-    problem.buffers.push_back(std::move(entry));
+    for (int32_t user : entry.users)
+      problem.free[user] = false;
+    problem.graph.buffers.push_back(std::move(entry));
   }
-  if (!nested.empty()) {
-    problem.nodeBytes.assign(graph.size(), 0);
-    for (auto &[node, events] : nested) {
-      // Ends sort before starts at the same index ([start, end) ranges).
-      llvm::sort(events);
-      int64_t live = 0, peak = 0;
-      for (auto [index, delta] : events) {
-        live += delta;
-        peak = std::max(peak, live);
-      }
-      problem.nodeBytes[node] = peak;
+  for (auto &[node, events] : nested) {
+    // Ends sort before starts at the same index ([start, end) ranges).
+    llvm::sort(events);
+    int64_t live = 0, peak = 0;
+    for (auto [index, delta] : events) {
+      live += delta;
+      peak = std::max(peak, live);
     }
+    nodeBytes[node] = peak;
   }
+  for (int32_t v = 0; v < n; ++v)
+    if (graph.accessesMemory(v) || nodeBytes[v] > 0 || v == n - 1)
+      problem.free[v] = false;
+
+  // Problem nodes, with edges through the ops left out: a free op's
+  // "predecessors" are its nearest kept ancestors.
+  std::vector<int32_t> id(n, -1);
+  std::vector<std::vector<int32_t>> keptAncestors(n);
+  for (int32_t v = 0; v < n; ++v) {
+    std::vector<int32_t> preds;
+    for (int32_t p : graph.getPredecessors(v)) {
+      if (!problem.free[p])
+        preds.push_back(id[p]);
+      else
+        preds.insert(preds.end(), keptAncestors[p].begin(),
+                     keptAncestors[p].end());
+    }
+    llvm::sort(preds);
+    preds.erase(std::unique(preds.begin(), preds.end()), preds.end());
+    if (problem.free[v]) {
+      keptAncestors[v] = std::move(preds);
+      continue;
+    }
+    id[v] = static_cast<int32_t>(problem.nodes.size());
+    problem.nodes.push_back(v);
+    problem.graph.predecessors.push_back(std::move(preds));
+    problem.graph.nodeBytes.push_back(nodeBytes[v]);
+  }
+  problem.graph.numNodes = static_cast<int32_t>(problem.nodes.size());
+  for (::mplan::SequenceBuffer &buffer : problem.graph.buffers)
+    for (int32_t &user : buffer.users)
+      user = id[user];
   return problem;
 }
 
@@ -137,7 +182,7 @@ mlir::mplan::sequenceFunction(func::FuncOp func,
                                  *programBound));
 
   DependenceGraph graph(body, liveness);
-  std::optional<::mplan::SequenceGraph> problem =
+  std::optional<Problem> problem =
       buildProblem(graph, *slab, liveness, options.alignment);
   if (!problem)
     return false;
@@ -145,7 +190,7 @@ mlir::mplan::sequenceFunction(func::FuncOp func,
   sequenceOptions.mode = options.mode;
   sequenceOptions.timeLimitSeconds = options.timeLimit;
   ::mplan::Expected<::mplan::Sequence> sequence =
-      ::mplan::sequenceGraph(*problem, sequenceOptions);
+      ::mplan::sequenceGraph(problem->graph, sequenceOptions);
   if (!sequence)
     return func.emitError("mplan-sequence: ") << sequence.error();
   // The model must see the bound the planner sees; if it does not (an IR
@@ -157,24 +202,14 @@ mlir::mplan::sequenceFunction(func::FuncOp func,
   if (sequence->peak >= sequence->programPeak)
     return false;
 
-  // Ops that use no buffer and touch no memory (constants, allocations,
-  // views) cost nothing wherever they run: they go right before their first
-  // user in the new order, as close to it as they were.
-  std::vector<bool> free(graph.size(), true), placed(graph.size(), false);
-  for (const ::mplan::SequenceBuffer &buffer : problem->buffers)
-    for (int32_t user : buffer.users)
-      free[user] = false;
-  for (int32_t v = 0; v < graph.size(); ++v)
-    if (graph.accessesMemory(v) ||
-        (!problem->nodeBytes.empty() && problem->nodeBytes[v] > 0) ||
-        v == graph.size() - 1)
-      free[v] = false;
+  // The ops left out go right before their first user in the new order.
+  const std::vector<bool> &free = problem->free;
+  std::vector<bool> placed(graph.size(), false);
   std::vector<int32_t> order;
   order.reserve(graph.size());
   SmallVector<std::pair<int32_t, unsigned>> stack;
   for (int32_t node : sequence->order) {
-    if (free[node])
-      continue;
+    node = problem->nodes[node];
     // Depth first through free predecessors, each placed before its users.
     stack.push_back({node, 0});
     while (!stack.empty()) {

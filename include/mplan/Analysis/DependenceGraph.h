@@ -10,14 +10,18 @@
 //    write-after-write on a common location. An op's accesses are its
 //    MemoryEffectOpInterface effects, those of the ops nested in it charged
 //    to it (mlir::getEffectsRecursively); a free is a write. A memref value
-//    accesses every root it may alias (BufferLiveness::getRootsOf). Roots
-//    that can be planned have no hidden access (nothing the IR does not show
-//    reaches their bytes), so each is a location of its own; everything else
-//    -- function arguments, unmanaged buffers, globals, values not derived
-//    from a root through views only (select, loop arguments, loads of
-//    memrefs) -- is one location "other", which such values touch in
-//    addition to their roots. An effect on a resource other than the default
-//    one is an access to that resource.
+//    accesses every root it may alias (BufferLiveness::getRootsOf). A root
+//    whose accesses the IR shows in full (no use of an alias has a
+//    BufferLiveness::getHiddenAccessReason: nothing stores it, takes its
+//    address or hands it to a callee that may keep it) is a location of its
+//    own, planned or not (a returned buffer is one); everything else --
+//    function arguments, roots with hidden accesses, non-constant globals,
+//    values not derived from a root through views only (select, loop
+//    arguments, loads of memrefs) -- is one location "other", which such
+//    values touch in addition to their roots. Reads of constant globals
+//    (`memref.global constant`, e.g. weights) order against nothing. An
+//    effect on a resource other than the default one is an access to that
+//    resource.
 //  * Barriers: an op whose effects are unknown (no interface, e.g. calls), or
 //    with an effect on the default resource that names no value or a symbol,
 //    is ordered after every earlier op that accesses memory and before every
