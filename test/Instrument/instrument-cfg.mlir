@@ -177,3 +177,33 @@ func.func @caller_of_identity(%x: f32) {
   memref.dealloc %a : memref<64xi8>
   return
 }
+
+// -----
+
+// A buffer carried around a loop (yielded to the next iteration) lives across the loop:
+// its region ends after the last use of the loop's result, not in the loop body.
+
+// CHECK-LABEL: func.func @carried(
+// CHECK: %[[A:.*]] = memref.alloc() {mplan.arena}
+// CHECK: %[[R:.*]] = scf.for
+// CHECK: memref.view %[[A]]{{.*}}mplan.buffer_id = 0
+// CHECK: func.call @mplan_rt_region_begin(
+// CHECK-NOT: call @mplan_rt_region_end(
+// CHECK: scf.yield
+// CHECK: linalg.fill ins(%{{.*}} : f32) outs(%[[R]] :
+// CHECK-NEXT: %[[ID:.*]] = arith.constant 0 : index
+// CHECK-NEXT: memref.extract_aligned_pointer_as_index %[[A]]
+// CHECK-NEXT: call @mplan_rt_region_end(%[[ID]],
+func.func @carried(%x: f32, %n: index, %init: memref<16xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %a = memref.alloc() {mplan.arena} : memref<128xi8>
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%prev = %init) -> (memref<16xf32>) {
+    %v = memref.view %a[%c0][] {mplan.buffer_id = 0 : i64} : memref<128xi8> to memref<16xf32>
+    memref.copy %prev, %v : memref<16xf32> to memref<16xf32>
+    scf.yield %v : memref<16xf32>
+  }
+  linalg.fill ins(%x : f32) outs(%r : memref<16xf32>)
+  memref.dealloc %a : memref<128xi8>
+  return
+}
