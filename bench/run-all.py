@@ -11,6 +11,9 @@ go into docs/benchmarks.md together with the command and the machine:
                 views-and-copies passes and the peak guard, on the model zoo)
   e2e           bench/e2e/run.py (upstream baseline vs mplan heap/global on the
                 model zoo: allocations, peak, arena, paired wall time)
+  sequence      bench/sequence/run.py (max-live bound in program order vs after
+                mplan-sequence greedy/best/exact on generated branchy programs; 100k-op
+                scaling)
 """
 
 import argparse
@@ -34,7 +37,7 @@ def main():
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--build", default=os.path.join(ROOT, "build"))
     parser.add_argument("--only", action="append",
-                        choices=["planner", "compile-time", "views", "e2e"])
+                        choices=["planner", "compile-time", "views", "e2e", "sequence"])
     args = parser.parse_args()
     build = os.path.abspath(args.build)
     benches = {
@@ -45,6 +48,8 @@ def main():
         "views": [PYTHON, os.path.join(ROOT, "bench", "views", "run.py"),
                   "--mplan-opt", os.path.join(build, "bin", "mplan-opt")],
         "e2e": [PYTHON, os.path.join(ROOT, "bench", "e2e", "run.py"), "--build", build],
+        "sequence": [PYTHON, os.path.join(ROOT, "bench", "sequence", "run.py"),
+                     "--mplan-opt", os.path.join(build, "bin", "mplan-opt")],
     }
     print(f"# mplan benchmarks\nmachine: {machine()}\n", flush=True)
     failed = []
