@@ -590,6 +590,10 @@ private:
   void replaceCopyByFill(Operation *copy, unsigned source, linalg::FillOp fill);
   /// Erases `copy`, its accesses of `roots` and the views only it used.
   void eraseCopy(Operation *copy, ArrayRef<unsigned> roots);
+  /// Argument slices: `copy` of `source`, a static view of a function
+  /// argument, into the whole root `x`: x becomes `source` when nothing may
+  /// write the argument or x while x is live. True if rewritten.
+  bool tryArgumentSlice(Operation *copy, Value source, unsigned x);
   /// Replaces root `x` by `region` of root `y`, erasing `copy`.
   void merge(unsigned x, unsigned y, MemRefType region, Operation *copy,
              const llvm::DenseMap<Operation *, MemRefType> &newViewTypes,
@@ -1234,6 +1238,14 @@ bool CopyEliminator::tryCopy(Operation *copy, Value source, Value target) {
     }
   }
 
+  // Argument slice: the target (whole) becomes the argument's bytes.
+  if (std::optional<unsigned> x = getWholeRoot(target, block))
+    if (tryArgumentSlice(copy, source, *x)) {
+      ++copiesRemoved;
+      bytesAvoided += bytes;
+      return true;
+    }
+
   // View copy to view: the target (whole) becomes the source's region.
   if (std::optional<unsigned> x = getWholeRoot(target, block)) {
     if (auto region = getRegion(source, block); region && region->first != *x) {
@@ -1271,6 +1283,96 @@ bool CopyEliminator::tryCopy(Operation *copy, Value source, Value target) {
     }
   }
   return false;
+}
+
+/// The function argument `value` is, or a static view of through view-like
+/// ops without memory effects; null otherwise.
+static BlockArgument getArgumentBase(Value value) {
+  while (true) {
+    if (auto arg = dyn_cast<BlockArgument>(value))
+      return isa<FunctionOpInterface>(arg.getOwner()->getParentOp()) &&
+                     arg.getOwner()->isEntryBlock()
+                 ? arg
+                 : BlockArgument();
+    Operation *def = value.getDefiningOp();
+    auto view = dyn_cast_if_present<ViewLikeOpInterface>(def);
+    if (!view || def->getNumRegions() != 0 || !isMemoryEffectFree(def))
+      return {};
+    value = view.getViewSource();
+  }
+}
+
+bool CopyEliminator::tryArgumentSlice(Operation *copy, Value source,
+                                      unsigned x) {
+  auto sourceType = dyn_cast<MemRefType>(source.getType());
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (!getArgumentBase(source) || !sourceType ||
+      !getStaticLayout(sourceType, strides, offset))
+    return false;
+  RootState &xs = analysis.roots[x];
+  int64_t copyPos = analysis.pos(copy);
+  // X holds the copy and nothing else: read only, after the copy.
+  Operation *last = copy;
+  for (const Access &access : xs.accesses) {
+    if (access.user == copy)
+      continue;
+    if (analysis.pos(access.op) <= copyPos || access.write)
+      return false;
+    if (analysis.pos(access.op) > analysis.pos(last))
+      last = access.op;
+  }
+  // While X is live nothing may write the argument: arguments may alias each
+  // other and whatever a callee or an op with unknown effects reaches, so
+  // the only writes allowed are to the function's own allocations.
+  auto writesOnlyLocalBuffers = [&](Operation *op) {
+    WalkResult result = op->walk([&](Operation *nested) {
+      auto iface = dyn_cast<MemoryEffectOpInterface>(nested);
+      if (!iface) {
+        if (nested->hasTrait<OpTrait::HasRecursiveMemoryEffects>())
+          return WalkResult::advance();
+        return WalkResult::interrupt();
+      }
+      SmallVector<MemoryEffects::EffectInstance> effects;
+      iface.getEffects(effects);
+      for (const MemoryEffects::EffectInstance &effect : effects) {
+        if (isa<MemoryEffects::Read>(effect.getEffect()))
+          continue;
+        Value target = effect.getValue();
+        // A fresh allocation writes no existing bytes.
+        if (isa<MemoryEffects::Allocate>(effect.getEffect()) && target)
+          continue;
+        auto it = target ? analysis.aliasOf.find(target)
+                         : analysis.aliasOf.end();
+        if (it == analysis.aliasOf.end() || it->second.root == x)
+          return WalkResult::interrupt();
+      }
+      return WalkResult::advance();
+    });
+    return !result.wasInterrupted();
+  };
+  for (Operation *op = copy->getNextNode(); op; op = op->getNextNode()) {
+    if (analysis.pos(op) > analysis.pos(last))
+      break;
+    if (!writesOnlyLocalBuffers(op))
+      return false;
+  }
+  // Every use of X must accept the argument's layout.
+  Value xValue = xs.value();
+  for (OpOperand &use : xValue.getUses())
+    if (use.getOwner() != copy && !isLayoutAgnosticUse(use))
+      return false;
+
+  // X goes: its uses read the argument's bytes in place (replaced before the
+  // copy goes, which would take an otherwise unused view with it).
+  xValue.replaceAllUsesExcept(source, copy);
+  eraseCopy(copy, {x});
+  xs.accesses.clear();
+  analysis.forget(xValue);
+  notifyErased(xs.alloc);
+  xs.alloc->erase();
+  xs.erased = true;
+  return true;
 }
 
 bool mlir::mplan::elideCopiesInFunction(

@@ -22,9 +22,9 @@ func.func @pages(%x: memref<1024xf32>) {
   %a = memref.alloc() : memref<1024xf32>
   %b = memref.alloc() : memref<1024xf32>
   %c = memref.alloc() : memref<1024xf32>
-  memref.copy %x, %a : memref<1024xf32> to memref<1024xf32>
-  memref.copy %x, %b : memref<1024xf32> to memref<1024xf32>
-  memref.copy %x, %c : memref<1024xf32> to memref<1024xf32>
+  linalg.map { math.absf } ins(%x : memref<1024xf32>) outs(%a : memref<1024xf32>)
+  linalg.map { math.absf } ins(%x : memref<1024xf32>) outs(%b : memref<1024xf32>)
+  linalg.map { math.absf } ins(%x : memref<1024xf32>) outs(%c : memref<1024xf32>)
   linalg.add ins(%a, %b : memref<1024xf32>, memref<1024xf32>) outs(%c : memref<1024xf32>)
   memref.copy %c, %x : memref<1024xf32> to memref<1024xf32>
   memref.dealloc %a : memref<1024xf32>
@@ -42,7 +42,7 @@ func.func @pages(%x: memref<1024xf32>) {
 func.func @small(%x: memref<16xf32>) {
   %a = memref.alloc() : memref<16xf32>
   %b = memref.alloc() : memref<16xf32>
-  memref.copy %x, %a : memref<16xf32> to memref<16xf32>
+  linalg.map { math.absf } ins(%x : memref<16xf32>) outs(%a : memref<16xf32>)
   linalg.add ins(%a, %x : memref<16xf32>, memref<16xf32>) outs(%b : memref<16xf32>)
   memref.copy %b, %x : memref<16xf32> to memref<16xf32>
   memref.dealloc %a : memref<16xf32>
