@@ -32,3 +32,13 @@ if os.path.exists(os.path.join(config.mplan_tools_dir, "mplan-plan")):
     tools.append("mplan-plan")
     config.available_features.add("mplan-plan")
 llvm_config.add_tool_substitutions(tools, tool_dirs)
+
+# The mlir-opt plugin (plugin/; not built under the sanitizers).
+plugin = os.path.join(config.mplan_obj_root, "lib", "MPlanPlugin.so")
+config.substitutions.append(("%mplan_plugin", plugin))
+if os.path.exists(plugin):
+    config.available_features.add("mplan-plugin")
+# The ASan+UBSan build (make sanitize): tests too slow under it can opt out
+# with `UNSUPPORTED: sanitizer`.
+if getattr(config, "mplan_sanitizers", "OFF").upper() in ("ON", "1", "TRUE"):
+    config.available_features.add("sanitizer")

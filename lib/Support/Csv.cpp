@@ -38,6 +38,29 @@ std::vector<std::string> splitFields(std::string_view line) {
   return fields;
 }
 
+/// `field` as it may appear in a one-line message: bytes outside printable
+/// ASCII (NUL, control characters, invalid UTF-8) become \xNN, and long
+/// fields are cut.
+std::string printable(std::string_view field) {
+  static const char hex[] = "0123456789abcdef";
+  std::string out;
+  for (size_t i = 0; i < field.size(); ++i) {
+    if (out.size() >= 64) {
+      out += "...";
+      break;
+    }
+    unsigned char c = static_cast<unsigned char>(field[i]);
+    if (c >= 0x20 && c < 0x7f && c != '\\') {
+      out += static_cast<char>(c);
+    } else {
+      out += "\\x";
+      out += hex[c >> 4];
+      out += hex[c & 15];
+    }
+  }
+  return out;
+}
+
 Error lineError(size_t line, const std::string &msg) {
   return Error{"line " + std::to_string(line) + ": " + msg};
 }
@@ -46,6 +69,9 @@ Error lineError(size_t line, const std::string &msg) {
 
 Expected<CsvTable> mplan::parseBufferCsv(std::string_view text) {
   CsvTable table;
+  // Tolerate a UTF-8 byte order mark (it can only start the file).
+  if (text.substr(0, 3) == "\xEF\xBB\xBF")
+    text.remove_prefix(3);
   // Split into lines, remembering 1-based line numbers.
   std::vector<std::pair<size_t, std::string_view>> lines;
   size_t lineNo = 0, pos = 0;
@@ -66,9 +92,6 @@ Expected<CsvTable> mplan::parseBufferCsv(std::string_view text) {
 
   size_t headerLine = lines.front().first;
   std::string_view headerText = lines.front().second;
-  // Tolerate a UTF-8 byte order mark.
-  if (headerText.substr(0, 3) == "\xEF\xBB\xBF")
-    headerText.remove_prefix(3);
   table.header = splitFields(headerText);
   std::unordered_map<std::string, size_t> column;
   for (size_t c = 0; c < table.header.size(); ++c) {
@@ -76,7 +99,7 @@ Expected<CsvTable> mplan::parseBufferCsv(std::string_view text) {
       return lineError(headerLine, "empty column name in the header");
     if (!column.emplace(table.header[c], c).second)
       return lineError(headerLine,
-                       "duplicate column '" + table.header[c] + "'");
+                       "duplicate column '" + printable(table.header[c]) + "'");
   }
   const char *required[] = {"id", "lower", "upper", "size"};
   size_t col[4];
@@ -107,10 +130,11 @@ Expected<CsvTable> mplan::parseBufferCsv(std::string_view text) {
         ++b;
       auto [ptr, ec] = std::from_chars(b, e, out);
       if (f.empty() || ec == std::errc::invalid_argument || ptr != e || b == e)
-        return lineError(line, "column '" + table.header[c] + "': '" + f +
-                                   "' is not an integer");
+        return lineError(line, "column '" + table.header[c] + "': '" +
+                                   printable(f) + "' is not an integer");
       if (ec == std::errc::result_out_of_range)
-        return lineError(line, "column '" + table.header[c] + "': " + f +
+        return lineError(line, "column '" + table.header[c] + "': " +
+                                   printable(f) +
                                    " is out of range for a 64-bit integer");
       return std::nullopt;
     };

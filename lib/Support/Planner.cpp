@@ -259,22 +259,30 @@ Expected<Problem> buildProblem(const std::vector<Buffer> &buffers,
   // Max-live bound on the compressed times: ends before starts at the same
   // point since lifetimes are half-open.
   std::vector<int64_t> starting(p.numTimes + 1, 0), ending(p.numTimes + 1, 0);
+  // The overflow messages name a buffer live at that time, and the time.
+  auto liveSumOverflow = [&](size_t k, int64_t time) {
+    return Error{"buffer " + idOf(buffers[p.input[k]]) +
+                 ": the sum of the sizes of buffers live at time " +
+                 std::to_string(time) + " overflows int64"};
+  };
   for (size_t k = 0; k < p.input.size(); ++k) {
     if (!addInPlace(starting[p.start[k]], p.size[k]))
-      return Error{"the sum of the sizes of buffers live at the same time "
-                   "overflows int64"};
+      return liveSumOverflow(k, buffers[p.input[k]].start);
     // All buffers ending at t are live just before it: an overflow here is
     // an overflow of that live sum.
     if (!addInPlace(ending[p.end[k]], p.size[k]))
-      return Error{"the sum of the sizes of buffers live at the same time "
-                   "overflows int64"};
+      return liveSumOverflow(k, buffers[p.input[k]].end - 1);
   }
   int64_t live = 0, best = 0;
   for (int32_t t = 0; t < p.numTimes; ++t) {
     live -= ending[t];
-    if (!addInPlace(live, starting[t]))
-      return Error{"the sum of the sizes of buffers live at the same time "
-                   "overflows int64"};
+    if (!addInPlace(live, starting[t])) {
+      // A buffer starting at t (one does: the live sum only grows there).
+      size_t k = 0;
+      while (p.start[k] != t)
+        ++k;
+      return liveSumOverflow(k, buffers[p.input[k]].start);
+    }
     best = std::max(best, live);
   }
   p.lowerBound = best;

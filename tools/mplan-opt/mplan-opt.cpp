@@ -8,6 +8,7 @@
 #include "mplan/Conversion/Passes.h"
 #include "mplan/Dialect/MPlan/IR/MPlanDialect.h"
 #include "mplan/Transforms/Passes.h"
+#include "mplan/Version.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/InitAllDialects.h"
@@ -15,12 +16,19 @@
 #include "mlir/InitAllPasses.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/raw_ostream.h"
+
 namespace mlir::mplan {
 /// Test passes from test/lib (-test-mplan-liveness, ...).
 void registerTestPasses();
 } // namespace mlir::mplan
 
 int main(int argc, char **argv) {
+  // `mplan-opt --version`: mplan's version after LLVM's.
+  llvm::cl::AddExtraVersionPrinter([](llvm::raw_ostream &os) {
+    os << "mplan version " << MPLAN_VERSION_STRING << "\n";
+  });
   mlir::registerAllPasses();
   mlir::mplan::registerMPlanPasses();
   mlir::mplan::registerMPlanConversionPasses();

@@ -12,6 +12,7 @@
 
 #include "mplan/Support/Csv.h"
 #include "mplan/Support/Planner.h"
+#include "mplan/Version.h"
 
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
@@ -62,6 +63,19 @@ cl::opt<int64_t>
                      "stagger bytes (default 0: off)"),
             cl::value_desc("bytes"), cl::cat(category));
 
+/// Prefixes a planner error that names a buffer ("buffer 7: ...") with the
+/// line of that buffer's row.
+std::string locate(const mplan::CsvTable &table, const std::string &msg) {
+  StringRef rest(msg);
+  int64_t id;
+  if (!rest.consume_front("buffer ") || rest.consumeInteger(10, id))
+    return msg;
+  for (size_t r = 0; r < table.buffers.size(); ++r)
+    if (table.buffers[r].id == id)
+      return "line " + std::to_string(table.lines[r]) + ": " + msg;
+  return msg;
+}
+
 int fail(const Twine &msg) {
   WithColor::error(errs(), "mplan-plan") << msg << "\n";
   return 1;
@@ -71,6 +85,9 @@ int fail(const Twine &msg) {
 int main(int argc, char **argv) {
   InitLLVM init(argc, argv);
   cl::HideUnrelatedOptions(category);
+  cl::SetVersionPrinter([](raw_ostream &os) {
+    os << "mplan-plan (mplan) " << MPLAN_VERSION_STRING << "\n";
+  });
   cl::ParseCommandLineOptions(
       argc, argv, "mplan-plan: static memory planning of MiniMalloc CSV\n");
 
@@ -95,7 +112,7 @@ int main(int argc, char **argv) {
   mplan::Expected<mplan::Plan> plan =
       mplan::planBuffers(table->buffers, options);
   if (!plan)
-    return fail(displayName + ": " + plan.error());
+    return fail(displayName + ": " + locate(*table, plan.error()));
   if (std::optional<std::string> err = mplan::validatePlan(
           table->buffers, plan->offsets, plan->arenaSize, options.alignment))
     return fail("internal error: invalid plan: " + *err);
