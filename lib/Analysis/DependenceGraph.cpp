@@ -95,6 +95,7 @@ DependenceGraph::DependenceGraph(Block &block, const BufferLiveness &liveness)
   predecessors.resize(n);
   barrier.assign(n, false);
   memory.assign(n, false);
+  written.resize(n);
 
   // A root whose every access the IR shows (no hidden access through any
   // alias: planned or not, e.g. a returned buffer) is a location of its own;
@@ -197,6 +198,8 @@ DependenceGraph::DependenceGraph(Block &block, const BufferLiveness &liveness)
     addEdge(lastBarrier, v);
     sinceBarrier.push_back(v);
     for (auto [location, write] : accesses.locations) {
+      if (write)
+        written[v].push_back(location);
       LocationState &loc = state[location];
       addEdge(loc.lastWriter, v);
       if (!write) {
@@ -209,6 +212,10 @@ DependenceGraph::DependenceGraph(Block &block, const BufferLiveness &liveness)
       loc.lastWriter = v;
     }
   }
+}
+
+bool DependenceGraph::writesRoot(int32_t node, Value root) const {
+  return llvm::is_contained(written[node], root.getAsOpaquePointer());
 }
 
 int32_t DependenceGraph::getNode(Operation *op) const {

@@ -46,6 +46,8 @@ struct Problem {
   ::mplan::SequenceGraph graph;
   /// The dependence-graph node of each problem node.
   std::vector<int32_t> nodes;
+  /// The root of each problem buffer.
+  std::vector<Value> roots;
   /// Per dependence-graph node: uses no buffer and touches no memory
   /// (constants, allocations, views). Such ops are left out of the problem
   /// (they would hide the cut nodes) and placed right before their first
@@ -53,6 +55,84 @@ struct Problem {
   std::vector<bool> free;
 };
 } // namespace
+
+/// Leaves out of `problem` the sources that start buffers for their
+/// successors: a node v without predecessors (and without nested buffers)
+/// that writes every buffer it uses, uses each first in program order (so,
+/// writing it, before every other user in any order), never last, and whose
+/// every successor but the terminator uses all of them (a `linalg.fill` of
+/// a matmul's output). Run right before its first successor s, v's step is
+/// at most s's: s uses all of v's buffers and v frees none. So v goes where
+/// the ops left out go (right before its first user) and the problem keeps
+/// its optimum, while v no longer floats to the top of the order and hides
+/// the cut nodes.
+static void anchorSources(const DependenceGraph &graph, Problem &problem) {
+  ::mplan::SequenceGraph &g = problem.graph;
+  int32_t k = g.numNodes;
+  std::vector<std::vector<int32_t>> usesOf(k), succs(k);
+  for (int32_t b = 0; b < static_cast<int32_t>(g.buffers.size()); ++b) {
+    llvm::sort(g.buffers[b].users);
+    g.buffers[b].users.erase(
+        std::unique(g.buffers[b].users.begin(), g.buffers[b].users.end()),
+        g.buffers[b].users.end());
+    for (int32_t u : g.buffers[b].users)
+      usesOf[u].push_back(b);
+  }
+  for (int32_t v = 0; v < k; ++v)
+    for (int32_t p : g.predecessors[v])
+      succs[p].push_back(v);
+  auto uses = [&](int32_t node, int32_t b) {
+    return std::binary_search(g.buffers[b].users.begin(),
+                              g.buffers[b].users.end(), node);
+  };
+  std::vector<bool> anchored(k, false);
+  bool any = false;
+  for (int32_t v = 0; v + 1 < k; ++v) {
+    if (!g.predecessors[v].empty() || g.nodeBytes[v] != 0 || usesOf[v].empty())
+      continue;
+    bool ok = llvm::all_of(usesOf[v], [&](int32_t b) {
+      const std::vector<int32_t> &users = g.buffers[b].users;
+      return users.size() > 1 && users.front() == v &&
+             graph.writesRoot(problem.nodes[v], problem.roots[b]);
+    });
+    ok = ok && llvm::all_of(succs[v], [&](int32_t s) {
+      return s == k - 1 || llvm::all_of(usesOf[v], [&](int32_t b) {
+               return uses(s, b);
+             });
+    });
+    anchored[v] = ok;
+    any |= ok;
+  }
+  if (!any)
+    return;
+  std::vector<int32_t> id(k, -1);
+  ::mplan::SequenceGraph kept;
+  std::vector<int32_t> nodes;
+  for (int32_t v = 0; v < k; ++v) {
+    if (anchored[v]) {
+      problem.free[problem.nodes[v]] = true;
+      continue;
+    }
+    id[v] = static_cast<int32_t>(nodes.size());
+    nodes.push_back(problem.nodes[v]);
+    std::vector<int32_t> preds;
+    for (int32_t p : g.predecessors[v])
+      if (!anchored[p])
+        preds.push_back(id[p]);
+    kept.predecessors.push_back(std::move(preds));
+    kept.nodeBytes.push_back(g.nodeBytes[v]);
+  }
+  kept.numNodes = static_cast<int32_t>(nodes.size());
+  for (::mplan::SequenceBuffer &buffer : g.buffers) {
+    ::mplan::SequenceBuffer entry{buffer.size, {}};
+    for (int32_t u : buffer.users)
+      if (!anchored[u])
+        entry.users.push_back(id[u]);
+    kept.buffers.push_back(std::move(entry));
+  }
+  problem.graph = std::move(kept);
+  problem.nodes = std::move(nodes);
+}
 
 /// The sequencing problem of `block` (the function body): one node per op
 /// that uses a buffer or touches memory, the graph's edges (through the ops
@@ -98,6 +178,7 @@ static std::optional<Problem> buildProblem(const DependenceGraph &graph,
     for (int32_t user : entry.users)
       problem.free[user] = false;
     problem.graph.buffers.push_back(std::move(entry));
+    problem.roots.push_back(op.getResult());
   }
   for (auto &[node, events] : nested) {
     // Ends sort before starts at the same index ([start, end) ranges).
@@ -141,6 +222,7 @@ static std::optional<Problem> buildProblem(const DependenceGraph &graph,
   for (::mplan::SequenceBuffer &buffer : problem.graph.buffers)
     for (int32_t &user : buffer.users)
       user = id[user];
+  anchorSources(graph, problem);
   return problem;
 }
 

@@ -82,6 +82,9 @@ public:
   bool isBarrier(int32_t node) const { return barrier[node]; }
   /// True if `node` reads, writes or frees memory (or is a barrier).
   bool accessesMemory(int32_t node) const { return memory[node]; }
+  /// True if `node` writes (or frees) the buffer root `root` as a location
+  /// of its own (not through "other").
+  bool writesRoot(int32_t node, Value root) const;
 
   /// True if `order`, a permutation of the nodes, runs every node after its
   /// predecessors.
@@ -93,6 +96,8 @@ private:
   llvm::DenseMap<Operation *, int32_t> nodeOf;
   std::vector<SmallVector<int32_t, 2>> predecessors;
   std::vector<bool> barrier, memory;
+  /// Per node, the locations it writes.
+  std::vector<SmallVector<const void *, 2>> written;
 };
 
 } // namespace mplan
