@@ -584,9 +584,15 @@ struct Solver {
     }
     if (!useSearch)
       return best;
+    // Beam search first: its order bounds the exact search, which prunes
+    // every partial order that already reaches it.
+    if (c.k <= kMaxBeamNodes && !deadline->passed())
+      consider(c, beamSearch(c, options.beamWidth, *deadline), best);
     if (useExact && c.k <= kMaxExactNodes) {
+      // Most of the budget, leaving some for the windows should it fail.
+      Deadline exactDeadline(deadline->remaining() * 0.7);
       std::vector<int32_t> order;
-      switch (exactSearch(c, best.peak, maxStates, *deadline, order)) {
+      switch (exactSearch(c, best.peak, maxStates, exactDeadline, order)) {
       case ExactStatus::Improved:
         best.order = std::move(order);
         best.peak = peakOf(c, best.order);
@@ -598,8 +604,6 @@ struct Solver {
         break;
       }
     }
-    if (c.k <= kMaxBeamNodes && !deadline->passed())
-      consider(c, beamSearch(c, options.beamWidth, *deadline), best);
     improveWindows(c, best);
     return best;
   }

@@ -60,7 +60,7 @@ struct SequenceOptions {
   double timeLimitSeconds = 1.0;
   /// Components with more scheduled-set states than this are not solved
   /// exactly in `best` mode.
-  int64_t maxExactStates = 200000;
+  int64_t maxExactStates = 1000000;
   /// Beam width of the beam search.
   int beamWidth = 8;
 };
