@@ -65,6 +65,7 @@
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
+#include "llvm/ADT/BitVector.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SetVector.h"
@@ -87,7 +88,7 @@ static constexpr llvm::StringLiteral kBufferIdAttr = "mplan.buffer_id";
 static constexpr llvm::StringLiteral kLiveAttr = "mplan.live";
 
 namespace {
-enum class ArenaKind { Heap, Stack, Global, Argument };
+enum class ArenaKind { Heap, Stack, Global, Argument, SharedGlobal };
 
 /// What a function taking its arena from the caller needs.
 struct ArgumentArena {
@@ -129,6 +130,13 @@ private:
   /// argument in `arenas`.
   LogicalResult lowerArgumentArenas(ModuleOp module, SymbolTable &symbols,
                                     llvm::DenseMap<Value, Value> &arenas);
+
+  /// arena=shared-global: nests callee arenas in their callers' as
+  /// arena=argument does, gives every other slab the module's shared global
+  /// (per memory space) from offset 0 or, where two users could be active at
+  /// once, a heap arena; maps the slabs it handles in `arenas`.
+  LogicalResult lowerSharedGlobalArenas(ModuleOp module, SymbolTable &symbols,
+                                        llvm::DenseMap<Value, Value> &arenas);
 };
 } // namespace
 
@@ -138,6 +146,7 @@ static FailureOr<ArenaKind> parseArenaKind(StringRef name) {
       .Case("stack", ArenaKind::Stack)
       .Case("global", ArenaKind::Global)
       .Case("argument", ArenaKind::Argument)
+      .Case("shared-global", ArenaKind::SharedGlobal)
       .Default(failure());
 }
 
@@ -174,26 +183,54 @@ static Operation *getConcurrentAncestor(Operation *op) {
   return found;
 }
 
-/// Finds the functions of `module` that a global arena would be wrong for:
-/// the call graph has a node per function with a body and one "unknown"
-/// node, with edges for every CallOpInterface op: to its callee if that is a
-/// function with a body, else (indirect calls, external functions) to the
-/// unknown node, which calls every function whose address is taken (a
-/// symbol use that is not a call's callee). Recursive: in a strongly
-/// connected component (Tarjan) with a cycle. Concurrent: reachable from a
-/// call inside a region op that may run concurrently.
-static GlobalArenaHazards findGlobalArenaHazards(ModuleOp module) {
+namespace {
+/// The call graph of a module: a node per function with a body and one
+/// "unknown" node, with edges for every CallOpInterface op: to its callee if
+/// that is a function with a body, else (indirect calls, external functions)
+/// to the unknown node, which calls every function whose address is taken (a
+/// symbol use that is not a call's callee).
+struct CallGraph {
   SmallVector<Operation *> funcs;
   llvm::DenseMap<Operation *, unsigned> nodeOf;
+  unsigned unknown = 0;
+  std::vector<SmallVector<unsigned>> edges;
+  /// Calls nested in a region op whose regions may run concurrently: callee
+  /// node and that region op.
+  SmallVector<std::pair<unsigned, Operation *>> concurrentCalls;
+
+  unsigned getNumNodes() const { return funcs.size() + 1; }
+
+  /// The nodes reachable from `node` through one or more edges, plus `node`
+  /// itself if `inclusive`.
+  llvm::BitVector getReachable(unsigned node, bool inclusive) const {
+    llvm::BitVector reached(getNumNodes());
+    SmallVector<unsigned> queue(edges[node].begin(), edges[node].end());
+    while (!queue.empty()) {
+      unsigned next = queue.pop_back_val();
+      if (reached.test(next))
+        continue;
+      reached.set(next);
+      llvm::append_range(queue, edges[next]);
+    }
+    if (inclusive)
+      reached.set(node);
+    return reached;
+  }
+};
+} // namespace
+
+static CallGraph buildCallGraph(ModuleOp module) {
+  CallGraph graph;
   module.walk([&](FunctionOpInterface func) {
     if (func.isExternal())
       return;
-    nodeOf[func] = funcs.size();
-    funcs.push_back(func);
+    graph.nodeOf[func] = graph.funcs.size();
+    graph.funcs.push_back(func);
   });
-  const unsigned unknown = funcs.size();
-  std::vector<SmallVector<unsigned>> edges(funcs.size() + 1);
-  SmallVector<std::pair<unsigned, Operation *>> seeds; // callee, region op
+  const unsigned unknown = graph.unknown = graph.funcs.size();
+  auto &nodeOf = graph.nodeOf;
+  auto &edges = graph.edges;
+  edges.resize(graph.getNumNodes());
 
   SymbolTableCollection tables;
   module.walk([&](Operation *op) {
@@ -208,7 +245,7 @@ static GlobalArenaHazards findGlobalArenaHazards(ModuleOp module) {
       unsigned callee = calleeIt != nodeOf.end() ? calleeIt->second : unknown;
       edges[callerIt->second].push_back(callee);
       if (Operation *region = getConcurrentAncestor(op))
-        seeds.push_back({callee, region});
+        graph.concurrentCalls.push_back({callee, region});
     }
     // Any other reference to a function takes its address.
     op->getAttrDictionary().walk([&](SymbolRefAttr ref) {
@@ -221,6 +258,16 @@ static GlobalArenaHazards findGlobalArenaHazards(ModuleOp module) {
         edges[unknown].push_back(it->second);
     });
   });
+  return graph;
+}
+
+/// Finds the functions of `module` that a global arena would be wrong for,
+/// over its call graph. Recursive: in a strongly connected component
+/// (Tarjan) with a cycle. Concurrent: reachable from a call inside a region
+/// op that may run concurrently.
+static GlobalArenaHazards findGlobalArenaHazards(const CallGraph &graph) {
+  ArrayRef<Operation *> funcs = graph.funcs;
+  const auto &edges = graph.edges;
 
   // Tarjan's strongly connected components, iteratively.
   const unsigned numNodes = funcs.size() + 1;
@@ -278,7 +325,7 @@ static GlobalArenaHazards findGlobalArenaHazards(ModuleOp module) {
   // Reachability from the calls inside concurrent regions.
   std::vector<Operation *> reachedVia(numNodes, nullptr);
   SmallVector<unsigned> queue;
-  for (auto [callee, region] : seeds)
+  for (auto [callee, region] : graph.concurrentCalls)
     if (!reachedVia[callee]) {
       reachedVia[callee] = region;
       queue.push_back(callee);
@@ -304,6 +351,10 @@ ConvertMPlanToMemRefPass::chooseArenaKind(AllocSlabOp slab, ArenaKind requested,
   switch (requested) {
   case ArenaKind::Heap:
   case ArenaKind::Argument: // slabs not passed by the caller: the heap
+    return ArenaKind::Heap;
+  case ArenaKind::SharedGlobal: // lowerSharedGlobalArenas handles func.func
+    slab.emitRemark("slab outside a func.func gets no shared global arena; "
+                    "allocated on the heap instead");
     return ArenaKind::Heap;
   case ArenaKind::Stack: {
     int64_t size = slab.getType().getSize();
@@ -359,9 +410,8 @@ ConvertMPlanToMemRefPass::chooseArenaKind(AllocSlabOp slab, ArenaKind requested,
 /// `__mplan_arena_<function>` for the default memory space, else
 /// `__mplan_arena_<function>_<space>` with the space's spelling reduced to
 /// [A-Za-z0-9_] (`1`, `gpu_address_space_workgroup`).
-static std::string getGlobalArenaName(FunctionOpInterface func,
-                                      Attribute memorySpace) {
-  std::string name = ("__mplan_arena_" + func.getName()).str();
+static std::string getGlobalArenaName(StringRef base, Attribute memorySpace) {
+  std::string name = ("__mplan_arena_" + base).str();
   if (!memorySpace)
     return name;
   std::string spelling;
@@ -394,7 +444,8 @@ Value ConvertMPlanToMemRefPass::createArena(OpBuilder &builder,
   Operation *arena = nullptr;
   switch (kind) {
   case ArenaKind::Heap:
-  case ArenaKind::Argument: // chooseArenaKind never returns it
+  case ArenaKind::Argument:     // chooseArenaKind never returns it
+  case ArenaKind::SharedGlobal: // nor this one
     arena = memref::AllocOp::create(builder, loc, arenaType, ValueRange(),
                                     alignment);
     break;
@@ -409,7 +460,7 @@ Value ConvertMPlanToMemRefPass::createArena(OpBuilder &builder,
         SymbolTable::getNearestSymbolTable(func->getParentOp());
     OpBuilder detached(builder.getContext());
     auto global = memref::GlobalOp::create(
-        detached, loc, getGlobalArenaName(func, slabType.getMemorySpace()),
+        detached, loc, getGlobalArenaName(func.getName(), slabType.getMemorySpace()),
         builder.getStringAttr("private"), arenaType, builder.getUnitAttr(),
         /*constant=*/false, alignment);
     // Before the function if it is a child of the table, renamed on a clash
@@ -426,17 +477,23 @@ Value ConvertMPlanToMemRefPass::createArena(OpBuilder &builder,
   return arena->getResult(0);
 }
 
-/// The default-memory-space slab of `func`, or null if it has none. Fails
-/// (with a diagnostic) on more than one.
-static FailureOr<AllocSlabOp> getDefaultSpaceSlab(func::FuncOp func) {
+/// The slab of `func` in `memorySpace`, or null if it has none. Fails (with a
+/// diagnostic naming `mode`) on more than one.
+static FailureOr<AllocSlabOp> getSpaceSlab(func::FuncOp func,
+                                           Attribute memorySpace,
+                                           StringRef mode) {
   AllocSlabOp slab;
   WalkResult result = func.walk([&](AllocSlabOp op) {
-    if (op.getType().getMemorySpace())
+    if (op.getType().getMemorySpace() != memorySpace)
       return WalkResult::advance();
     if (slab) {
-      op.emitOpError("is the second default-memory-space slab of function '")
-          << func.getSymName()
-          << "'; arena=argument needs at most one per function";
+      InFlightDiagnostic diag = op.emitOpError("is the second ");
+      if (memorySpace)
+        diag << "memory-space " << memorySpace;
+      else
+        diag << "default-memory-space";
+      diag << " slab of function '" << func.getSymName() << "'; arena="
+           << mode << " needs at most one per function";
       return WalkResult::interrupt();
     }
     slab = op;
@@ -458,6 +515,26 @@ struct Placed {
   int64_t offset;
   int64_t size;
 };
+
+/// Why a call of a function taking its arena from the caller gets no slice of
+/// the caller's arena.
+enum class DeferReason {
+  /// Nested in a region op whose regions may run concurrently.
+  Concurrent,
+  /// The caller has no default-memory-space slab.
+  NoSlab,
+  /// The caller's slab does not dominate the call (it is nested in a region
+  /// the call is outside of, or comes after it).
+  NotCovered,
+  /// The callee is in a call-graph cycle with the caller: its arena size was
+  /// not final when the caller was processed.
+  NotFinal,
+};
+
+struct DeferredCall {
+  func::CallOp call;
+  DeferReason reason;
+};
 } // namespace
 
 /// The lowest offset, a multiple of `alignment`, at which `size` bytes live
@@ -478,17 +555,211 @@ static int64_t firstFit(ArrayRef<Placed> placed, LiveRange live, int64_t size,
   return offset;
 }
 
+/// Whether `slab` is allocated before `op` runs and in a region holding it.
+static bool slabCovers(AllocSlabOp slab, Operation *op) {
+  Operation *ancestor = slab->getBlock()->findAncestorOpInBlock(*op);
+  return ancestor && slab->isBeforeInBlock(ancestor);
+}
+
+/// Makes room for the arenas of `argFuncs` (functions taking their
+/// default-memory-space arena from the caller) in their callers' plans:
+/// functions are processed callees first; every call of such a function from
+/// a caller whose default-space slab (`slabs`) covers the call gets one more
+/// planned buffer of the caller, live exactly at the call, placed first-fit,
+/// and passed as a trailing operand; the caller's slab grows to hold it.
+/// Fills in the arena size and alignment of `argFuncs`. Calls that get no
+/// slice are appended to `deferred` with the reason, operands unchanged.
+static void
+nestCalleeArenas(ModuleOp module, SymbolTable &symbols,
+                 const llvm::MapVector<func::FuncOp, AllocSlabOp> &slabs,
+                 llvm::MapVector<func::FuncOp, ArgumentArena> &argFuncs,
+                 SmallVectorImpl<DeferredCall> &deferred) {
+  MLIRContext *ctx = module.getContext();
+
+  // Call-graph post-order over the functions with a body, so that a callee's
+  // arena size is final before its callers make room for it.
+  llvm::SetVector<func::FuncOp> order;
+  llvm::DenseSet<func::FuncOp> onStack;
+  std::function<void(func::FuncOp)> visit = [&](func::FuncOp func) {
+    if (order.contains(func) || onStack.contains(func))
+      return;
+    onStack.insert(func);
+    func.walk([&](func::CallOp call) {
+      auto callee = symbols.lookup<func::FuncOp>(call.getCallee());
+      if (callee && !callee.isExternal())
+        visit(callee);
+    });
+    onStack.erase(func);
+    order.insert(func);
+  };
+  for (auto func : module.getOps<func::FuncOp>())
+    if (!func.isExternal())
+      visit(func);
+
+  OpBuilder builder(ctx);
+  for (func::FuncOp func : order) {
+    // The calls of this function that must pass an arena.
+    SmallVector<func::CallOp> calls;
+    func.walk([&](func::CallOp call) {
+      auto callee = symbols.lookup<func::FuncOp>(call.getCallee());
+      if (callee && argFuncs.count(callee))
+        calls.push_back(call);
+    });
+
+    AllocSlabOp slab = slabs.lookup(func);
+    std::optional<BufferLiveness> liveness;
+    SmallVector<Placed> placed;
+    int64_t nextId = 0;
+    SmallVector<std::pair<func::CallOp, AllocTensorOp>> slices;
+    if (slab && !calls.empty()) {
+      liveness.emplace(func);
+      for (Operation *user : slab->getUsers()) {
+        auto tensor = dyn_cast<AllocTensorOp>(user);
+        if (!tensor)
+          continue;
+        nextId = std::max(nextId, tensor.getId() + 1);
+        LiveRange live = liveness->getLiveRange(tensor.getResult());
+        if (tensor.getStart()) { // keep whatever the planner assumed, too
+          live.start = std::min(live.start, *tensor.getStart());
+          live.end = std::max(live.end, *tensor.getEnd());
+        }
+        FailureOr<int64_t> size = tensor.getByteSize();
+        placed.push_back(
+            {live, *tensor.getOffset(), succeeded(size) ? *size : 0});
+      }
+    }
+
+    for (func::CallOp call : calls) {
+      auto callee = symbols.lookup<func::FuncOp>(call.getCallee());
+      const ArgumentArena &info = argFuncs[callee];
+      // Concurrent iterations must not share one slice.
+      if (getConcurrentAncestor(call)) {
+        deferred.push_back({call, DeferReason::Concurrent});
+        continue;
+      }
+      if (!slab) {
+        deferred.push_back({call, DeferReason::NoSlab});
+        continue;
+      }
+      if (!slabCovers(slab, call)) {
+        deferred.push_back({call, DeferReason::NotCovered});
+        continue;
+      }
+      if (!info.final) {
+        deferred.push_back({call, DeferReason::NotFinal});
+        continue;
+      }
+      builder.setInsertionPoint(call);
+      int64_t index = liveness->getIndex(call);
+      LiveRange live{index, index + 1};
+      int64_t offset = firstFit(placed, live, info.size, info.alignment);
+      placed.push_back({live, offset, info.size});
+      auto tensor = AllocTensorOp::create(
+          builder, call.getLoc(), getArenaType(ctx, info.size),
+          builder.getI64IntegerAttr(nextId++),
+          builder.getI64IntegerAttr(live.start),
+          builder.getI64IntegerAttr(live.end), slab.getResult(),
+          builder.getI64IntegerAttr(offset),
+          builder.getI64IntegerAttr(info.alignment));
+      slices.push_back({call, tensor});
+      call->insertOperands(call->getNumOperands(), tensor.getResult());
+    }
+
+    // Grow the slab to hold the slices.
+    if (slab && !slices.empty()) {
+      SlabType type = slab.getType();
+      int64_t size = type.getSize();
+      int64_t alignment = type.getAlignment();
+      for (const Placed &p : placed)
+        size = std::max(size, p.offset + p.size);
+      for (auto &[call, tensor] : slices)
+        alignment = std::max(alignment, tensor.getAlignment().value_or(1));
+      slab.getResult().setType(
+          SlabType::get(ctx, size, alignment, type.getMemorySpace()));
+    }
+
+    auto it = argFuncs.find(func);
+    if (it != argFuncs.end()) {
+      it->second.size = slab.getType().getSize();
+      it->second.alignment = slab.getType().getAlignment();
+      it->second.final = true;
+    }
+  }
+}
+
+/// Passes `call` an arena of `info`'s size allocated on the heap right before
+/// it and freed right after.
+static void allocateArenaAroundCall(OpBuilder &builder, func::CallOp call,
+                                    const ArgumentArena &info) {
+  builder.setInsertionPoint(call);
+  auto alloc = memref::AllocOp::create(
+      builder, call.getLoc(), getArenaType(builder.getContext(), info.size),
+      ValueRange(), builder.getI64IntegerAttr(info.alignment));
+  alloc->setAttr(kArenaAttr, builder.getUnitAttr());
+  builder.setInsertionPointAfter(call);
+  memref::DeallocOp::create(builder, call.getLoc(), alloc.getResult());
+  call->insertOperands(call->getNumOperands(), alloc.getResult());
+}
+
+/// Rewrites the signatures of `argFuncs`: the default-memory-space slab
+/// becomes a trailing argument (mapped to it in `arenas`), with a
+/// `<name>_arena_size() -> index` companion.
+static LogicalResult
+addArenaArguments(SymbolTable &symbols,
+                  const llvm::MapVector<func::FuncOp, AllocSlabOp> &slabs,
+                  const llvm::MapVector<func::FuncOp, ArgumentArena> &argFuncs,
+                  llvm::DenseMap<Value, Value> &arenas) {
+  for (const auto &argFunc : argFuncs) {
+    func::FuncOp func = argFunc.first;
+    const ArgumentArena &info = argFunc.second;
+    MLIRContext *ctx = func.getContext();
+    OpBuilder builder(ctx);
+    AllocSlabOp slab = slabs.lookup(func);
+    MemRefType arenaType = getArenaType(ctx, info.size);
+    Block &entry = func.getBody().front();
+    unsigned argIndex = func.getNumArguments();
+    if (failed(func.insertArgument(argIndex, arenaType,
+                                   DictionaryAttr::get(ctx), slab.getLoc())))
+      return func.emitError("convert-mplan-to-memref: cannot add the arena "
+                            "argument");
+    func.setArgAttr(argIndex, kArenaAttr, UnitAttr::get(ctx));
+    func->setAttr(kArenaSizeAttr, builder.getI64IntegerAttr(info.size));
+    func->setAttr(kArenaAlignAttr, builder.getI64IntegerAttr(info.alignment));
+    builder.setInsertionPointToStart(&entry);
+    auto assumed = memref::AssumeAlignmentOp::create(
+        builder, slab.getLoc(), entry.getArgument(argIndex),
+        builder.getI32IntegerAttr(static_cast<int32_t>(info.alignment)));
+    arenas[slab.getResult()] = assumed.getResult();
+
+    // `<name>_arena_size() -> index`.
+    std::string sizeName = (func.getSymName() + "_arena_size").str();
+    if (symbols.lookup(sizeName))
+      return func.emitError("convert-mplan-to-memref: cannot create '")
+             << sizeName << "': a symbol of that name exists";
+    builder.setInsertionPointAfter(func);
+    auto sizeFunc = func::FuncOp::create(
+        builder, func.getLoc(), sizeName,
+        builder.getFunctionType({}, {builder.getIndexType()}));
+    sizeFunc.setVisibility(func.getVisibility());
+    Block *body = sizeFunc.addEntryBlock();
+    builder.setInsertionPointToStart(body);
+    Value size =
+        arith::ConstantIndexOp::create(builder, func.getLoc(), info.size);
+    func::ReturnOp::create(builder, func.getLoc(), size);
+    symbols.insert(sizeFunc);
+  }
+  return success();
+}
+
 LogicalResult ConvertMPlanToMemRefPass::lowerArgumentArenas(
     ModuleOp module, SymbolTable &symbols,
     llvm::DenseMap<Value, Value> &arenas) {
-  MLIRContext *ctx = module.getContext();
-
   // The functions with a body, and their default-memory-space slab.
   llvm::MapVector<func::FuncOp, AllocSlabOp> slabs;
   for (auto func : module.getOps<func::FuncOp>()) {
     if (func.isExternal())
       continue;
-    FailureOr<AllocSlabOp> slab = getDefaultSpaceSlab(func);
+    FailureOr<AllocSlabOp> slab = getSpaceSlab(func, {}, "argument");
     if (failed(slab))
       return failure();
     slabs[func] = *slab;
@@ -542,158 +813,263 @@ LogicalResult ConvertMPlanToMemRefPass::lowerArgumentArenas(
     }
   }
 
-  // Call-graph post-order over the functions with a body, so that a callee's
-  // arena size is final before its callers make room for it.
-  llvm::SetVector<func::FuncOp> order;
-  llvm::DenseSet<func::FuncOp> onStack;
-  std::function<void(func::FuncOp)> visit = [&](func::FuncOp func) {
-    if (order.contains(func) || onStack.contains(func))
-      return;
-    onStack.insert(func);
-    func.walk([&](func::CallOp call) {
-      auto callee = symbols.lookup<func::FuncOp>(call.getCallee());
-      if (callee && !callee.isExternal())
-        visit(callee);
-    });
-    onStack.erase(func);
-    order.insert(func);
-  };
-  for (auto &[func, slab] : slabs)
-    visit(func);
-
-  OpBuilder builder(ctx);
-  SmallVector<func::CallOp> deferred;
-  for (func::FuncOp func : order) {
-    // The calls of this function that must pass an arena.
-    SmallVector<func::CallOp> calls;
-    func.walk([&](func::CallOp call) {
-      auto callee = symbols.lookup<func::FuncOp>(call.getCallee());
-      if (callee && argFuncs.count(callee))
-        calls.push_back(call);
-    });
-
-    AllocSlabOp slab = slabs.lookup(func);
-    std::optional<BufferLiveness> liveness;
-    SmallVector<Placed> placed;
-    int64_t nextId = 0;
-    SmallVector<std::pair<func::CallOp, AllocTensorOp>> slices;
-    if (slab && !calls.empty()) {
-      liveness.emplace(func);
-      for (Operation *user : slab->getUsers()) {
-        auto tensor = dyn_cast<AllocTensorOp>(user);
-        if (!tensor)
-          continue;
-        nextId = std::max(nextId, tensor.getId() + 1);
-        LiveRange live = liveness->getLiveRange(tensor.getResult());
-        if (tensor.getStart()) { // keep whatever the planner assumed, too
-          live.start = std::min(live.start, *tensor.getStart());
-          live.end = std::max(live.end, *tensor.getEnd());
-        }
-        FailureOr<int64_t> size = tensor.getByteSize();
-        placed.push_back(
-            {live, *tensor.getOffset(), succeeded(size) ? *size : 0});
-      }
-    }
-
-    for (func::CallOp call : calls) {
-      auto callee = symbols.lookup<func::FuncOp>(call.getCallee());
-      const ArgumentArena &info = argFuncs[callee];
-      // Concurrent iterations must not share one slice.
-      if (!slab || !info.final || getConcurrentAncestor(call)) {
-        deferred.push_back(call);
-        continue;
-      }
-      builder.setInsertionPoint(call);
-      int64_t index = liveness->getIndex(call);
-      LiveRange live{index, index + 1};
-      int64_t offset = firstFit(placed, live, info.size, info.alignment);
-      placed.push_back({live, offset, info.size});
-      auto tensor = AllocTensorOp::create(
-          builder, call.getLoc(), getArenaType(ctx, info.size),
-          builder.getI64IntegerAttr(nextId++),
-          builder.getI64IntegerAttr(live.start),
-          builder.getI64IntegerAttr(live.end), slab.getResult(),
-          builder.getI64IntegerAttr(offset),
-          builder.getI64IntegerAttr(info.alignment));
-      slices.push_back({call, tensor});
-      call->insertOperands(call->getNumOperands(), tensor.getResult());
-    }
-
-    // Grow the slab to hold the slices.
-    if (slab && !slices.empty()) {
-      SlabType type = slab.getType();
-      int64_t size = type.getSize();
-      int64_t alignment = type.getAlignment();
-      for (const Placed &p : placed)
-        size = std::max(size, p.offset + p.size);
-      for (auto &[call, tensor] : slices)
-        alignment = std::max(alignment, tensor.getAlignment().value_or(1));
-      slab.getResult().setType(
-          SlabType::get(ctx, size, alignment, type.getMemorySpace()));
-    }
-
-    auto it = argFuncs.find(func);
-    if (it != argFuncs.end()) {
-      it->second.size = slab.getType().getSize();
-      it->second.alignment = slab.getType().getAlignment();
-      it->second.final = true;
-    }
-  }
-
   // Calls from a function without a slab, calls inside a recursive cycle
   // (the callee's size was not final when its caller was processed) and
   // calls that may run concurrently with each other: the callee's arena
   // comes from the heap, around the call.
-  for (func::CallOp call : deferred) {
+  SmallVector<DeferredCall> deferred;
+  nestCalleeArenas(module, symbols, slabs, argFuncs, deferred);
+  OpBuilder builder(module.getContext());
+  for (DeferredCall d : deferred) {
+    auto callee = symbols.lookup<func::FuncOp>(d.call.getCallee());
+    allocateArenaAroundCall(builder, d.call, argFuncs[callee]);
+  }
+  return addArenaArguments(symbols, slabs, argFuncs, arenas);
+}
+
+namespace {
+/// A user of the shared global arena from offset 0: a function with a slab
+/// (`slab`), active while it runs, or a call (`call`) of a function taking
+/// its arena from the caller, from a caller without a slab, active while the
+/// call runs.
+struct SharedUser {
+  AllocSlabOp slab;
+  func::CallOp call;
+  /// The function whose frame holds the arena while the user is active.
+  unsigned holder;
+  /// The functions that run while the user is active.
+  llvm::BitVector inside;
+  int64_t size = 0;
+  int64_t alignment = 1;
+  /// The user it may run inside of, if any (then it gets a heap arena).
+  int inUserOf = -1;
+
+  std::string describe() {
+    if (slab)
+      return ("'" +
+              slab->getParentOfType<func::FuncOp>().getSymName() + "'")
+          .str();
+    return ("the call of '" + call.getCallee() + "' in '" +
+            call->getParentOfType<func::FuncOp>().getSymName() + "'")
+        .str();
+  }
+};
+} // namespace
+
+LogicalResult ConvertMPlanToMemRefPass::lowerSharedGlobalArenas(
+    ModuleOp module, SymbolTable &symbols,
+    llvm::DenseMap<Value, Value> &arenas) {
+  MLIRContext *ctx = module.getContext();
+  CallGraph graph = buildCallGraph(module);
+  GlobalArenaHazards hazards = findGlobalArenaHazards(graph);
+
+  // The slabs of every function with a body, per memory space: the default
+  // space first, then in order of appearance.
+  llvm::MapVector<Attribute, llvm::MapVector<func::FuncOp, AllocSlabOp>>
+      bySpace;
+  bySpace[Attribute()];
+  for (auto func : module.getOps<func::FuncOp>()) {
+    if (func.isExternal())
+      continue;
+    llvm::SetVector<Attribute> spaces;
+    func.walk([&](AllocSlabOp slab) {
+      spaces.insert(slab.getType().getMemorySpace());
+    });
+    for (Attribute space : spaces) {
+      FailureOr<AllocSlabOp> slab = getSpaceSlab(func, space, "shared-global");
+      if (failed(slab))
+        return failure();
+      bySpace[space][func] = *slab;
+    }
+  }
+
+  // Default memory space: a function whose slab is at the function's top
+  // level, that is not recursive, not `main` (the program's entry point),
+  // used only by direct func.call ops inside func.func, and called from
+  // another function with a default-space slab nests in its callers' arenas.
+  const llvm::MapVector<func::FuncOp, AllocSlabOp> &defaultSlabs =
+      bySpace[Attribute()];
+  llvm::MapVector<func::FuncOp, ArgumentArena> argFuncs;
+  for (auto [func, slab] : defaultSlabs) {
+    if (slab->getParentOp() != func.getOperation() ||
+        func.getSymName() == "main" || hazards.recursive.contains(func))
+      continue;
+    std::optional<SymbolTable::UseRange> uses =
+        SymbolTable::getSymbolUses(func, module);
+    if (!uses)
+      continue;
+    bool direct = true, fromSlab = false;
+    for (const SymbolTable::SymbolUse &use : *uses) {
+      auto call = dyn_cast<func::CallOp>(use.getUser());
+      auto caller = call ? call->getParentOfType<func::FuncOp>() : nullptr;
+      if (!caller) {
+        direct = false;
+        break;
+      }
+      if (caller != func && defaultSlabs.lookup(caller))
+        fromSlab = true;
+    }
+    if (direct && fromSlab)
+      argFuncs[func] = {};
+  }
+  SmallVector<DeferredCall> deferred;
+  nestCalleeArenas(module, symbols, defaultSlabs, argFuncs, deferred);
+
+  OpBuilder builder(ctx);
+  SymbolTableCollection tables;
+  auto heapAroundCall = [&](func::CallOp call, const Twine &why) {
     auto callee = symbols.lookup<func::FuncOp>(call.getCallee());
-    const ArgumentArena &info = argFuncs[callee];
-    builder.setInsertionPoint(call);
-    auto alloc = memref::AllocOp::create(
-        builder, call.getLoc(), getArenaType(ctx, info.size), ValueRange(),
-        builder.getI64IntegerAttr(info.alignment));
-    alloc->setAttr(kArenaAttr, builder.getUnitAttr());
-    builder.setInsertionPointAfter(call);
-    memref::DeallocOp::create(builder, call.getLoc(), alloc.getResult());
-    call->insertOperands(call->getNumOperands(), alloc.getResult());
-  }
+    call.emitRemark("the arena of '")
+        << callee.getSymName() << "' is allocated on the heap around this call: "
+        << why;
+    allocateArenaAroundCall(builder, call, argFuncs[callee]);
+  };
 
-  // Rewrite the signatures: the slab becomes a trailing argument.
-  for (auto &[func, info] : argFuncs) {
-    AllocSlabOp slab = slabs.lookup(func);
-    MemRefType arenaType = getArenaType(ctx, info.size);
-    Block &entry = func.getBody().front();
-    unsigned argIndex = func.getNumArguments();
-    if (failed(func.insertArgument(argIndex, arenaType,
-                                   DictionaryAttr::get(ctx), slab.getLoc())))
-      return func.emitError("convert-mplan-to-memref: cannot add the arena "
-                            "argument");
-    func.setArgAttr(argIndex, kArenaAttr, UnitAttr::get(ctx));
-    func->setAttr(kArenaSizeAttr, builder.getI64IntegerAttr(info.size));
-    func->setAttr(kArenaAlignAttr, builder.getI64IntegerAttr(info.alignment));
-    builder.setInsertionPointToStart(&entry);
-    auto assumed = memref::AssumeAlignmentOp::create(
-        builder, slab.getLoc(), entry.getArgument(argIndex),
-        builder.getI32IntegerAttr(static_cast<int32_t>(info.alignment)));
-    arenas[slab.getResult()] = assumed.getResult();
+  for (auto &[space, slabs] : bySpace) {
+    // The would-be users of offset 0.
+    SmallVector<SharedUser> users;
+    for (auto [func, slab] : slabs) {
+      if (!space && argFuncs.count(func))
+        continue;
+      // Recursion and concurrency as for arena=global.
+      if (chooseArenaKind(slab, ArenaKind::Global, hazards) != ArenaKind::Global) {
+        builder.setInsertionPoint(slab);
+        arenas[slab.getResult()] =
+            createArena(builder, slab, ArenaKind::Heap, tables);
+        continue;
+      }
+      unsigned node = graph.nodeOf.lookup(func);
+      SlabType type = slab.getType();
+      users.push_back({slab, {}, node, graph.getReachable(node, true),
+                       type.getSize(), type.getAlignment()});
+    }
+    if (!space) {
+      for (DeferredCall d : deferred) {
+        auto caller = d.call->getParentOfType<func::FuncOp>();
+        switch (d.reason) {
+        case DeferReason::Concurrent:
+          heapAroundCall(d.call,
+                         "it is nested in " +
+                             getConcurrentAncestor(d.call)->getName().getStringRef() +
+                             ", whose regions may run at once");
+          continue;
+        case DeferReason::NotCovered:
+          heapAroundCall(d.call, "the caller's slab does not dominate it");
+          continue;
+        case DeferReason::NotFinal:
+          heapAroundCall(d.call, "the callee and the caller are in a call-graph "
+                                 "cycle (recursive)");
+          continue;
+        case DeferReason::NoSlab:
+          break;
+        }
+        if (hazards.recursive.contains(caller)) {
+          heapAroundCall(d.call, "the caller '" + caller.getSymName() +
+                                     "' has no slab and is in a call-graph "
+                                     "cycle (recursive)");
+          continue;
+        }
+        if (Operation *region = hazards.concurrent.lookup(caller)) {
+          heapAroundCall(
+              d.call, "the caller '" + caller.getSymName() +
+                          "' has no slab and may run in several instances at "
+                          "once (from " +
+                          region->getName().getStringRef() + " in function '" +
+                          region->getParentOfType<FunctionOpInterface>()
+                              .getName() +
+                          "')");
+          continue;
+        }
+        auto callee = symbols.lookup<func::FuncOp>(d.call.getCallee());
+        const ArgumentArena &info = argFuncs[callee];
+        users.push_back({{}, d.call, graph.nodeOf.lookup(caller),
+                         graph.getReachable(graph.nodeOf.lookup(callee), true),
+                         info.size, info.alignment});
+      }
+    }
+    if (users.empty())
+      continue;
 
-    // `<name>_arena_size() -> index`.
-    std::string sizeName = (func.getSymName() + "_arena_size").str();
-    if (symbols.lookup(sizeName))
-      return func.emitError("convert-mplan-to-memref: cannot create '")
-             << sizeName << "': a symbol of that name exists";
-    builder.setInsertionPointAfter(func);
-    auto sizeFunc = func::FuncOp::create(
-        builder, func.getLoc(), sizeName,
-        builder.getFunctionType({}, {builder.getIndexType()}));
-    sizeFunc.setVisibility(func.getVisibility());
-    Block *body = sizeFunc.addEntryBlock();
-    builder.setInsertionPointToStart(body);
-    Value size =
-        arith::ConstantIndexOp::create(builder, func.getLoc(), info.size);
-    func::ReturnOp::create(builder, func.getLoc(), size);
-    symbols.insert(sizeFunc);
+    // A user that may run while another one is active (its holder runs
+    // inside the other's activity) gets a heap arena instead. The relation
+    // is acyclic (a cycle would be recursion), and transitive, so whatever
+    // is left is pairwise exclusive.
+    for (unsigned i = 0, e = users.size(); i < e; ++i)
+      for (unsigned j = 0; j < e; ++j)
+        if (i != j && users[j].inside.test(users[i].holder)) {
+          users[i].inUserOf = j;
+          break;
+        }
+
+    int64_t size = 0, alignment = 1, sum = 0;
+    SmallVector<std::string> names;
+    for (SharedUser &user : users)
+      if (user.inUserOf < 0) {
+        size = std::max(size, user.size);
+        alignment = std::max(alignment, user.alignment);
+        sum += user.size;
+        names.push_back(user.describe());
+      }
+
+    MemRefType globalType = getArenaType(ctx, size, space);
+    OpBuilder detached(ctx);
+    auto global = memref::GlobalOp::create(
+        detached, module.getLoc(), getGlobalArenaName("shared", space),
+        builder.getStringAttr("private"), globalType, builder.getUnitAttr(),
+        /*constant=*/false, builder.getI64IntegerAttr(alignment));
+    symbols.insert(global, module.getBody()->begin());
+
+    for (SharedUser &user : users) {
+      if (user.inUserOf >= 0) {
+        std::string why = " may run while " + users[user.inUserOf].describe() +
+                          " uses the shared global arena from offset 0 "
+                          "(reachable through calls from it)";
+        if (user.call) {
+          heapAroundCall(user.call,
+                         "the caller '" +
+                             user.call->getParentOfType<func::FuncOp>()
+                                 .getSymName() +
+                             "'" + why);
+        } else {
+          user.slab.emitRemark("function ")
+              << user.describe() << why << "; allocated on the heap instead";
+          builder.setInsertionPoint(user.slab);
+          arenas[user.slab.getResult()] =
+              createArena(builder, user.slab, ArenaKind::Heap, tables);
+        }
+        continue;
+      }
+      Operation *at = user.slab ? user.slab.getOperation()
+                                : user.call.getOperation();
+      builder.setInsertionPoint(at);
+      auto get = memref::GetGlobalOp::create(builder, at->getLoc(), globalType,
+                                             global.getSymName());
+      if (user.slab) {
+        get->setAttr(kArenaAttr, builder.getUnitAttr());
+        arenas[user.slab.getResult()] = get.getResult();
+        continue;
+      }
+      // The callee's arena is the first `user.size` bytes.
+      Value zero = arith::ConstantIndexOp::create(builder, at->getLoc(), 0);
+      auto slice = memref::ViewOp::create(
+          builder, at->getLoc(), getArenaType(ctx, user.size, space),
+          get.getResult(), zero, ValueRange());
+      user.call->insertOperands(user.call->getNumOperands(),
+                                slice.getResult());
+    }
+
+    // At the module's location, without the module printed after it.
+    InFlightDiagnostic remark =
+        mlir::emitRemark(module.getLoc(), "arena=shared-global: one ");
+    if (space)
+      remark << "memory-space " << space << " ";
+    remark << "arena '" << global.getSymName() << "' of " << size
+           << " bytes from offset 0 for " << names.size() << " user"
+           << (names.size() == 1 ? "" : "s") << " ("
+           << llvm::join(names, ", ") << "), instead of their sum, " << sum
+           << " bytes; not re-entrant";
   }
-  return success();
+  return addArenaArguments(symbols, defaultSlabs, argFuncs, arenas);
 }
 
 void ConvertMPlanToMemRefPass::runOnOperation() {
@@ -701,7 +1077,7 @@ void ConvertMPlanToMemRefPass::runOnOperation() {
   FailureOr<ArenaKind> kind = parseArenaKind(arena);
   if (failed(kind)) {
     module.emitError("convert-mplan-to-memref: unknown arena kind '")
-        << arena << "'; expected heap, stack, global or argument";
+        << arena << "'; expected heap, stack, global, argument or shared-global";
     return signalPassFailure();
   }
   if (*kind != ArenaKind::Argument && !functions.empty()) {
@@ -758,10 +1134,13 @@ void ConvertMPlanToMemRefPass::runOnOperation() {
   if (*kind == ArenaKind::Argument &&
       failed(lowerArgumentArenas(module, symbols, arenas)))
     return signalPassFailure();
+  if (*kind == ArenaKind::SharedGlobal &&
+      failed(lowerSharedGlobalArenas(module, symbols, arenas)))
+    return signalPassFailure();
 
   GlobalArenaHazards hazards;
   if (*kind == ArenaKind::Global)
-    hazards = findGlobalArenaHazards(module);
+    hazards = findGlobalArenaHazards(buildCallGraph(module));
   SymbolTableCollection tables;
   module.walk([&](AllocSlabOp slab) {
     if (arenas.count(slab.getResult()))
