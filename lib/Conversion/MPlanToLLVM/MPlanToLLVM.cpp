@@ -3,7 +3,8 @@
 // Everything a planned (or unplanned) bufferized program contains, down to the
 // LLVM dialect, with upstream passes and patterns (bufferization.clone and
 // memref.realloc included; buffers of integer memory spaces freed through the
-// default space, see mplan-dealloc-in-default-space). With `aligned-arenas`,
+// default space, see mplan-dealloc-in-default-space; ub.poison that the
+// vector lowering leaves behind included). With `aligned-arenas`,
 // convert-mplan-arenas-to-llvm first lowers the heap arenas with upstream's
 // aligned_alloc pattern.
 //
@@ -23,6 +24,7 @@
 #include "mlir/Conversion/MemRefToLLVM/MemRefToLLVM.h"
 #include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
 #include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
+#include "mlir/Conversion/UBToLLVM/UBToLLVM.h"
 #include "mlir/Conversion/VectorToLLVM/ConvertVectorToLLVMPass.h"
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
 #include "mlir/Dialect/Linalg/Passes.h"
@@ -104,6 +106,9 @@ void mlir::mplan::buildMPlanToLLVMPipeline(OpPassManager &pm,
   pm.addPass(createLowerAffinePass());
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(createConvertVectorToLLVMPass());
+  // The n-D vector lowerings (vector.transpose, vector.broadcast, ...) build
+  // their results from ub.poison, which convert-vector-to-llvm leaves.
+  pm.addPass(createUBToLLVMConversionPass());
   pm.addPass(mplan::createMPlanDeallocInDefaultSpace());
   if (options.alignedArenas)
     pm.addPass(mplan::createConvertMPlanArenasToLLVM());
