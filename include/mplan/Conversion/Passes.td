@@ -71,6 +71,31 @@ def ConvertMPlanToMemRef : Pass<"convert-mplan-to-memref", "ModuleOp"> {
       the heap around the call, inside the iteration. Every use of such a
       function must be a direct `func.call`. An entry point run by
       `mlir-runner` must not be named (it cannot receive an arena).
+    * `shared-global`: one private, aligned, uninitialized `memref.global`
+      per memory space for the whole module (`__mplan_arena_shared`,
+      `__mplan_arena_shared_<space>`), for a module whose entry points
+      (e.g. a model's `prefill` and `decode`) never run at once. In the
+      default space, a function with a slab at its top level that is called
+      from another function with a slab (and is not `main`, not recursive,
+      and used only by direct `func.call` ops) takes its arena as an
+      argument, nested at every call site in its caller's arena exactly as
+      with `argument`. Every other function with a slab, and every call of
+      such a nested function from a caller without a default-space slab,
+      uses the global from offset 0, so the global is the size of the
+      largest of these arenas (nested callees included), not their sum;
+      slabs in other memory spaces are not passed to callees, so every
+      function with one uses its space's global. Two users of offset 0 must
+      never be active at once: a user that may run while another one is
+      active (its function is reachable, through any calls -- functions
+      without a slab, indirect calls and external functions included as for
+      `global` -- from the other user) gets a heap arena instead, around the
+      call for a call site; so do, as for `global`, recursive functions,
+      functions that may run in several instances at once and calls nested in
+      a region op whose regions may run concurrently. Each such fallback is a
+      remark at the slab or call, and a remark at the module gives each
+      global's size and the sum of the arenas it replaces. Not re-entrant:
+      the program must not run two entry points (or one twice) at the same
+      time, e.g. from two threads.
 
     The ops created carry `mplan.arena` (arena providers) and
     `mplan.buffer_id` / `mplan.live` (planned buffers' `memref.view`), which
@@ -81,7 +106,8 @@ def ConvertMPlanToMemRef : Pass<"convert-mplan-to-memref", "ModuleOp"> {
                            "::mlir::func::FuncDialect"];
   let options = [
     Option<"arena", "arena", "std::string", /*default=*/"\"heap\"",
-           "Where the arena lives: heap, stack, global or argument">,
+           "Where the arena lives: heap, stack, global, argument or "
+           "shared-global">,
     ListOption<"functions", "functions", "std::string",
                "With arena=argument: the functions that take their arena "
                "from the caller (default: all functions with a default-memory-space "

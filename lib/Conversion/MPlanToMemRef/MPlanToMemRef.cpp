@@ -53,6 +53,20 @@
 //     allocates the callee's arena on the heap right before the call and
 //     frees it right after, inside the iteration.
 //
+// arena=shared-global: one global per memory space for the whole module. In
+// the default space, a function whose slab is at its top level, that is
+// called from another function with a slab, is not `main` or recursive and
+// is used only by direct calls nests in its callers' arenas with the
+// machinery of arena=argument. The other slabs, and the calls of nesting
+// functions from callers without a slab, are the users of offset 0 of the
+// global. Each user has a holder (the function whose frame keeps it active)
+// and an inside (the call-graph nodes that run while it is active: the
+// function and whatever it reaches; for a call, the callee and whatever it
+// reaches). A user whose holder is inside another user gets a heap arena;
+// since "inside" is closed under the call graph and a cycle would be
+// recursion, the users left never run at once, and the global is as large
+// as the largest of them. Hazards as for arena=global.
+//
 //===----------------------------------------------------------------------===//
 
 #include "mplan/Analysis/BufferLiveness.h"
