@@ -1,12 +1,15 @@
 #!/usr/bin/python3
 """Randomized differential testing of the whole mplan pipeline.
 
-For every seed, generates a small random program in linalg on tensors (elementwise
-linalg.generic chains, matmul, tensor.pad, tensor.concat, insert_slice into tensor.empty,
-extract_slice, expand/collapse_shape, linalg.transpose, linalg.fill, reductions, scf.for loops
-carrying tensors, scf.if selecting between tensors, calls between functions, writes into
-function arguments, occasional i32/f64/f16 segments) with a `@main` that fills the inputs
-deterministically and prints a checksum and the output. It then runs the unplanned program
+Every seed gets one program kind (--kinds, default all: seed s gets kinds[s % len(kinds)]);
+a program is deterministic in (kind, seed), so a failure reproduces from the two alone.
+
+Kind `tensor` (the original generator, unchanged): a small random program in linalg on tensors
+(elementwise linalg.generic chains, matmul, tensor.pad, tensor.concat, insert_slice into
+tensor.empty, extract_slice, expand/collapse_shape, linalg.transpose, linalg.fill, reductions,
+scf.for loops carrying tensors, scf.if selecting between tensors, calls between functions,
+writes into function arguments, occasional i32/f64/f16 segments) with a `@main` that fills the
+inputs deterministically and prints a checksum and the output. It runs the unplanned program
 (utils/mplan_pipelines.py `baseline`) and the planned one (`planned`, with --mplan-verify-plan
 and a JSON report) and reports any crash, diagnostic, output difference or arena above
 1.02 x lower_bound_bytes. Arena `heap` for every seed; every --every-arena-th seed also
@@ -14,12 +17,44 @@ and a JSON report) and reports any crash, diagnostic, output difference or arena
 --every-arena-th seed (offset 2) also `heap` with the non-default plan options in VARIANTS.
 The reference is the `baseline` pipeline, or the bufferized program lowered without
 deallocation when the baseline's deallocation leaves a `bufferization.clone` it cannot lower.
-Deterministic per seed; seeds run sequentially (one core), under `nice`.
+
+Kind `options`: the same tensor programs, planned three times with options drawn per seed
+(every strategy `mplan-opt --help` lists, alignment= 1..4096, every arena kind, sometimes
+peak-guard/views-and-copies, the observer, or canonicalize/cse/licm between planning and
+convert-mplan-to-memref).
+
+The other kinds are memref-level programs (already bufferized, with their own deallocs):
+  escape     a buffer escapes (memref.store into a memref of memrefs, in a box argument,
+             extract_aligned_pointer_as_index, kept by a callee in a memref.global, returned by
+             a callee, linalg.yield into an outs memref<1xmemref<..>>, directly or in a callee)
+             next to a memref.copy out of a subview of it, later writes through the escape path
+             (directly or in a callee), and a copy into a subview of it
+  realloc    memref.realloc that grows and shrinks planned buffers (static, sometimes dynamic)
+  spaces     buffers in the default space, integer space 1 and #gpu.address_space<workgroup>,
+             memref.copy between spaces, sources rewritten after a copy
+  elems      n-D and 1-D vector element types (memref.load/store, vector.load/store), i1, i4,
+             i8..i64, f16, f64 buffers side by side, some with an alignment attribute
+  parallel   func.call inside scf.parallel / scf.forall (arena=argument), lowered with OpenMP;
+             the callee waits at a barrier so the iterations really overlap
+  cfg        multi-block functions (cf.br/cf.cond_br, memrefs as block arguments, cf loops,
+             bufferization.clone), called with several selectors; observer on in every run,
+             every arena kind, and on the unplanned program
+  recursion  self- and mutually recursive functions with a depth argument (arena=global)
+  stack      a few MiB-sized buffers live together (arena=stack)
+The baseline lowers the program upstream as it is (mp.LOWER_TO_LLVM; memref.realloc and frees of
+non-default spaces replaced by equivalents upstream lowers; #gpu.address_space<workgroup> as
+space 3). The planned runs are mplan-plan-pipeline (default options, plus two drawn per seed as
+above) + --mplan-verify-plan + convert-mplan-to-memref, an `mlir-opt` check of that memref IR when
+it has gpu spaces, then [--mplan-instrument] --mplan-to-llvm and mlir-runner (with
+libmplan_runtime.so when observed). Each run is ok, rejected (mplan-opt exits non-zero with
+located errors only, no crash, no verifier-like or lowering message: an unsupported input) or a
+failure; the summary counts seeds per kind and outcome and lists failure signatures and the
+rejection messages. Seeds run sequentially (one process at a time), under `nice`.
 
 Usage:
-  utils/fuzz_pipeline.py --seeds 0:300 [--mplan-opt build/bin/mplan-opt] [--out /tmp/mplan-fuzz]
-                        [--variants] [--time-budget SECONDS]
-  utils/fuzz_pipeline.py --gen 17            # print the program of seed 17 only
+  utils/fuzz_pipeline.py --seeds 0:300 [--kinds escape,realloc,...] [--mplan-opt build/bin/mplan-opt]
+                        [--out /tmp/mplan-fuzz] [--variants] [--time-budget SECONDS] [--quiet]
+  utils/fuzz_pipeline.py --kinds escape --gen 17      # print the program of seed 17 only
 Exit status 1 if any seed failed; failing programs stay in --out as seed-N.mlir.
 """
 import argparse
@@ -804,14 +839,1043 @@ class Program:
         return out
 
 
-def generate(seed):
-    return Program(seed).generate()
+# ---- memref-level programs (issue 19) -----------------------------------------------------
+# These kinds are generated directly as bufferized memref IR with their own deallocs: the
+# baseline lowers them upstream as they are, the planned pipeline plans them. Every kind is a
+# function @f0 (plus helpers) called from a @main that fills the inputs, calls it and prints a
+# sum and a bit hash of every output through @fz_check.
+
+ID1 = "affine_map<(d0) -> (d0)>"
+GPU_WG = "#gpu.address_space<workgroup>"
+# Element types of the `elems` kind: (type, lanes shape or None, scalar type).
+ELEM_TYPES = [("f32", None, "f32"), ("f64", None, "f64"), ("f16", None, "f16"), ("i1", None, "i1"),
+              ("i4", None, "i4"), ("i8", None, "i8"), ("i16", None, "i16"), ("i64", None, "i64"),
+              ("vector<4xf32>", (4,), "f32"), ("vector<3xf64>", (3,), "f64"),
+              ("vector<5x3xf32>", (5, 3), "f32"), ("vector<2x2xf64>", (2, 2), "f64"),
+              ("vector<7xi8>", (7,), "i8"), ("vector<3xi4>", (3,), "i4"), ("vector<2x3xi1>", (2, 3), "i1"),
+              ("vector<8xf16>", (8,), "f16"), ("vector<32xf32>", (32,), "f32"),
+              ("vector<5x3xf32>", (5, 3), "f32"), ("vector<3x7xf16>", (3, 7), "f16"),
+              ("vector<3xf32>", (3,), "f32")]
+
+
+def abi_align(lanes, st):
+    """LLVM's ABI alignment on x86-64 of an element (scalar, or an n-D vector: an array of its
+    innermost 1-D vector, whose alignment is its size rounded up to a power of two)."""
+    bits = int(st[1:]) if st[1:].isdigit() else 64
+    if lanes is None:
+        return max(1, (bits + 7) // 8)
+    size = (lanes[-1] * bits + 7) // 8
+    return 1 << max(0, (size - 1).bit_length())
+
+
+def mty(n, et="f32", space=None):
+    dims = "".join(f"{d}x" for d in (n if isinstance(n, (tuple, list)) else (n,)))
+    return f"memref<{dims}{et}{', ' + space if space else ''}>"
+
+
+def svty(k, off, et="f32", space=None):
+    return f"memref<{k}x{et}, strided<[1], offset: {off}>{', ' + space if space else ''}>"
+
+
+class MBuf:
+    def __init__(self, name, n, et="f32", space=None, ty=None):
+        self.name, self.n, self.et, self.space = name, n, et, space
+        self.ty = ty or mty(n, et, space)
+
+
+class MF:
+    """A function body at the memref level; helpers emit lines and return value names."""
+
+    def __init__(self, prog, name):
+        self.prog, self.name, self.r = prog, name, prog.r
+        self.lines, self.n, self.ind = [], 0, "  "
+
+    def fresh(self, h="v"):
+        self.n += 1
+        return f"%{h}{self.n}"
+
+    def emit(self, s):
+        self.lines.append(self.ind + s)
+
+    def idx(self, v):
+        n = self.fresh("ci")
+        self.emit(f"{n} = arith.constant {int(v)} : index")
+        return n
+
+    def cf(self, v, et="f32"):
+        n = self.fresh("cf")
+        self.emit(f"{n} = arith.constant {fconst(v)} : {et}")
+        return n
+
+    def alloc(self, n, et="f32", space=None, align=None, op="memref.alloc"):
+        b = MBuf(self.fresh("m"), n, et, space)
+        attr = f" {{alignment = {align} : i64}}" if align else ""
+        self.emit(f"{b.name} = {op}(){attr} : {b.ty}")
+        return b
+
+    def dealloc(self, b):
+        if b.space and not self.prog.space_deallocs:
+            return   # leaked: see gen_spaces
+        line = f"memref.dealloc {b.name} : {b.ty}"
+        self.emit(line)
+        if b.space:
+            # finalize-memref-to-llvm frees a pointer of another address space with a call
+            # that does not verify: the baseline casts to the default space first.
+            c = b.name + "_dflt"
+            self.prog.expand[self.ind + line] = [
+                f"{self.ind}{c} = memref.memory_space_cast {b.name} : {b.ty} to {mty(b.n, b.et)}",
+                f"{self.ind}memref.dealloc {c} : {mty(b.n, b.et)}"]
+
+    def sub(self, b, off, k):
+        """A 1-D subview [off, off + k) of an f32 buffer."""
+        if off == 0 and k == b.n and "strided" not in b.ty:
+            return b
+        n = self.fresh("sv")
+        ty = svty(k, off, b.et, b.space)
+        self.emit(f"{n} = memref.subview {b.name}[{off}] [{k}] [1] : {b.ty} to {ty}")
+        return MBuf(n, k, b.et, b.space, ty)
+
+    def copy(self, src, dst):
+        self.emit(f"memref.copy {src.name}, {dst.name} : {src.ty} to {dst.ty}")
+
+    def iota(self, dst, k=None):
+        """dst[i] = ((i * a + k) mod 23 - 11) * s: exact small f32 values, no inputs."""
+        r = self.r
+        k = r.randint(0, 22) if k is None else k
+        a, s = r.choice([3, 5, 7, 11]), r.choice([0.125, 0.25, 0.5, -0.375])
+        self.emit(f"linalg.generic {{indexing_maps = [{ID1}], iterator_types = [\"parallel\"]}} "
+                  f"outs({dst.name} : {dst.ty}) {{")
+        self.emit("^bb0(%_o: f32):")
+        for l in [
+                "%_i = linalg.index 0 : index", f"%_a = arith.constant {a} : index",
+                f"%_k = arith.constant {k} : index", "%_p = arith.constant 23 : index",
+                "%_ia = arith.muli %_i, %_a : index", "%_ik = arith.addi %_ia, %_k : index",
+                "%_im = arith.remui %_ik, %_p : index", "%_ii = arith.index_cast %_im : index to i32",
+                "%_e = arith.constant 11 : i32", "%_d = arith.subi %_ii, %_e : i32",
+                "%_f = arith.sitofp %_d : i32 to f32", f"%_s = arith.constant {fconst(s)} : f32",
+                "%_r = arith.mulf %_f, %_s : f32"]:
+            self.emit("  " + l)
+        self.emit("  linalg.yield %_r : f32")
+        self.emit("}")
+
+    def ew(self, dst, srcs):
+        """dst = f(srcs...) elementwise (all 1-D f32 of one length)."""
+        r = self.r
+        ins = (f" ins({', '.join(s.name for s in srcs)} : {', '.join(s.ty for s in srcs)})"
+               if srcs else "")
+        self.emit(f"linalg.generic {{indexing_maps = [{', '.join([ID1] * (len(srcs) + 1))}], "
+                  f"iterator_types = [\"parallel\"]}}{ins} outs({dst.name} : {dst.ty}) {{")
+        args = [f"%_b{i}" for i in range(len(srcs))]
+        self.emit("^bb0(" + ", ".join(f"{a}: f32" for a in args + ["%_o"]) + "):")
+        cur = args[0] if args else "%_o"
+        k = 0
+        for a in args[1:]:
+            k += 1
+            self.emit(f"  %_t{k} = arith.{r.choice(['addf', 'subf', 'mulf', 'maximumf'])} {cur}, {a} : f32")
+            cur = f"%_t{k}"
+        k += 1
+        self.emit(f"  %_t{k}c = arith.constant {fconst(r.choice([0.5, 1.5, -0.75, 0.125]))} : f32")
+        self.emit(f"  %_t{k} = arith.{r.choice(['mulf', 'addf'])} {cur}, %_t{k}c : f32")
+        self.emit(f"  linalg.yield %_t{k} : f32")
+        self.emit("}")
+
+    def text(self, sig, results=""):
+        out = [f"func.func @{self.name}({sig}){(' -> ' + results) if results else ''} {{"]
+        out += self.lines
+        out.append("}")
+        return out
+
+
+FZ_HELPERS = """\
+// @fz_init: m[i] = ((i * 7 + seed) mod 29 - 14) / 8 (exact in f32)
+func.func @fz_init(%m: memref<?xf32>, %seed: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c7 = arith.constant 7 : index
+  %c29 = arith.constant 29 : index
+  %n = memref.dim %m, %c0 : memref<?xf32>
+  scf.for %i = %c0 to %n step %c1 {
+    %a = arith.muli %i, %c7 : index
+    %b = arith.addi %a, %seed : index
+    %h = arith.remui %b, %c29 : index
+    %hi = arith.index_cast %h : index to i32
+    %c14 = arith.constant 14 : i32
+    %d = arith.subi %hi, %c14 : i32
+    %f = arith.sitofp %d : i32 to f32
+    %s = arith.constant 0.125 : f32
+    %v = arith.mulf %f, %s : f32
+    memref.store %v, %m[%i] : memref<?xf32>
+  }
+  return
+}
+
+// @fz_check: prints the sum and a hash of the bits of m (position-weighted)
+func.func @fz_check(%m: memref<?xf32>, %id: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c31 = arith.constant 31 : index
+  %n = memref.dim %m, %c0 : memref<?xf32>
+  %z = arith.constant 0.0 : f32
+  %zi = arith.constant 0 : i32
+  %r:2 = scf.for %i = %c0 to %n step %c1 iter_args(%s = %z, %h = %zi) -> (f32, i32) {
+    %x = memref.load %m[%i] : memref<?xf32>
+    %s2 = arith.addf %s, %x : f32
+    %w = arith.remui %i, %c31 : index
+    %w1 = arith.addi %w, %c1 : index
+    %wi = arith.index_cast %w1 : index to i32
+    %bits = arith.bitcast %x : f32 to i32
+    %bm = arith.muli %bits, %wi : i32
+    %h2 = arith.addi %h, %bm : i32
+    scf.yield %s2, %h2 : f32, i32
+  }
+  vector.print str "output "
+  vector.print %id : index
+  vector.print str "sum "
+  vector.print %r#0 : f32
+  vector.print str "hash "
+  vector.print %r#1 : i32
+  return
+}
+"""
+
+
+class MProg:
+    """A memref-level program of one kind; deterministic in (kind, seed)."""
+
+    def __init__(self, kind, seed):
+        self.kind, self.seed = kind, seed
+        self.r = random.Random(f"{kind}:{seed}")
+        self.funcs = []     # text blocks (lists of lines)
+        self.decls = []     # globals and declarations
+        self.ins, self.outs = [], []   # sizes of @f0's f32 inputs and outputs
+        self.extra_args = []           # (name in main, type) after ins and outs
+        self.main_setup = []           # lines in @main before the call(s)
+        self.calls = None              # lines in @main calling @f0 (default: one call)
+        self.needs = set()             # "omp": lower scf.parallel with OpenMP; "gpu": gpu space
+        self.arenas = []               # arena kinds this program must run with
+        self.observe = False           # run every planned program with the observer
+        self.expand = {}               # line -> lines replacing it in the baseline's program
+        self.space_deallocs = True     # dealloc buffers of non-default memory spaces
+        self._text = None
+
+    def f0(self):
+        f = MF(self, "f0")
+        return f
+
+    def f0_sig(self):
+        sig = [f"%x{i}: {mty(n)}" for i, n in enumerate(self.ins)]
+        sig += [f"%y{j}: {mty(n)}" for j, n in enumerate(self.outs)]
+        sig += [f"%e{k}: {t}" for k, (_, t) in enumerate(self.extra_args)]
+        return ", ".join(sig)
+
+    def main(self):
+        out = ["func.func @main() {"]
+        names = []
+        for i, n in enumerate(self.ins):
+            out += [f"  %in{i} = memref.alloc() : {mty(n)}",
+                    f"  %inc{i} = memref.cast %in{i} : {mty(n)} to memref<?xf32>",
+                    f"  %s{i} = arith.constant {3 + 5 * i} : index",
+                    f"  call @fz_init(%inc{i}, %s{i}) : (memref<?xf32>, index) -> ()"]
+            names.append((f"%in{i}", mty(n)))
+        for j, n in enumerate(self.outs):
+            out += [f"  %out{j} = memref.alloc() : {mty(n)}",
+                    f"  %z{j} = arith.constant 0.0 : f32",
+                    f"  linalg.fill ins(%z{j} : f32) outs(%out{j} : {mty(n)})"]
+            names.append((f"%out{j}", mty(n)))
+        out += ["  " + l for l in self.main_setup]
+        names += self.extra_args
+        if self.calls is None:
+            out.append(f"  call @f0({', '.join(n for n, _ in names)}) : "
+                       f"({', '.join(t for _, t in names)}) -> ()")
+        else:
+            out += ["  " + l for l in self.calls(names)]
+        for j, n in enumerate(self.outs):
+            out += [f"  %oc{j} = memref.cast %out{j} : {mty(n)} to memref<?xf32>",
+                    f"  %id{j} = arith.constant {j} : index",
+                    f"  call @fz_check(%oc{j}, %id{j}) : (memref<?xf32>, index) -> ()"]
+        for i, n in enumerate(self.ins):
+            out.append(f"  memref.dealloc %in{i} : {mty(n)}")
+        for j, n in enumerate(self.outs):
+            out.append(f"  memref.dealloc %out{j} : {mty(n)}")
+        out += ["  return", "}"]
+        return out
+
+    def baseline_text(self):
+        """The program for the baseline: ops upstream cannot lower as they are (memref.realloc,
+        whose expand-realloc makes invalid subviews when shrinking; deallocs outside the
+        default memory space) replaced by equivalents."""
+        return "\n".join(sum((self.expand.get(l, [l]) for l in self.text().split("\n")), [])) 
+
+    def text(self):
+        if self._text is None:
+            self._text = self._gen()
+        return self._text
+
+    def _gen(self):
+        getattr(self, "gen_" + self.kind)()
+        lines = [f"// mplan fuzz program, kind {self.kind}, seed {self.seed}; generated by "
+                 f"utils/fuzz_pipeline.py --kinds {self.kind} --gen {self.seed}", ""]
+        lines += self.decls + ([""] if self.decls else [])
+        for f in self.funcs:
+            lines += f + [""]
+        lines += FZ_HELPERS.rstrip("\n").split("\n") + [""]
+        lines += self.main()
+        return "\n".join(lines) + "\n"
+
+    def add_out(self, f, n):
+        self.outs.append(n)
+        return MBuf(f"%y{len(self.outs) - 1}", n)
+
+    def add_in(self, n):
+        self.ins.append(n)
+        return MBuf(f"%x{len(self.ins) - 1}", n)
+
+    # ---- escape: buffers that escape next to copies out of them --------------------------
+    def gen_escape(self):
+        r = self.r
+        n = r.randint(8, 40)
+        f = self.f0()
+        x = self.add_in(n)
+        mode = r.choice(["store", "store-arg", "addr", "global", "return", "yield", "yield-callee",
+                         "store-callee"])
+        self.escape_mode = mode
+        pre = []
+        for _ in range(r.randint(0, 2)):
+            p = f.alloc(r.randint(4, 32))
+            f.iota(p)
+            pre.append(p)
+        y = f.alloc(n)
+        f.ew(y, [x])
+        boxty = mty(1, y.ty)
+        path = {}
+        c0 = f.idx(0)
+        if mode in ("store", "yield", "yield-callee", "store-callee"):
+            box = f.alloc(1, y.ty)
+            path["box"] = box
+        if mode == "store-arg":
+            self.extra_args.append(("%box", boxty))
+            self.main_setup.append(f"%box = memref.alloc() : {boxty}")
+            path["box"] = MBuf("%e0", 1, y.ty, ty=boxty)
+        if mode in ("store", "store-arg"):
+            f.emit(f"memref.store {y.name}, {path['box'].name}[{c0}] : {boxty}")
+        elif mode == "yield":
+            f.emit(f"linalg.generic {{indexing_maps = [{ID1}], iterator_types = [\"parallel\"]}} "
+                   f"outs({path['box'].name} : {boxty}) {{")
+            f.emit(f"^bb0(%_o: {y.ty}):")
+            f.emit(f"  linalg.yield {y.name} : {y.ty}")
+            f.emit("}")
+        elif mode in ("yield-callee", "store-callee"):
+            g = MF(self, "keep_in_box")
+            if mode == "yield-callee":
+                g.emit(f"linalg.generic {{indexing_maps = [{ID1}], iterator_types = [\"parallel\"]}} "
+                       f"outs(%box : {boxty}) {{")
+                g.emit(f"^bb0(%_o: {y.ty}):")
+                g.emit(f"  linalg.yield %v : {y.ty}")
+                g.emit("}")
+            else:
+                g.emit("%c0 = arith.constant 0 : index")
+                g.emit(f"memref.store %v, %box[%c0] : {boxty}")
+            g.emit("return")
+            self.funcs.append(g.text(f"%v: {y.ty}, %box: {boxty}"))
+            f.emit(f"call @keep_in_box({y.name}, {path['box'].name}) : ({y.ty}, {boxty}) -> ()")
+        elif mode == "addr":
+            p = f.fresh("p")
+            f.emit(f"{p} = memref.extract_aligned_pointer_as_index {y.name} : {y.ty} -> index")
+            pi = f.fresh("pi")
+            f.emit(f"{pi} = arith.index_cast {p} : index to i64")
+            path["addr"] = pi
+        elif mode == "global":
+            self.decls.append(f"memref.global \"private\" @fz_box : {boxty} = uninitialized")
+            g = MF(self, "keep_global")
+            g.emit("%c0 = arith.constant 0 : index")
+            g.emit(f"%g = memref.get_global @fz_box : {boxty}")
+            g.emit(f"memref.store %v, %g[%c0] : {boxty}")
+            g.emit("return")
+            self.funcs.append(g.text(f"%v: {y.ty}"))
+            f.emit(f"call @keep_global({y.name}) : ({y.ty}) -> ()")
+            path["global"] = boxty
+        elif mode == "return":
+            g = MF(self, "pass_through")
+            g.emit(f"return %v : {y.ty}")
+            self.funcs.append(g.text(f"%v: {y.ty}", y.ty))
+            y2 = f.fresh("ret")
+            f.emit(f"{y2} = call @pass_through({y.name}) : ({y.ty}) -> {y.ty}")
+            path["ret"] = y2
+        poke_callee = r.random() < 0.3 and ("box" in path or "global" in path)
+        if poke_callee:
+            g = MF(self, "poke")
+            g.emit("%c0 = arith.constant 0 : index")
+            if "global" in path:
+                g.emit(f"%g = memref.get_global @fz_box : {boxty}")
+                g.emit(f"%e = memref.load %g[%c0] : {boxty}")
+                sig = "%i: index, %v: f32"
+            else:
+                g.emit(f"%e = memref.load %box[%c0] : {boxty}")
+                sig = f"%box: {boxty}, %i: index, %v: f32"
+            g.emit(f"memref.store %v, %e[%i] : {y.ty}")
+            g.emit("return")
+            self.funcs.append(g.text(sig))
+
+        def reach():
+            """The escaped buffer as seen through its escape path (a memref value)."""
+            if "box" in path:
+                e = f.fresh("ld")
+                f.emit(f"{e} = memref.load {path['box'].name}[{f.idx(0)}] : {boxty}")
+                return MBuf(e, n)
+            if "global" in path:
+                g, e = f.fresh("gb"), f.fresh("ld")
+                f.emit(f"{g} = memref.get_global @fz_box : {boxty}")
+                f.emit(f"{e} = memref.load {g}[{f.idx(0)}] : {boxty}")
+                return MBuf(e, n)
+            if "ret" in path:
+                return MBuf(path["ret"], n)
+            return None
+
+        def poke(i, v):
+            """y[i] = v through the escape path."""
+            cv = f.cf(v)
+            ci = f.idx(i)
+            if "addr" in path:
+                pt, q = f.fresh("ptr"), f.fresh("q")
+                f.emit(f"{pt} = llvm.inttoptr {path['addr']} : i64 to !llvm.ptr")
+                f.emit(f"{q} = llvm.getelementptr {pt}[{i}] : (!llvm.ptr) -> !llvm.ptr, f32")
+                f.emit(f"llvm.store {cv}, {q} : f32, !llvm.ptr")
+            elif poke_callee:
+                if "global" in path:
+                    f.emit(f"call @poke({ci}, {cv}) : (index, f32) -> ()")
+                else:
+                    f.emit(f"call @poke({path['box'].name}, {ci}, {cv}) : ({boxty}, index, f32) -> ()")
+            else:
+                e = reach()
+                f.emit(f"memref.store {cv}, {e.name}[{ci}] : {e.ty}")
+
+        def snap(off, k):
+            """Copies y[off, off + k) as seen through the escape path into a new output."""
+            o = self.add_out(f, k)
+            if "addr" in path:
+                pt = f.fresh("ptr")
+                f.emit(f"{pt} = llvm.inttoptr {path['addr']} : i64 to !llvm.ptr")
+                lo, hi, one = f.idx(0), f.idx(k), f.idx(1)
+                iv = f.fresh("i")
+                f.emit(f"scf.for {iv} = {lo} to {hi} step {one} {{")
+                j, ji, q, v = f.fresh("j"), f.fresh("ji"), f.fresh("q"), f.fresh("lv")
+                f.emit(f"  {j} = arith.addi {iv}, {f.idx(off)} : index")
+                f.emit(f"  {ji} = arith.index_cast {j} : index to i64")
+                f.emit(f"  {q} = llvm.getelementptr {pt}[{ji}] : (!llvm.ptr, i64) -> !llvm.ptr, f32")
+                f.emit(f"  {v} = llvm.load {q} : !llvm.ptr -> f32")
+                f.emit(f"  memref.store {v}, {o.name}[{iv}] : {o.ty}")
+                f.emit("}")
+            else:
+                f.copy(f.sub(reach(), off, k), o)
+        # Direction 1: a copy out of a subview of y must freeze the value.
+        k = r.randint(1, min(12, n))
+        off = r.randint(0, n - k)
+        c = f.alloc(k)
+        f.copy(f.sub(y, off, k), c)
+        for _ in range(r.randint(1, 3)):
+            poke(r.randint(off, off + k - 1), r.choice([9.0, -7.5, 100.0, 0.0]))
+        mid = []
+        for _ in range(r.randint(0, 2)):
+            z = f.alloc(k)
+            if r.random() < 0.3:
+                f.iota(z)
+                f.ew(z, [c, z])
+            else:
+                f.ew(z, [c])
+            mid.append(z)
+        f.copy(c, self.add_out(f, k))
+        for z in mid:
+            f.copy(z, self.add_out(f, k))
+            f.dealloc(z)
+        f.dealloc(c)
+        # Direction 2: a copy into a subview of y must not be computed in place early.
+        if r.random() < 0.7:
+            k2 = r.randint(1, min(12, n))
+            off2 = r.randint(0, n - k2)
+            a = f.alloc(k2)
+            f.ew(a, [f.sub(x, off2, k2)])
+            snap(off2, k2)
+            f.copy(a, f.sub(y, off2, k2))
+            f.dealloc(a)
+        for p in pre:
+            f.copy(p, self.add_out(f, p.n))
+            f.dealloc(p)
+        snap(0, n)
+        f.emit("return")
+        self.funcs.append(f.text(self.f0_sig()))
+
+    # ---- realloc ------------------------------------------------------------------------------
+    def realloc(self, f, cur, b, line, alloc):
+        """Emits `line` (a memref.realloc of cur into b); the baseline gets alloc, copy of the
+        common prefix, dealloc of cur instead."""
+        f.emit(line)
+        m = min(cur.n, b.n)
+        i = f.ind
+        self.expand[i + line] = [
+            i + alloc,
+            f"{i}{b.name}_src = memref.subview {cur.name}[0] [{m}] [1] : {cur.ty} to {svty(m, 0)}",
+            f"{i}{b.name}_dst = memref.subview {b.name}[0] [{m}] [1] : {b.ty} to {svty(m, 0)}",
+            f"{i}memref.copy {b.name}_src, {b.name}_dst : {svty(m, 0)} to {svty(m, 0)}",
+            f"{i}memref.dealloc {cur.name} : {cur.ty}"]
+
+    def gen_realloc(self):
+        r = self.r
+        f = self.f0()
+        n0 = r.randint(4, 32)
+        x = self.add_in(max(n0, 8))
+        a = f.alloc(n0)
+        f.ew(a, [f.sub(x, 0, n0)])
+        keep = []
+        if r.random() < 0.5:
+            p = f.alloc(r.randint(4, 32))
+            f.iota(p)
+            keep.append(p)
+        cur = a
+        for _ in range(r.randint(1, 2)):
+            n1 = r.choice([r.randint(1, max(1, cur.n - 1)), r.randint(cur.n + 1, cur.n + 40)])
+            b = MBuf(f.fresh("re"), n1)
+            self.realloc(f, cur, b, f"{b.name} = memref.realloc {cur.name} : {cur.ty} to {b.ty}",
+                         f"{b.name} = memref.alloc() : {b.ty}")
+            if n1 > cur.n:
+                f.iota(f.sub(b, cur.n, n1 - cur.n))
+            if r.random() < 0.7:
+                c = f.alloc(r.randint(1, 48))
+                f.iota(c)
+                m = min(c.n, n1)
+                d = f.alloc(m)
+                f.ew(d, [f.sub(b, 0, m), f.sub(c, 0, m)])
+                f.dealloc(c)
+                f.copy(d, self.add_out(f, m))
+                f.dealloc(d)
+            f.copy(b, self.add_out(f, n1))
+            cur = b
+        if r.random() < 0.3:
+            # A dynamically sized realloc.
+            nd = r.randint(1, 50)
+            cn = f.idx(nd)
+            b = MBuf(f.fresh("re"), nd, ty="memref<?xf32>")
+            self.realloc(f, cur, b, f"{b.name} = memref.realloc {cur.name}({cn}) : {cur.ty} to memref<?xf32>",
+                         f"{b.name} = memref.alloc({cn}) : memref<?xf32>")
+            o = self.add_out(f, nd)
+            m = min(nd, cur.n)
+            sv = f.fresh("sv")
+            f.emit(f"{sv} = memref.subview {b.name}[0] [{m}] [1] : memref<?xf32> to {svty(m, 0)}")
+            f.copy(MBuf(sv, m, ty=svty(m, 0)), f.sub(o, 0, m))
+            cur = b
+        e = f.alloc(r.randint(1, 40))
+        f.iota(e)
+        f.copy(e, self.add_out(f, e.n))
+        f.dealloc(e)
+        f.dealloc(cur)
+        for p in keep:
+            f.copy(p, self.add_out(f, p.n))
+            f.dealloc(p)
+        f.emit("return")
+        self.funcs.append(f.text(self.f0_sig()))
+
+    # ---- memory spaces --------------------------------------------------------------------
+    def gen_spaces(self):
+        r = self.r
+        f = self.f0()
+        spaces = [None, "1"] + ([GPU_WG] if r.random() < 0.5 else [])
+        # Half the programs free their buffers of non-default spaces, half leak them.
+        self.space_deallocs = r.random() < 0.5
+        if GPU_WG in spaces:
+            self.needs.add("gpu")
+        n = r.randint(4, 32)
+        x = self.add_in(n)
+        live = [x]
+        owned = []
+        for step in range(r.randint(3, 7)):
+            s = r.choice(spaces)
+            src = r.choice(live)
+            k = r.randint(1, src.n)
+            off = r.randint(0, src.n - k)
+            b = f.alloc(k, space=s)
+            what = r.random()
+            if what < 0.5:
+                f.copy(f.sub(src, off, k), b)
+            elif what < 0.8:
+                f.ew(b, [f.sub(src, off, k)])
+            else:
+                f.iota(b)
+            if r.random() < 0.3 and src is not x:
+                f.iota(src)   # the source changes after the copy
+            live.append(b)
+            owned.append(b)
+            if len(owned) > 2 and r.random() < 0.3:
+                d = owned.pop(r.randrange(len(owned) - 1))
+                f.copy(d, self.add_out(f, d.n))
+                live.remove(d)
+                f.dealloc(d)
+        for b in owned:
+            if r.random() < 0.5:
+                o = self.add_out(f, b.n)
+                tmp = f.alloc(b.n, space=r.choice(spaces))
+                f.copy(b, tmp)
+                f.copy(tmp, o)
+                f.dealloc(tmp)
+            else:
+                f.copy(b, self.add_out(f, b.n))
+            f.dealloc(b)
+        f.emit("return")
+        self.funcs.append(f.text(self.f0_sig()))
+
+    # ---- element types: n-D vectors, sub-byte integers ------------------------------------
+    def elem_fill(self, f, b, et, lanes, st, k):
+        """b[i] = value(i, k) for every element (scf.for over the memref)."""
+        r = self.r
+        lo, hi, one = f.idx(0), f.idx(b.n), f.idx(1)
+        iv = f.fresh("i")
+        f.emit(f"scf.for {iv} = {lo} to {hi} step {one} {{")
+        ii, m, v0, s0 = f.fresh("ii"), f.fresh("m"), f.fresh("v"), f.fresh("s")
+        f.emit(f"  {ii} = arith.index_cast {iv} : index to i32")
+        f.emit(f"  {m} = arith.constant {r.choice([3, 5, 7])} : i32")
+        f.emit(f"  {v0} = arith.muli {ii}, {m} : i32")
+        f.emit(f"  {s0} = arith.constant {k} : i32")
+        v1, p, v2, h = f.fresh("v"), f.fresh("p"), f.fresh("v"), f.fresh("h")
+        f.emit(f"  {v1} = arith.addi {v0}, {s0} : i32")
+        f.emit(f"  {p} = arith.constant 23 : i32")
+        f.emit(f"  {v2} = arith.remsi {v1}, {p} : i32")
+        f.emit(f"  {h} = arith.constant 11 : i32")
+        v3 = f.fresh("v")
+        f.emit(f"  {v3} = arith.subi {v2}, {h} : i32")
+        sc = f.fresh("sc")
+        if st.startswith("i"):
+            if st == "i32":
+                f.emit(f"  {sc} = arith.addi {v3}, {h} : i32")
+            elif st == "i64":
+                f.emit(f"  {sc} = arith.extsi {v3} : i32 to i64")
+            else:
+                f.emit(f"  {sc} = arith.trunci {v3} : i32 to {st}")
+        else:
+            f.emit(f"  {sc} = arith.sitofp {v3} : i32 to {st}")
+        if lanes is None:
+            val = sc
+        else:
+            vt = f"vector<{'x'.join(map(str, lanes))}x{st}>"
+            bc, cst, val = f.fresh("bc"), f.fresh("lc"), f.fresh("vv")
+            f.emit(f"  {bc} = vector.broadcast {sc} : {st} to {vt}")
+            nl = nelems(lanes)
+            vals = [(j * 3 + k) % 5 - 2 for j in range(nl)]
+            if st.startswith("i"):
+                if st == "i1":
+                    vals = [v & 1 for v in vals]
+                flat = [str(v) for v in vals]
+                op = "arith.addi" if st != "i1" else "arith.xori"
+            else:
+                flat = [fconst(v * 0.5) for v in vals]
+                op = "arith.addf"
+
+            def nest(xs, shape):
+                if len(shape) == 1:
+                    return "[" + ", ".join(xs) + "]"
+                step = nelems(shape[1:])
+                return "[" + ", ".join(nest(xs[i * step:(i + 1) * step], shape[1:])
+                                       for i in range(shape[0])) + "]"
+            dense = nest(flat, list(lanes))
+            f.emit(f"  {cst} = arith.constant dense<{dense}> : {vt}")
+            f.emit(f"  {val} = {op} {bc}, {cst} : {vt}")
+        if lanes is not None and len(lanes) == 1 and r.random() < 0.5:
+            f.emit(f"  vector.store {val}, {b.name}[{iv}] : {b.ty}, {et}")
+        else:
+            f.emit(f"  memref.store {val}, {b.name}[{iv}] : {b.ty}")
+        f.emit("}")
+
+    def elem_read(self, f, b, et, lanes, st, out):
+        """out[i] = f32 summary of element i (weighted lane sum for vectors)."""
+        lo, hi, one = f.idx(0), f.idx(b.n), f.idx(1)
+        iv = f.fresh("i")
+        f.emit(f"scf.for {iv} = {lo} to {hi} step {one} {{")
+        ld = f.fresh("ld")
+        if lanes is not None and len(lanes) == 1 and self.r.random() < 0.5:
+            f.emit(f"  {ld} = vector.load {b.name}[{iv}] : {b.ty}, {et}")
+        else:
+            f.emit(f"  {ld} = memref.load {b.name}[{iv}] : {b.ty}")
+        vt = et if lanes is not None else st
+        ft = (f"vector<{'x'.join(map(str, lanes))}xf32>" if lanes is not None else "f32")
+        cv = f.fresh("cv")
+        if st == "f32":
+            f.emit(f"  {cv} = arith.addf {ld}, {ld} : {ft}")
+        elif st == "f64":
+            f.emit(f"  {cv} = arith.truncf {ld} : {vt} to {ft}")
+        elif st == "f16":
+            f.emit(f"  {cv} = arith.extf {ld} : {vt} to {ft}")
+        else:
+            it = ft.replace("f32", "i32")
+            w = f.fresh("w")
+            if st == "i64":
+                f.emit(f"  {w} = arith.trunci {ld} : {vt} to {it}")
+            elif st == "i32":
+                w = ld
+            else:
+                f.emit(f"  {w} = arith.{'extui' if st == 'i1' else 'extsi'} {ld} : {vt} to {it}")
+            f.emit(f"  {cv} = arith.sitofp {w} : {it} to {ft}")
+        if lanes is None:
+            res = cv
+        else:
+            # Weighted lane sum, row by row (no vector.shape_cast: its lowering leaves ub.poison).
+            rows = [None] if len(lanes) == 1 else list(range(lanes[0]))
+            w = lanes[-1]
+            rt = f"vector<{w}xf32>"
+            res = None
+            for ri, row in enumerate(rows):
+                if row is None:
+                    rv = cv
+                else:
+                    rv = f.fresh("row")
+                    f.emit(f"  {rv} = vector.extract {cv}[{row}] : {rt} from {ft}")
+                wt, pr, red = f.fresh("wt"), f.fresh("pr"), f.fresh("red")
+                f.emit(f"  {wt} = arith.constant dense<[{', '.join(fconst(ri * w + j + 1) for j in range(w))}]> : {rt}")
+                f.emit(f"  {pr} = arith.mulf {rv}, {wt} : {rt}")
+                f.emit(f"  {red} = vector.reduction <add>, {pr} : {rt} into f32")
+                if res is None:
+                    res = red
+                else:
+                    acc = f.fresh("acc")
+                    f.emit(f"  {acc} = arith.addf {res}, {red} : f32")
+                    res = acc
+        f.emit(f"  memref.store {res}, {out.name}[{iv}] : {out.ty}")
+        f.emit("}")
+
+    def gen_elems(self):
+        r = self.r
+        f = self.f0()
+        x = self.add_in(8)
+        del x
+        nb = r.randint(2, 6)
+        specs = [r.choice(ELEM_TYPES) for _ in range(nb)]
+        if not any(s[1] is not None for s in specs):
+            specs[0] = r.choice([t for t in ELEM_TYPES if t[1] is not None])
+        events = []   # (step, 'alloc'|'read', k)
+        for k in range(nb):
+            s = r.randint(0, 2 * nb)
+            e = s + r.randint(1, 2 * nb)
+            events += [(s, 0, k), (e, 1, k)]
+        bufs = {}
+        for _, what, k in sorted(events):
+            et, lanes, st = specs[k]
+            if what == 0:
+                cnt = r.randint(1, 12 if lanes is None or nelems(lanes) < 16 else 3)
+                # An alignment attribute below the element's ABI alignment would make the
+                # baseline's own vector accesses misaligned: only ones at or above it.
+                align = r.choice([None, None, None] + [a for a in (8, 16, 32, 64, 128, 256)
+                                                       if a >= abi_align(lanes, st)])
+                b = f.alloc(cnt, et, align=align)
+                self.elem_fill(f, b, et, lanes, st, r.randint(0, 22))
+                bufs[k] = b
+            else:
+                b = bufs[k]
+                self.elem_read(f, b, et, lanes, st, self.add_out(f, b.n))
+                f.dealloc(b)
+        f.emit("return")
+        self.funcs.append(f.text(self.f0_sig()))
+
+    # ---- calls inside scf.parallel (arena=argument) -----------------------------------------
+    def gen_parallel(self):
+        r = self.r
+        self.needs.add("omp")
+        self.arenas = ["argument"]
+        n = r.randint(4, 32)
+        p = r.randint(2, 4)
+        self.par_threads = p
+        forall = r.random() < 0.3
+        x = self.add_in(n)
+        out = self.add_out(None, p * n)
+        # The callee: temporaries that depend on the iteration, a barrier (bounded spin on an
+        # atomic counter) so that concurrent iterations overlap, then the temporaries are read.
+        g = MF(self, "work")
+        t1 = g.alloc(n)
+        g.ew(t1, [MBuf("%x", n)])
+        kf = g.fresh("kf")
+        ki = g.fresh("ki")
+        g.emit(f"{ki} = arith.index_cast %k : index to i32")
+        g.emit(f"{kf} = arith.sitofp {ki} : i32 to f32")
+        g.emit(f"linalg.generic {{indexing_maps = [{ID1}], iterator_types = [\"parallel\"]}} "
+               f"outs({t1.name} : {t1.ty}) {{")
+        g.emit("^bb0(%_o: f32):")
+        g.emit(f"  %_r = arith.addf %_o, {kf} : f32")
+        g.emit("  linalg.yield %_r : f32")
+        g.emit("}")
+        temps = [t1]
+        if r.random() < 0.5:
+            t2 = g.alloc(r.randint(1, n))
+            g.copy(g.sub(t1, 0, t2.n), t2)
+            temps.append(t2)
+        g.emit("%one = arith.constant 1 : i32")
+        g.emit("%old = memref.atomic_rmw addi %one, %ctr[] : (i32, memref<i32>) -> i32")
+        g.emit("%zero = arith.constant 0 : i32")
+        g.emit("%lim = arith.constant 20000000 : i32")
+        g.emit("%w:2 = scf.while (%seen = %zero, %spins = %zero) : (i32, i32) -> (i32, i32) {")
+        g.emit("  %now = memref.atomic_rmw addi %zero, %ctr[] : (i32, memref<i32>) -> i32")
+        g.emit("  %more = arith.cmpi slt, %now, %want : i32")
+        g.emit("  %room = arith.cmpi slt, %spins, %lim : i32")
+        g.emit("  %go = arith.andi %more, %room : i1")
+        g.emit("  scf.condition(%go) %now, %spins : i32, i32")
+        g.emit("} do {")
+        g.emit("^bb0(%a: i32, %s: i32):")
+        g.emit("  %s1 = arith.addi %s, %one : i32")
+        g.emit("  scf.yield %a, %s1 : i32, i32")
+        g.emit("}")
+        res = g.alloc(n)
+        g.ew(res, [t1])
+        if len(temps) > 1:
+            g.ew(g.sub(res, 0, temps[1].n), [temps[1], g.sub(res, 0, temps[1].n)])
+        g.copy(res, MBuf("%out", n, ty=svty(n, "?")))
+        for t in temps + [res]:
+            g.dealloc(t)
+        g.emit("return")
+        self.funcs.append(g.text(f"%x: {mty(n)}, %out: {svty(n, '?')}, %k: index, %ctr: memref<i32>, "
+                                 f"%want: i32"))
+        f = self.f0()
+        w = f.alloc(n)
+        f.ew(w, [x])
+        f.emit("%c0 = arith.constant 0 : index")
+        f.emit("%c1 = arith.constant 1 : index")
+        f.emit(f"%cp = arith.constant {p} : index")
+        f.emit(f"%want = arith.constant {p} : i32")
+        f.emit(f"%cn = arith.constant {n} : index")
+        if forall:
+            f.emit(f"scf.forall (%i) in ({p}) {{")
+        else:
+            f.emit("scf.parallel (%i) = (%c0) to (%cp) step (%c1) {")
+        f.emit("  %off = arith.muli %i, %cn : index")
+        f.emit(f"  %o = memref.subview {out.name}[%off] [{n}] [1] : {out.ty} to {svty(n, '?')}")
+        f.emit(f"  func.call @work({w.name}, %o, %i, %e0, %want) : ({mty(n)}, {svty(n, '?')}, index, "
+               f"memref<i32>, i32) -> ()")
+        if not forall:
+            f.emit("  scf.reduce")
+        f.emit("}")
+        f.dealloc(w)
+        f.emit("return")
+        self.extra_args.append(("%ctr", "memref<i32>"))
+        self.main_setup += ["%ctr = memref.alloc() : memref<i32>", "%ctr0 = arith.constant 0 : i32",
+                            "memref.store %ctr0, %ctr[] : memref<i32>"]
+        self.funcs.append(f.text(self.f0_sig()))
+
+    # ---- multi-block functions (observer on) ----------------------------------------------
+    def gen_cfg(self):
+        r = self.r
+        self.observe = True
+        f = self.f0()
+        n = r.randint(4, 24)
+        x = self.add_in(n)
+        self.extra_args.append(("%sel", "i32"))
+        nout = r.randint(2, 3)
+        outs = [self.add_out(f, n) for _ in range(nout)]
+        a = f.alloc(n)
+        f.ew(a, [x])
+        b = f.alloc(n)
+        f.iota(b)
+        live = [a, b]
+        nb = [0]
+
+        def blk():
+            nb[0] += 1
+            return f"^bb{nb[0]}"
+        for seg in range(r.randint(1, 3)):
+            kind = r.choice(["diamond", "diamond", "loop", "straight"])
+            if kind == "straight":
+                t = f.alloc(n)
+                f.ew(t, [r.choice(live)])
+                f.copy(t, r.choice(outs))
+                f.dealloc(t)
+                continue
+            short = None
+            if kind == "diamond" and r.random() < 0.6:
+                # Allocated here, last used in the branches, freed in the merge block: its
+                # bytes are free for what comes after.
+                short = f.alloc(n)
+                f.ew(short, [r.choice(live)])
+            if kind == "diamond":
+                bit = f.fresh("bit")
+                f.emit(f"{bit} = arith.constant {1 << seg} : i32")
+                an, cond = f.fresh("an"), f.fresh("cond")
+                f.emit(f"{an} = arith.andi %e0, {bit} : i32")
+                zero = f.fresh("z")
+                f.emit(f"{zero} = arith.constant 0 : i32")
+                f.emit(f"{cond} = arith.cmpi ne, {an}, {zero} : i32")
+                bt, bf, bm = blk(), blk(), blk()
+                pass_arg = r.random() < 0.4
+                f.emit(f"cf.cond_br {cond}, {bt}, {bf}")
+                for bb in (bt, bf):
+                    f.lines.append(f"{bb}:")
+                    t = f.alloc(n)
+                    f.ew(t, [short or r.choice(live)] + ([r.choice(live)] if r.random() < 0.5 else []))
+                    if r.random() < 0.3:
+                        cl = f.fresh("cl")
+                        f.emit(f"{cl} = bufferization.clone {t.name} : {t.ty} to {t.ty}")
+                        f.ew(t, [t])
+                        f.copy(MBuf(cl, n), r.choice(outs))
+                        f.emit(f"memref.dealloc {cl} : {t.ty}")
+                    if r.random() < 0.5:
+                        f.iota(r.choice(live))
+                    if pass_arg:
+                        f.emit(f"cf.br {bm}({t.name} : {t.ty})")
+                    else:
+                        f.copy(t, r.choice(outs))
+                        f.dealloc(t)
+                        f.emit(f"cf.br {bm}")
+                if pass_arg:
+                    m = f.fresh("ba")
+                    f.lines.append(f"{bm}({m}: {mty(n)}):")
+                    mb = MBuf(m, n)
+                    u = f.alloc(n)
+                    f.ew(u, [mb, r.choice(live)])
+                    f.copy(u, r.choice(outs))
+                    f.dealloc(u)
+                    f.dealloc(mb)
+                else:
+                    f.lines.append(f"{bm}:")
+                if short:
+                    f.dealloc(short)
+                    t2 = f.alloc(n)
+                    f.ew(t2, [r.choice(live)])
+                    f.copy(t2, r.choice(outs))
+                    f.dealloc(t2)
+            else:
+                trips = r.randint(1, 3)
+                c0, hd, body, ex = f.idx(0), blk(), blk(), blk()
+                iv = f.fresh("iv")
+                f.emit(f"cf.br {hd}({c0} : index)")
+                f.lines.append(f"{hd}({iv}: index):")
+                lt, ct = f.fresh("lt"), f.idx(trips)
+                f.emit(f"{lt} = arith.cmpi slt, {iv}, {ct} : index")
+                f.emit(f"cf.cond_br {lt}, {body}, {ex}")
+                f.lines.append(f"{body}:")
+                t = f.alloc(n)
+                src = r.choice(live)
+                f.ew(t, [src])
+                f.copy(t, src if r.random() < 0.5 else r.choice(outs))
+                f.dealloc(t)
+                nx = f.fresh("nx")
+                f.emit(f"{nx} = arith.addi {iv}, {f.idx(1)} : index")
+                f.emit(f"cf.br {hd}({nx} : index)")
+                f.lines.append(f"{ex}:")
+            if r.random() < 0.4:
+                c = f.alloc(n)
+                f.ew(c, [r.choice(live)])
+                live.append(c)
+        for v in live[::-1]:
+            if v is not x:
+                f.copy(v, r.choice(outs))
+                f.dealloc(v)
+        f.emit("return")
+        self.funcs.append(f.text(self.f0_sig()))
+        sels = sorted(r.sample(range(8), r.randint(2, 3)))
+
+        def calls(names):
+            out = []
+            for s in sels:
+                out.append(f"%sel{s} = arith.constant {s} : i32")
+                args = [nm for nm, _ in names[:-1]] + [f"%sel{s}"]
+                out.append(f"call @f0({', '.join(args)}) : ({', '.join(t for _, t in names)}) -> ()")
+            return out
+        self.calls = calls
+        self.main_setup.append("%sel = arith.constant 0 : i32")
+
+    # ---- recursion (arena=global) ----------------------------------------------------------
+    def gen_recursion(self):
+        r = self.r
+        self.arenas = ["global"]
+        n = r.randint(4, 24)
+        x = self.add_in(n)
+        o = self.add_out(None, n)
+        mutual = r.random() < 0.5
+        names = ["rec_a", "rec_b"] if mutual else ["rec_a"]
+        for i, nm in enumerate(names):
+            callee = names[(i + 1) % len(names)]
+            g = MF(self, nm)
+            t = g.alloc(n)
+            g.ew(t, [MBuf("%x", n)])
+            u = g.alloc(n)
+            extra = g.alloc(r.randint(1, n)) if r.random() < 0.5 else None
+            if extra:
+                g.iota(extra)
+            g.emit("%c0 = arith.constant 0 : index")
+            g.emit("%c1 = arith.constant 1 : index")
+            g.emit("%more = arith.cmpi sgt, %d, %c0 : index")
+            use_cf = r.random() < 0.4
+            if use_cf:
+                g.emit("cf.cond_br %more, ^rec, ^leaf")
+                g.lines.append("^rec:")
+            else:
+                g.emit("scf.if %more {")
+            g.emit("  %d1 = arith.subi %d, %c1 : index")
+            g.emit(f"  func.call @{callee}({t.name}, {u.name}, %d1) : ({mty(n)}, {mty(n)}, index) -> ()")
+            if use_cf:
+                g.emit("cf.br ^join")
+                g.lines.append("^leaf:")
+            else:
+                g.emit("} else {")
+            g.emit(f"  memref.copy {t.name}, {u.name} : {mty(n)} to {mty(n)}")
+            if use_cf:
+                g.emit("cf.br ^join")
+                g.lines.append("^join:")
+            else:
+                g.emit("}")
+            g.ew(MBuf("%out", n), [t, u])
+            if extra:
+                g.ew(g.sub(MBuf("%out", n), 0, extra.n), [extra, g.sub(MBuf("%out", n), 0, extra.n)])
+                g.dealloc(extra)
+            g.dealloc(t)
+            g.dealloc(u)
+            g.emit("return")
+            self.funcs.append(g.text(f"%x: {mty(n)}, %out: {mty(n)}, %d: index"))
+        f = self.f0()
+        depth = r.randint(1, 4)
+        f.emit(f"%d = arith.constant {depth} : index")
+        f.emit(f"call @rec_a({x.name}, {o.name}, %d) : ({mty(n)}, {mty(n)}, index) -> ()")
+        f.emit("return")
+        self.funcs.append(f.text(self.f0_sig()))
+
+    # ---- big buffers (arena=stack, stack limit) -------------------------------------------
+    def gen_stack(self):
+        r = self.r
+        self.arenas = ["stack"]
+        f = self.f0()
+        x = self.add_in(16)
+        bufs = []
+        for _ in range(r.randint(2, 4)):
+            nb = r.choice([1 << 12, 1 << 14, 1 << 15, 1 << 16, 1 << 18, 1 << 19, 3 << 18, 1 << 20])
+            b = f.alloc(nb)
+            f.iota(b)
+            bufs.append(b)
+        for b in bufs:
+            f.ew(f.sub(b, 0, 16), [x, f.sub(b, 0, 16)])
+        for b in bufs:
+            o = self.add_out(f, 16)
+            f.copy(f.sub(b, b.n - 16, 16), o)
+            o2 = self.add_out(f, 16)
+            f.copy(f.sub(b, 0, 16), o2)
+            f.dealloc(b)
+        f.emit("return")
+        self.funcs.append(f.text(self.f0_sig()))
 
 
 # ---- running ------------------------------------------------------------------------------
-def sh(cmd, inp=None, timeout=120):
+KINDS = ["tensor", "options", "escape", "realloc", "spaces", "elems", "parallel", "cfg", "recursion",
+         "stack"]
+MEMREF_KINDS = KINDS[2:]
+
+
+def kind_of(seed, kinds):
+    return kinds[seed % len(kinds)]
+
+
+def generate(seed, kind="tensor"):
+    if kind in ("tensor", "options"):
+        return Program(seed).generate()
+    return MProg(kind, seed).text()
+
+
+def sh(cmd, inp=None, timeout=120, env=None):
+    e = None
+    if env:
+        e = dict(os.environ)
+        e.update(env)
     p = subprocess.run(["nice", "bash", "-o", "pipefail", "-c", cmd], input=inp, capture_output=True,
-                       text=True, timeout=timeout)
+                       text=True, timeout=timeout, env=e)
     return p.returncode, p.stdout, p.stderr
 
 
@@ -821,18 +1885,147 @@ def norm(out):
 
 # Non-default planning options tried with --variants (every --every-arena-th seed, offset 2).
 VARIANTS = ["peak-guard=all", "views-and-copies=false", "strategy=linear-scan", "strategy=naive alignment=16"]
+# Passes run between planning and convert-mplan-to-memref in some `options` runs: the plan must
+# survive them or be rejected by the lowering with a located error (issue 19, defect 12).
+MID_PASSES = "--canonicalize --cse --loop-invariant-code-motion"
 
 
-def run_seed(seed, args):
-    """Returns the list of failures (empty when the seed passed)."""
-    src = os.path.join(args.out, f"seed-{seed}.mlir")
-    with open(src, "w") as f:
-        f.write(generate(seed))
+RUN_TIMEOUT = 30
+
+
+def runtime_lib(args):
+    """The observer runtime of the build that --mplan-opt comes from."""
+    return os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(args.mplan_opt))), "lib",
+                        "libmplan_runtime.so")
+OMP_LIBS = ["/usr/lib/llvm-22/lib/libomp.so", "/usr/lib/x86_64-linux-gnu/libomp.so.5",
+            "/usr/lib/llvm-14/lib/libomp.so"]
+# The upstream lowering (mp.LOWER_TO_LLVM) with scf.parallel lowered to OpenMP.
+LOWER_TO_LLVM_OMP = mp.LOWER_TO_LLVM.replace(
+    "func.func(convert-linalg-to-loops),", "func.func(convert-linalg-to-loops),convert-scf-to-openmp,").replace(
+    "convert-func-to-llvm,", "convert-func-to-llvm,convert-openmp-to-llvm,")
+_HELP = {}
+
+
+def plan_choices(mplan_opt):
+    """(strategies, arenas) as `mplan-opt --help` lists them (fallback: the documented ones)."""
+    if mplan_opt not in _HELP:
+        strategies = ["naive", "linear-scan", "greedy-by-size", "greedy-by-breadth", "portfolio", "best"]
+        arenas = ["heap", "stack", "global", "argument"]
+        try:
+            h = subprocess.run([mplan_opt, "--help"], capture_output=True, text=True, timeout=60).stdout
+            sec = h[h.find("--mplan-plan-pipeline "):]
+            m = re.search(r"--strategy=<string>\s+- Planning strategy \(([^)]*)\)", sec)
+            if m:
+                strategies = [s.strip() for s in m.group(1).split(",") if s.strip()]
+            sec = h[h.find("--convert-mplan-to-memref "):]
+            m = re.search(r"--arena=<string>\s+- Where the arena lives: ([^\n]*)", sec)
+            if m:
+                arenas = [a.strip(" .") for a in re.split(r",| or ", m.group(1).split(";")[0])
+                          if a.strip(" .") and " " not in a.strip(" .")]
+        except (OSError, subprocess.TimeoutExpired):
+            pass
+        _HELP[mplan_opt] = (strategies, arenas)
+    return _HELP[mplan_opt]
+
+
+class Cfg:
+    """One planned run: arena kind, plan options, observer on/off, passes before the lowering."""
+
+    def __init__(self, arena="heap", opts="", observe=False, mid=""):
+        self.arena, self.opts, self.observe, self.mid = arena, opts.strip(), observe, mid
+
+    def __str__(self):
+        s = self.arena + (f" [{self.opts}]" if self.opts else "")
+        if self.mid:
+            s += " +mid-passes"
+        if self.observe:
+            s += " +observer"
+        return s
+
+
+def random_cfgs(rc, strategies, arenas, n, forced=None, observe=False, mid=False):
+    out = []
+    for _ in range(n):
+        opts = [f"strategy={rc.choice(strategies)}"]
+        if rc.random() < 0.85:
+            opts.append(f"alignment={1 << rc.randint(0, 12)}")
+        if rc.random() < 0.15:
+            opts.append(rc.choice(["peak-guard=all", "peak-guard=none", "views-and-copies=false"]))
+        arena = forced[0] if forced and rc.random() < 0.6 else rc.choice(arenas)
+        out.append(Cfg(arena, " ".join(opts), observe or rc.random() < 0.25,
+                       MID_PASSES if mid and rc.random() < 0.2 else ""))
+    return out
+
+
+CRASH_RE = re.compile(r"Stack dump|PLEASE submit|Assertion .* failed|LLVM ERROR|Segmentation fault|"
+                      r"UNREACHABLE|terminate called")
+# Errors that mean mplan produced or accepted something wrong, never a legitimate rejection.
+BROKEN_RE = re.compile(r"'mplan\.\w+' op|different memory spaces|multiple of the element size|"
+                       r"share bytes|overlap|failed to legalize|not found for custom op|"
+                       r"unrealized_conversion_cast|does not dominate|failed to verify|"
+                       r"expects different type|type mismatch|requires the same type|"
+                       r"use of value .* expects")
+LOC_ERR_RE = re.compile(r"seed-\d+[^:\s]*\.mlir:\d+:\d+: error: (.*)")
+
+
+def classify_compile(rc, err):
+    """('ok'|'rejected'|'fail', message) for a planning step (mplan-opt up to the memref IR)."""
+    errs = [l for l in err.splitlines() if ": error:" in l or l.startswith("error:")]
+    if rc == 0 and not errs:
+        return "ok", ""
+    first = (errs[0] if errs else err.strip().splitlines()[-1] if err.strip() else f"rc {rc}")
+    if rc < 0 or rc >= 128 or CRASH_RE.search(err):
+        m = CRASH_RE.search(err)
+        return "fail", f"crash (rc {rc}): {m.group(0) if m else ''} {first}"
+    if rc == 0:
+        return "fail", f"error with exit 0: {first}"
+    located = [LOC_ERR_RE.search(l) for l in errs]
+    if errs and all(located) and not any(BROKEN_RE.search(l) for l in errs):
+        return "rejected", located[0].group(1)
+    return "fail", first
+
+
+def signature(msg):
+    s = re.sub(r"\S*seed-\d+[^:\s]*\.mlir:\d+:\d+:", "LOC:", msg)
+    s = re.sub(r"<stdin>:\d+:\d+", "<stdin>", s)
+    s = re.sub(r"0x[0-9a-fA-F]+", "ADDR", s)
+    s = re.sub(r"\d+", "N", s)
+    return s.strip()[:160]
+
+
+class Result:
+    def __init__(self, kind):
+        self.kind = kind
+        self.fails, self.rejects = [], []   # (config, message)
+        self.generator = None               # upstream rejected the program: a generator bug
+        self.runs = 0
+
+    @property
+    def outcome(self):
+        if self.generator:
+            return "generator"
+        if self.fails:
+            return "fail"
+        if self.rejects:
+            return "rejected"
+        return "ok"
+
+
+def runner_cmd(args, libs=()):
+    run = mp.commands("baseline", "/dev/null", args.llvm_bin)[1]
+    if libs:
+        run += "," + ",".join(libs)
+    return run
+
+
+def run_tensor(seed, args, src, res, options_kind):
+    """The tensor kinds: One-Shot Bufferize, then the baseline and the planned pipeline."""
     opt = os.path.join(args.llvm_bin, "mlir-opt")
     # The generator must produce programs upstream accepts: otherwise it's a generator bug.
     rc, buf, err = sh(f"{opt} {src} {mp.BUFFERIZE}")
     if rc:
-        return [f"upstream: bufferization failed: {err.strip()[:2000]}"]
+        res.generator = f"upstream: bufferization failed: {err.strip()[:2000]}"
+        return
     comp, run = mp.commands("baseline", src, args.llvm_bin)
     rc, ll, err = sh(comp)
     if rc == 0:
@@ -845,57 +2038,222 @@ def run_seed(seed, args):
         if rc == 0:
             rc, base, err = sh(run, ll)
     if rc:
-        return [f"upstream: baseline failed (rc {rc}): {err.strip()[:2000]}"]
+        res.generator = f"upstream: baseline failed (rc {rc}): {err.strip()[:2000]}"
+        return
     base = norm(base)
-    fails = []
-    runs = [("heap", "")]
-    if seed % args.every_arena == 0:
-        runs += [("stack", ""), ("global", ""), ("argument", "")]
-    if args.variants and seed % args.every_arena == 2:
-        runs += [("heap", v) for v in VARIANTS]
     mpo = args.mplan_opt
-    for arena, extra in runs:
-        what = arena + (f" [{extra}]" if extra else "")
-        rep = os.path.join(args.out, f"seed-{seed}-{arena}.json")
-        comp = (f"{opt} {src} {mp.BUFFERIZE} | {mpo} --mplan-plan-pipeline=\"report={rep} {extra}\" "
-                f"--mplan-verify-plan --convert-mplan-to-memref=\"arena={arena}\" --mplan-to-llvm")
-        rc, ll, err = sh(comp)
-        if rc or err.strip():
-            fails.append(f"{what}: planned compile rc {rc}: {err.strip()[:2000]}")
-            continue
-        rc, out, err = sh(run, ll)
+    if not options_kind:
+        runs = [Cfg("heap")]
+        if seed % args.every_arena == 0:
+            runs += [Cfg("stack"), Cfg("global"), Cfg("argument")]
+        if args.variants and seed % args.every_arena == 2:
+            runs += [Cfg("heap", v) for v in VARIANTS]
+        for c in runs:
+            res.runs += 1
+            what = str(c)
+            rep = os.path.join(args.out, f"seed-{seed}-{c.arena}.json")
+            comp = (f"{opt} {src} {mp.BUFFERIZE} | {mpo} --mplan-plan-pipeline=\"report={rep} {c.opts}\" "
+                    f"--mplan-verify-plan --convert-mplan-to-memref=\"arena={c.arena}\" --mplan-to-llvm")
+            rc, ll, err = sh(comp)
+            if rc or err.strip():
+                res.fails.append((what, f"planned compile rc {rc}: {err.strip()[:2000]}"))
+                continue
+            rc, out, err = sh(run, ll)
+            if rc:
+                res.fails.append((what, f"planned run failed (rc {rc}): {err.strip()[:2000]}"))
+                continue
+            if norm(out) != base:
+                res.fails.append((what, "output differs from baseline"))
+            if c.arena == "heap" and not c.opts:
+                with open(rep) as f:
+                    data = json.load(f)
+                for fn in data["functions"]:
+                    a, lb = fn["arena_bytes"], fn["lower_bound_bytes"]
+                    if a > 1.02 * lb:
+                        res.fails.append(("report", f"@{fn['name']} arena {a} > 1.02 x lower bound {lb}"))
+            os.remove(rep)
+        return
+    strategies, arenas = plan_choices(mpo)
+    rc_ = random.Random(f"cfg:options:{seed}")
+    runs = random_cfgs(rc_, strategies, arenas, 3, mid=True)
+    for c in runs:
+        planned_memref(c, f"{opt} {src} {mp.BUFFERIZE} | {mpo}", base, res, args, run, set())
+
+
+def planned_memref(c, head, base, res, args, run, needs, env=None, libs=(), pre_lower="",
+                   post_lower=""):
+    """Plans (head ... plan | convert), checks the memref IR, lowers, runs, compares with base."""
+    mpo = args.mplan_opt
+    opt = os.path.join(args.llvm_bin, "mlir-opt")
+    res.runs += 1
+    what = str(c)
+    plan = "--mplan-plan-pipeline" + (f"=\"{c.opts}\"" if c.opts else "")
+    if c.mid:
+        step1 = (f"{head} {plan} --mplan-verify-plan | {mpo} {c.mid} | "
+                 f"{mpo} --convert-mplan-to-memref=\"arena={c.arena}\"")
+    else:
+        step1 = f"{head} {plan} --mplan-verify-plan --convert-mplan-to-memref=\"arena={c.arena}\""
+    try:
+        rc, mid, err = sh(step1)
+    except subprocess.TimeoutExpired:
+        res.fails.append((what, "plan/convert timed out"))
+        return
+    st, msg = classify_compile(rc, err)
+    if st == "rejected":
+        res.rejects.append((what, msg))
+        return
+    if st == "fail":
+        res.fails.append((what, f"plan/convert: {msg}"))
+        return
+    if "gpu" in needs:
+        # The planned memref IR must be valid for upstream as it is (no memory space lost).
+        rc, _, err = sh(f"{opt} -o /dev/null", mid)
         if rc:
-            fails.append(f"{what}: planned run failed (rc {rc}): {err.strip()[:2000]}")
-            continue
-        if norm(out) != base:
-            fails.append(f"{what}: output differs from baseline")
-        if arena == "heap" and not extra:
-            with open(rep) as f:
-                data = json.load(f)
-            for fn in data["functions"]:
-                a, lb = fn["arena_bytes"], fn["lower_bound_bytes"]
-                if a > 1.02 * lb:
-                    fails.append(f"report: @{fn['name']} arena {a} > 1.02 x lower bound {lb}")
-        os.remove(rep)
-    return fails
+            res.fails.append((what, f"mlir-opt rejects the planned memref IR: {err.strip()[:500]}"))
+            return
+        mid = mid.replace(GPU_WG, "3")
+    if "memref.memory_space_cast" in mid and "memref.memory_space_cast" not in res.src_text:
+        res.fails.append((what, "planned IR casts between memory spaces (a buffer changed space)"))
+    inst = "--mplan-instrument " if c.observe else ""
+    rc, ll, err = sh(f"{mpo} {pre_lower} {inst}--mplan-to-llvm {post_lower}", mid)
+    if rc:
+        st, msg = classify_compile(rc, err)
+        res.fails.append((what, f"lowering: {msg if msg else err.strip()[:500]}"))
+        return
+    libs = list(libs) + ([runtime_lib(args)] if c.observe else [])
+    try:
+        rc, out, err = sh(runner_cmd(args, libs), ll, timeout=RUN_TIMEOUT, env=env)
+    except subprocess.TimeoutExpired:
+        res.fails.append((what, f"planned run timed out ({RUN_TIMEOUT} s)"))
+        return
+    if rc:
+        obs = [l for l in err.splitlines() if l.startswith("mplan-rt: error")]
+        if obs:
+            res.fails.append((what, f"observer (rc {rc}): {obs[0]}"))
+        else:
+            el = [l for l in err.splitlines() if "error" in l.lower()] or err.strip().splitlines() or [""]
+            res.fails.append((what, f"planned run failed (rc {rc}): {el[0][:300]}"))
+        return
+    if norm(out) != base:
+        res.fails.append((what, "output differs from baseline"))
+
+
+def run_memref(seed, args, src, res, prog):
+    """Memref-level kinds: the program's own deallocs in the baseline, planned with mplan."""
+    opt = os.path.join(args.llvm_bin, "mlir-opt")
+    mpo = args.mplan_opt
+    needs = prog.needs
+    src_text = res.src_text
+    libs, env, lower, pre, pre_lower, post_lower = [], None, mp.LOWER_TO_LLVM, "", "", ""
+    if "omp" in needs:
+        omp = [p for p in OMP_LIBS if os.path.exists(p)]
+        if omp:
+            libs.append(omp[0])
+            env = {"OMP_NUM_THREADS": str(prog.par_threads), "OMP_WAIT_POLICY": "passive"}
+            lower = LOWER_TO_LLVM_OMP
+            pre = "--scf-forall-to-parallel"
+            pre_lower = "--scf-forall-to-parallel --convert-scf-to-openmp"
+            post_lower = "--convert-openmp-to-llvm --reconcile-unrealized-casts"
+        else:
+            pre = "--scf-forall-to-parallel"
+    # finalize-memref-to-llvm has no mapping for #gpu.address_space: the native runs use
+    # integer space 3 in its place (CPU lowering treats every space as ordinary memory).
+    base_src = src.replace(".mlir", "-base.mlir")
+    with open(base_src, "w") as f:
+        f.write(prog.baseline_text().replace(GPU_WG, "3"))
+    run = runner_cmd(args, libs)
+    rc, ll, err = sh(f"{opt} {base_src} --convert-bufferization-to-memref {pre} | "
+                     f"{opt} {lower}")
+    if rc == 0:
+        rc, base, err = sh(run, ll, timeout=60, env=env)
+    if rc:
+        res.generator = f"upstream: baseline failed (rc {rc}): {err.strip()[:2000]}"
+        return
+    base = norm(base)
+    if prog.observe:
+        # The observer on the unplanned program (its own deallocs and clones): no error.
+        res.runs += 1
+        obs_src = src.replace(".mlir", "-int.mlir")
+        with open(obs_src, "w") as f:
+            f.write(src_text.replace(GPU_WG, "3"))
+        rc, ll, err = sh(f"{mpo} {obs_src} {pre_lower} --mplan-instrument --mplan-to-llvm {post_lower}")
+        if rc == 0:
+            rc, out, err = sh(runner_cmd(args, libs + [runtime_lib(args)]), ll, timeout=60, env=env)
+        if rc:
+            obs = [l for l in err.splitlines() if l.startswith("mplan-rt: error")]
+            res.fails.append(("baseline +observer", obs[0] if obs else
+                              f"rc {rc}: {(err.strip().splitlines() or [''])[-1][:300]}"))
+        elif norm(out) != base:
+            res.fails.append(("baseline +observer", "output differs from baseline"))
+    strategies, arenas = plan_choices(mpo)
+    rc_ = random.Random(f"cfg:{prog.kind}:{seed}")
+    forced = prog.arenas or ["heap"]
+    runs = [Cfg(a, "", prog.observe) for a in forced]
+    if prog.arenas:
+        runs.append(Cfg("heap", "", prog.observe))
+    runs += random_cfgs(rc_, strategies, arenas, 2, prog.arenas, prog.observe)
+    if prog.kind == "elems":
+        # Alignment options below what the elements need, with the arenas that do not come
+        # from malloc (stack, global, a slice of the caller's).
+        runs.append(Cfg(rc_.choice([a for a in arenas if a != "heap"] or arenas),
+                        f"strategy={rc_.choice(strategies)} alignment={rc_.choice([1, 2, 4, 8])}",
+                        rc_.random() < 0.25))
+    if prog.kind == "cfg":
+        runs += [Cfg(a, "", True) for a in arenas if a not in [c.arena for c in runs]]
+    for c in runs:
+        planned_memref(c, f"{mpo} {src}", base, res, args, run, needs, env, libs, pre_lower, post_lower)
+
+
+def run_seed(seed, args, kind="tensor"):
+    """Returns a Result (failures, rejections, outcome)."""
+    res = Result(kind)
+    src = os.path.join(args.out, f"seed-{seed}.mlir")
+    prog = None
+    if kind in ("tensor", "options"):
+        text = generate(seed, kind)
+    else:
+        prog = MProg(kind, seed)
+        text = prog.text()
+    res.src_text = text
+    with open(src, "w") as f:
+        f.write(text)
+    if prog is None:
+        run_tensor(seed, args, src, res, kind == "options")
+    else:
+        run_memref(seed, args, src, res, prog)
+    return res
+
+
+def parse_kinds(s):
+    if s in ("all", ""):
+        return list(KINDS)
+    ks = [k.strip() for k in s.split(",") if k.strip()]
+    bad = [k for k in ks if k not in KINDS]
+    if bad:
+        raise SystemExit(f"unknown kind(s) {', '.join(bad)}; kinds: {', '.join(KINDS)}")
+    return ks
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--seeds", default="0:100", help="A:B (half-open) or a comma list")
+    ap.add_argument("--kinds", default="all",
+                    help=f"comma list of program kinds (seed s gets kinds[s %% len]); all = {','.join(KINDS)}")
     ap.add_argument("--gen", type=int, help="print the program of this seed and exit")
     ap.add_argument("--mplan-opt", default=os.path.join(ROOT, "build", "bin", "mplan-opt"))
     ap.add_argument("--llvm-bin", default=mp.LLVM_BIN)
     ap.add_argument("--out", default="/tmp/mplan-fuzz")
     ap.add_argument("--every-arena", type=int, default=4,
-                    help="every N-th seed also runs arena=stack, global and argument")
+                    help="tensor kind: every N-th seed also runs arena=stack, global and argument")
     ap.add_argument("--variants", action="store_true",
-                    help="every N-th seed (offset 2) also runs heap with the VARIANTS plan options")
+                    help="tensor kind: every N-th seed (offset 2) also runs heap with the VARIANTS plan options")
     ap.add_argument("--time-budget", type=float, default=0, help="stop after this many seconds")
     ap.add_argument("--keep", action="store_true", help="keep passing programs too")
+    ap.add_argument("--quiet", action="store_true", help="print failing seeds and the summary only")
     a = ap.parse_args()
+    kinds = parse_kinds(a.kinds)
     if a.gen is not None:
-        sys.stdout.write(generate(a.gen))
+        sys.stdout.write(generate(a.gen, kind_of(a.gen, kinds)))
         return 0
     os.makedirs(a.out, exist_ok=True)
     if ":" in a.seeds:
@@ -904,26 +2262,60 @@ def main():
     else:
         seeds = [int(s) for s in a.seeds.split(",")]
     t0 = time.monotonic()
-    nfail = nrun = 0
+    nrun = nruns = 0
+    table = {}            # kind -> outcome -> count
+    sigs = {}             # failure signature -> [count, first seed, kind, config, message]
+    rejects = {}          # rejection signature -> [count, first seed, kind, message]
     for s in seeds:
         if a.time_budget and time.monotonic() - t0 > a.time_budget:
             break
+        kind = kind_of(s, kinds)
         try:
-            fails = run_seed(s, a)
+            res = run_seed(s, a, kind)
         except subprocess.TimeoutExpired as e:
-            fails = [f"timeout: {e.cmd}"]
+            res = Result(kind)
+            res.fails.append(("", f"timeout: {str(e.cmd)[:300]}"))
         nrun += 1
-        if fails:
-            nfail += 1
-            print(f"seed {s}: FAIL")
-            for f in fails:
-                print("  " + f.replace("\n", "\n    "))
-        else:
-            print(f"seed {s}: ok")
-            if not a.keep:
-                os.remove(os.path.join(a.out, f"seed-{s}.mlir"))
+        nruns += res.runs
+        oc = res.outcome
+        table.setdefault(kind, {}).setdefault(oc, 0)
+        table[kind][oc] += 1
+        for what, msg in res.fails + ([("", res.generator)] if res.generator else []):
+            sg = signature(msg.splitlines()[0] if msg else msg)
+            e = sigs.setdefault(sg, [0, s, kind, what, msg])
+            e[0] += 1
+        for what, msg in res.rejects:
+            sg = signature(msg)
+            e = rejects.setdefault(sg, [0, s, kind, msg])
+            e[0] += 1
+        if oc in ("fail", "generator"):
+            print(f"seed {s} [{kind}]: {'FAIL' if oc == 'fail' else 'GENERATOR'}  "
+                  f"(repro: utils/fuzz_pipeline.py --kinds {kind} --seeds {s} --keep)")
+            for what, msg in res.fails + ([("upstream", res.generator)] if res.generator else []):
+                print(f"  {what}: " + msg.replace("\n", "\n    "))
+        elif not a.quiet:
+            extra = "".join(f"\n  rejected: {w}: {m}" for w, m in res.rejects)
+            print(f"seed {s} [{kind}]: {oc}{extra}")
+        if oc in ("ok", "rejected") and not a.keep:
+            for p in (f"seed-{s}.mlir", f"seed-{s}-int.mlir", f"seed-{s}-base.mlir"):
+                if os.path.exists(os.path.join(a.out, p)):
+                    os.remove(os.path.join(a.out, p))
         sys.stdout.flush()
-    print(f"{nrun} seeds run, {nfail} failed ({time.monotonic() - t0:.0f} s)")
+    nfail = sum(t.get("fail", 0) + t.get("generator", 0) for t in table.values())
+    print(f"{nrun} seeds run ({nruns} planned runs), {nfail} failed ({time.monotonic() - t0:.0f} s)")
+    outcomes = ["ok", "rejected", "fail", "generator"]
+    print(f"{'kind':<10} " + " ".join(f"{o:>9}" for o in outcomes))
+    for k in kinds:
+        if k in table:
+            print(f"{k:<10} " + " ".join(f"{table[k].get(o, 0):>9}" for o in outcomes))
+    if sigs:
+        print("failure signatures (count, first seed, kind, run):")
+        for sg, (n, s, k, what, msg) in sorted(sigs.items(), key=lambda x: -x[1][0]):
+            print(f"  {n:>4}  seed {s} [{k}] {what}: {sg}")
+    if rejects:
+        print("rejections (count, first seed, kind, message):")
+        for sg, (n, s, k, msg) in sorted(rejects.items(), key=lambda x: -x[1][0]):
+            print(f"  {n:>4}  seed {s} [{k}]: {msg[:300]}")
     return 1 if nfail else 0
 
 
