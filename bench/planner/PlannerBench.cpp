@@ -3,6 +3,10 @@
 //   mplan-plan-bench [--minimalloc DIR] [--time-limit SECONDS] [--runs N]
 //                    [--max-random N] [--capacity BYTES]
 //   mplan-plan-bench --portfolio N [--runs R] [--strategy NAME] [--compare 0]
+//   mplan-plan-bench --scale heavy|lognormal|random [--sizes N,N,...]
+//                    [--strategies S,S:LIMIT,...] [--runs R]
+//                    [--mplan-plan PATH] [--timeout SECONDS]
+//   mplan-plan-bench --write KIND:N[:SEED] > instance.csv
 //
 // Prints markdown tables: arena / lower bound and time per strategy on the
 // MiniMalloc challenging instances, on DNN-shaped instances, and scaling of
@@ -11,7 +15,12 @@
 // --strategy) R times and prints arena / bound, greedy-by-size's arena / bound
 // (unless --compare 0), and the best and the median wall and CPU (getrusage,
 // all threads) time of the runs: the measurement behind the portfolio table in
-// docs/benchmarks.md.
+// docs/benchmarks.md. --scale runs `mplan-plan` as a child process (whole
+// process, CSV included) on generated instances of each size, every
+// strategy once per round, and prints median wall time, arena / bound and
+// the portfolio's peak RSS: the scaling table of docs/benchmarks.md.
+// Instances: `random` (bounded live set), `heavy` and `lognormal` (live set
+// growing with n; see heavyInstance).
 //
 //===----------------------------------------------------------------------===//
 
@@ -21,12 +30,18 @@
 #include "mplan/Support/Planner.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <random>
 #include <string>
+#include <chrono>
+#include <csignal>
+#include <fcntl.h>
 #include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <vector>
 
 using namespace mplan;
@@ -103,6 +118,38 @@ std::vector<Buffer> randomInstance(int64_t n, uint64_t seed) {
   }
   return buffers;
 }
+/// Heavy overlap (issue 13): the live set grows with n. Starts uniform over
+/// 1.4 n steps, lifetimes 1 + exponential with mean 0.07 n steps (about
+/// 0.05 n buffers live at a time: 5,000 at 100k, mean lifetime 7,000 steps).
+/// Sizes: `heavy` 64 B - 1 MiB log-uniform; `lognormal` log-normal (median
+/// 16 KiB, sigma 1.5, clipped to 64 B - 64 MiB: a few very large buffers among
+/// many small ones).
+std::vector<Buffer> heavyInstance(int64_t n, uint64_t seed, bool lognormal) {
+  std::mt19937_64 rng(seed);
+  std::exponential_distribution<double> life(1.0 / (0.07 * n));
+  std::uniform_real_distribution<double> logUniform(std::log(64.0),
+                                                    std::log(1048576.0));
+  std::lognormal_distribution<double> logNormal(std::log(16384.0), 1.5);
+  std::vector<Buffer> buffers;
+  buffers.reserve(n);
+  int64_t span = n + 2 * n / 5;
+  for (int64_t i = 0; i < n; ++i) {
+    int64_t start = static_cast<int64_t>(rng() % span);
+    int64_t len = 1 + static_cast<int64_t>(life(rng));
+    double size = lognormal ? std::clamp(logNormal(rng), 64.0, 64.0 * 1048576)
+                            : std::exp(logUniform(rng));
+    buffers.push_back({i, start, start + len, static_cast<int64_t>(size), 1});
+  }
+  return buffers;
+}
+
+std::vector<Buffer> makeInstance(const std::string &kind, int64_t n,
+                                 uint64_t seed) {
+  if (kind == "heavy" || kind == "lognormal")
+    return heavyInstance(n, seed, kind == "lognormal");
+  return randomInstance(n, seed);
+}
+
 double cpuSeconds() {
   rusage u;
   getrusage(RUSAGE_SELF, &u);
@@ -159,6 +206,153 @@ int portfolioOnly(int64_t n, int runs, const std::string &strategy,
               median(walls), median(cpus));
   return 0;
 }
+/// One whole-process run of mplan-plan.
+struct ChildRun {
+  double wall = 0;
+  long maxRssKb = 0;
+  int64_t arena = -1;
+  std::string strategy; ///< as mplan-plan reports it
+  bool timedOut = false;
+};
+
+ChildRun runMplanPlan(const std::string &binary,
+                      const std::vector<std::string> &args, double timeout) {
+  ChildRun r;
+  char errPath[] = "/tmp/mplan-bench-stderr-XXXXXX";
+  int errFd = mkstemp(errPath);
+  if (errFd < 0)
+    return r;
+  std::vector<std::string> argvStrings = {binary};
+  argvStrings.insert(argvStrings.end(), args.begin(), args.end());
+  std::vector<char *> argvC;
+  for (std::string &a : argvStrings)
+    argvC.push_back(a.data());
+  argvC.push_back(nullptr);
+  auto begin = std::chrono::steady_clock::now();
+  pid_t pid = fork();
+  if (pid == 0) {
+    dup2(errFd, 2);
+    int devNull = open("/dev/null", O_WRONLY);
+    dup2(devNull, 1);
+    execv(binary.c_str(), argvC.data());
+    _exit(127);
+  }
+  rusage usage{};
+  int status = 0;
+  while (true) {
+    pid_t done = wait4(pid, &status, WNOHANG, &usage);
+    if (done == pid)
+      break;
+    if (std::chrono::duration<double>(std::chrono::steady_clock::now() - begin)
+            .count() > timeout) {
+      kill(pid, SIGKILL);
+      wait4(pid, &status, 0, &usage);
+      r.timedOut = true;
+      break;
+    }
+    usleep(500);
+  }
+  r.wall = std::chrono::duration<double>(std::chrono::steady_clock::now() -
+                                         begin)
+               .count();
+  r.maxRssKb = usage.ru_maxrss;
+  std::string err;
+  lseek(errFd, 0, SEEK_SET);
+  char buf[4096];
+  for (ssize_t k; (k = read(errFd, buf, sizeof(buf))) > 0;)
+    err.append(buf, static_cast<size_t>(k));
+  close(errFd);
+  unlink(errPath);
+  if (size_t at = err.find(" arena="); at != std::string::npos)
+    r.arena = std::atoll(err.c_str() + at + 7);
+  if (size_t at = err.find("strategy="); at != std::string::npos)
+    r.strategy = err.substr(at + 9, err.find(' ', at) - at - 9);
+  return r;
+}
+
+double medianOf(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v.size() % 2 ? v[v.size() / 2]
+                      : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
+}
+
+/// The scaling table of docs/benchmarks.md: for each size, writes the
+/// instance as CSV and runs `mplan-plan` on it (whole process, CSV parsing
+/// and writing included) per strategy, the strategies interleaved within
+/// each of `runs` rounds; prints median wall time, arena / bound, and the
+/// peak RSS of the portfolio run. A strategy that exceeds `timeout` on a size
+/// is not run on larger sizes.
+int scaleTable(const std::string &kind, const std::vector<int64_t> &sizes,
+               int runs, const std::string &binary, double timeout,
+               const std::vector<std::string> &strategies) {
+  std::printf("| buffers | bound |");
+  for (const std::string &s : strategies)
+    std::printf(" %s s | arena/bound |", s.c_str());
+  std::printf(" portfolio RSS (MiB) | portfolio winner |\n|---:|---:|");
+  for (size_t k = 0; k < strategies.size(); ++k)
+    std::printf("---:|---:|");
+  std::printf("---:|---|\n");
+  std::vector<char> gaveUp(strategies.size(), 0);
+  for (int64_t n : sizes) {
+    std::vector<Buffer> buffers = makeInstance(kind, n, 42 + n);
+    int64_t lb = lowerBound(buffers).value_or(1);
+    std::string path = "/tmp/mplan-bench-" + kind + "-" + std::to_string(n) +
+                       "-" + std::to_string(getpid()) + ".csv";
+    if (FILE *f = std::fopen(path.c_str(), "w")) {
+      std::string text = writeBufferCsv(buffers);
+      std::fwrite(text.data(), 1, text.size(), f);
+      std::fclose(f);
+    }
+    std::vector<std::vector<double>> walls(strategies.size());
+    std::vector<ChildRun> last(strategies.size());
+    long rss = 0;
+    std::string winner;
+    for (int round = 0; round < runs; ++round) {
+      for (size_t k = 0; k < strategies.size(); ++k) {
+        if (gaveUp[k])
+          continue;
+        // "best:10" runs best with --time-limit=10.
+        std::string name = strategies[k], limit = "10";
+        if (size_t colon = name.find(':'); colon != std::string::npos) {
+          limit = name.substr(colon + 1);
+          name = name.substr(0, colon);
+        }
+        ChildRun r = runMplanPlan(binary,
+                                  {"--strategy=" + name, "--time-limit=" +
+                                   limit, path, "-o", "/dev/null"},
+                                  timeout);
+        if (r.timedOut) {
+          gaveUp[k] = 2;
+          continue;
+        }
+        walls[k].push_back(r.wall);
+        last[k] = r;
+        if (name == "portfolio") {
+          rss = std::max(rss, r.maxRssKb);
+          winner = r.strategy;
+        }
+      }
+    }
+    std::printf("| %lld | %lld |", static_cast<long long>(n),
+                static_cast<long long>(lb));
+    for (size_t k = 0; k < strategies.size(); ++k) {
+      if (walls[k].empty()) {
+        std::printf(" > %.0f | |", timeout);
+        gaveUp[k] = 1;
+        continue;
+      }
+      std::printf(" %.3f | %.4f |", medianOf(walls[k]),
+                  static_cast<double>(last[k].arena) / static_cast<double>(lb));
+      if (gaveUp[k] == 2)
+        gaveUp[k] = 1;
+    }
+    std::printf(" %.0f | %s |\n", static_cast<double>(rss) / 1024,
+                winner.c_str());
+    std::fflush(stdout);
+    std::remove(path.c_str());
+  }
+  return 0;
+}
 } // namespace
 
 int main(int argc, char **argv) {
@@ -170,6 +364,11 @@ int main(int argc, char **argv) {
   int64_t portfolioN = 0;
   std::string strategy = "portfolio";
   bool compare = true;
+  std::string scaleKind, sizesArg = "10000,100000,200000,1000000";
+  std::string strategiesArg = "time-best-fit,linear-scan,greedy-by-size,"
+                              "greedy-by-breadth,portfolio,best:10";
+  std::string binary = "build/bin/mplan-plan";
+  double timeout = 30;
   // Also accept --capacity=BYTES.
   std::vector<std::string> args;
   for (int i = 1; i < argc; ++i) {
@@ -204,6 +403,46 @@ int main(int argc, char **argv) {
       strategy = argv[i + 1];
     else if (!std::strcmp(argv[i], "--compare"))
       compare = std::atoi(argv[i + 1]) != 0;
+    else if (!std::strcmp(argv[i], "--scale"))
+      scaleKind = argv[i + 1];
+    else if (!std::strcmp(argv[i], "--sizes"))
+      sizesArg = argv[i + 1];
+    else if (!std::strcmp(argv[i], "--strategies"))
+      strategiesArg = argv[i + 1];
+    else if (!std::strcmp(argv[i], "--mplan-plan"))
+      binary = argv[i + 1];
+    else if (!std::strcmp(argv[i], "--timeout"))
+      timeout = std::atof(argv[i + 1]);
+    else if (!std::strcmp(argv[i], "--write")) {
+      // --write KIND:N:SEED -> CSV on stdout.
+      std::string spec = argv[i + 1];
+      size_t a = spec.find(':'), b = spec.find(':', a + 1);
+      std::string text = writeBufferCsv(makeInstance(
+          spec.substr(0, a), std::atoll(spec.c_str() + a + 1),
+          b == std::string::npos ? 42 : std::strtoull(spec.c_str() + b + 1,
+                                                      nullptr, 10)));
+      std::fwrite(text.data(), 1, text.size(), stdout);
+      return 0;
+    }
+  }
+  auto split = [](const std::string &list) {
+    std::vector<std::string> out;
+    for (size_t from = 0; from <= list.size();) {
+      size_t comma = list.find(',', from);
+      if (comma == std::string::npos)
+        comma = list.size();
+      if (comma > from)
+        out.push_back(list.substr(from, comma - from));
+      from = comma + 1;
+    }
+    return out;
+  };
+  if (!scaleKind.empty()) {
+    std::vector<int64_t> sizes;
+    for (const std::string &s : split(sizesArg))
+      sizes.push_back(std::atoll(s.c_str()));
+    return scaleTable(scaleKind, sizes, runs, binary, timeout,
+                      split(strategiesArg));
   }
   if (portfolioN > 0)
     return portfolioOnly(portfolioN, runs, strategy, compare);

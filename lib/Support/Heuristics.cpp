@@ -15,6 +15,9 @@
 #include <algorithm>
 #include <limits>
 #include <numeric>
+#include <atomic>
+#include <cstdio>
+#include <optional>
 #include <thread>
 
 using namespace mplan;
@@ -113,9 +116,11 @@ std::vector<int32_t> timeLocalSequence(const Problem &p,
 }
 } // namespace
 
-bool mplan::detail::placeGreedy(const Problem &p, const OverlapIndex &index,
-                                const std::vector<int32_t> &order, Fit fit,
-                                Placement &result) {
+PlaceStatus mplan::detail::placeGreedy(const Problem &p,
+                                       const OverlapIndex &index,
+                                       const std::vector<int32_t> &order,
+                                       Fit fit, Placement &result,
+                                       Clock::time_point deadline) {
   int32_t n = p.numBuffers();
   OverlapIndex::PlacedSlots slots(index);
   // What the loop needs of each buffer, gathered in placement sequence first
@@ -152,6 +157,8 @@ bool mplan::detail::placeGreedy(const Problem &p, const OverlapIndex &index,
   int64_t arena = 0;
   constexpr size_t kPrefetchDistance = 8;
   for (size_t j = 0; j < items.size(); ++j) {
+    if ((j & 1023) == 1023 && Clock::now() > deadline)
+      return PlaceStatus::OutOfTime;
     if (j + kPrefetchDistance < items.size())
       slots.prefetch(items[j + kPrefetchDistance].start,
                      items[j + kPrefetchDistance].end);
@@ -219,19 +226,38 @@ bool mplan::detail::placeGreedy(const Problem &p, const OverlapIndex &index,
     if (bestOffset < 0) {
       std::optional<int64_t> cand = alignTo(prevTop, mask + 1);
       if (!cand)
-        return false;
+        return PlaceStatus::Overflow;
       bestOffset = *cand;
     }
     std::optional<int64_t> top = checkedAdd(bestOffset, size);
     if (!top)
-      return false;
+      return PlaceStatus::Overflow;
     offsets[item.buffer] = bestOffset;
     slots.place(item.blocks, item.start, item.end, bestOffset, *top);
     arena = std::max(arena, *top);
   }
   result.offsets = std::move(offsets);
   result.arena = arena;
-  return true;
+  return PlaceStatus::Done;
+}
+
+std::vector<int32_t> mplan::detail::overlapCounts(const Problem &p) {
+  // n - 1 - #(end <= start_i) - #(start >= end_i).
+  int32_t n = p.numBuffers();
+  std::vector<int32_t> endsAtOrBefore(p.numTimes + 1, 0),
+      startsAtOrAfter(p.numTimes + 2, 0);
+  for (int32_t i = 0; i < n; ++i) {
+    ++endsAtOrBefore[p.end[i]];
+    ++startsAtOrAfter[p.start[i]];
+  }
+  for (int32_t t = 1; t <= p.numTimes; ++t)
+    endsAtOrBefore[t] += endsAtOrBefore[t - 1];
+  for (int32_t t = p.numTimes - 1; t >= 0; --t)
+    startsAtOrAfter[t] += startsAtOrAfter[t + 1];
+  std::vector<int32_t> degree(n);
+  for (int32_t i = 0; i < n; ++i)
+    degree[i] = n - 1 - endsAtOrBefore[p.start[i]] - startsAtOrAfter[p.end[i]];
+  return degree;
 }
 
 const char *mplan::detail::orderName(Order order) {
@@ -394,22 +420,7 @@ std::vector<int32_t> mplan::detail::makeOrder(const Problem &p, Order order) {
     break;
   }
   case Order::Degree: {
-    // Number of buffers overlapping i: n - 1 - #(end <= start_i) -
-    // #(start >= end_i).
-    std::vector<int32_t> endsAtOrBefore(p.numTimes + 1, 0),
-        startsAtOrAfter(p.numTimes + 2, 0);
-    for (int32_t i = 0; i < n; ++i) {
-      ++endsAtOrBefore[p.end[i]];
-      ++startsAtOrAfter[p.start[i]];
-    }
-    for (int32_t t = 1; t <= p.numTimes; ++t)
-      endsAtOrBefore[t] += endsAtOrBefore[t - 1];
-    for (int32_t t = p.numTimes - 1; t >= 0; --t)
-      startsAtOrAfter[t] += startsAtOrAfter[t + 1];
-    std::vector<int32_t> degree(n);
-    for (int32_t i = 0; i < n; ++i)
-      degree[i] =
-          n - 1 - endsAtOrBefore[p.start[i]] - startsAtOrAfter[p.end[i]];
+    std::vector<int32_t> degree = overlapCounts(p);
     // Degree decreasing, size decreasing, then start.
     thenBy(start);
     thenBy(bigger);
@@ -439,50 +450,130 @@ std::vector<int32_t> mplan::detail::makeOrder(const Problem &p, Order order) {
   return idx;
 }
 
+
+double mplan::detail::portfolioBudget(int32_t n, double timeLimitSeconds) {
+  // About what the cheapest members need on large inputs, never less than
+  // 50 ms (small instances run every member whatever the limit).
+  double budget = std::min(timeLimitSeconds, 0.2 + 2e-6 * n);
+  return std::max(budget, 0.05);
+}
+
+namespace {
+/// One member of the portfolio: an order and a fit; the start order is run
+/// by the free-list sweep.
+struct Member {
+  Order order;
+  Fit fit;
+};
+
+std::string memberName(const Member &m) {
+  return std::string(orderName(m.order)) +
+         (m.fit == Fit::Best ? "/best-fit" : "/first-fit");
+}
+} // namespace
+
 bool mplan::detail::runPortfolio(const Problem &p, Placement &result,
-                                 std::string &winner) {
+                                 std::string &winner, double budgetSeconds,
+                                 std::vector<std::string> *skipped) {
+  Clock::time_point begin = Clock::now();
+  // The fixed order that breaks ties (the first member with the smallest
+  // arena wins, so the result does not depend on scheduling).
   static const Order orders[] = {Order::Size,    Order::Area,   Order::Start,
                                  Order::Breadth, Order::Length, Order::Degree};
-  static const Fit fits[] = {Fit::Best, Fit::First};
-  constexpr size_t numOrders = sizeof(orders) / sizeof(orders[0]);
-  constexpr size_t numMembers = numOrders * 2;
-  OverlapIndex index(p);
-  std::vector<Placement> results(numMembers);
-  std::vector<char> ok(numMembers, 0);
-  // On very large inputs only the best-fit members of the two orders that
-  // win most often run, one per thread (keeps 100k buffers in a fraction of
-  // a second and 1M in seconds).
-  bool large = p.numBuffers() >= 50000;
-  auto runOrder = [&](size_t o) {
-    if (large && o >= 2)
-      return;
-    std::vector<int32_t> order = makeOrder(p, orders[o]);
-    for (size_t f = 0; f < (large ? 1 : 2); ++f)
-      ok[o * 2 + f] = placeGreedy(p, index, order, fits[f], results[o * 2 + f]);
+  std::vector<Member> members;
+  for (Order o : orders)
+    for (Fit f : {Fit::Best, Fit::First})
+      members.push_back({o, f});
+  // Estimated seconds per member: the sweeps O(n log L); a greedy placement
+  // visits every placed buffer overlapping each buffer, about half of the
+  // overlapping pairs (and sorts them), plus per-buffer work. The constants
+  // are measured on this project's 2-core VM, rounded up.
+  int32_t n = p.numBuffers();
+  double pairs = 0;
+  {
+    std::vector<int32_t> degree = overlapCounts(p);
+    for (int32_t d : degree)
+      pairs += d;
+    pairs /= 2;
+  }
+  auto estimate = [&](const Member &m) {
+    if (m.order == Order::Start)
+      return 4e-7 * n;
+    return 1.5e-6 * n + 8e-8 * pairs;
   };
-  // Members are independent; on large inputs use a second thread. The result
-  // does not depend on scheduling: the winner is the first member (in the
-  // fixed order above) with the smallest arena.
-  if (p.numBuffers() >= 20000 && std::thread::hardware_concurrency() > 1) {
-    std::thread helper([&] {
-      for (size_t o = 1; o < numOrders; o += 2)
-        runOrder(o);
-    });
-    for (size_t o = 0; o < numOrders; o += 2)
-      runOrder(o);
+  // Members join in this priority order while the estimated work, spread
+  // over the threads, fits the budget; the sweeps always run.
+  static const std::pair<Order, Fit> priority[] = {
+      {Order::Start, Fit::Best},    {Order::Start, Fit::First},
+      {Order::Size, Fit::Best},     {Order::Area, Fit::Best},
+      {Order::Breadth, Fit::Best},  {Order::Size, Fit::First},
+      {Order::Area, Fit::First},    {Order::Length, Fit::Best},
+      {Order::Degree, Fit::Best},   {Order::Breadth, Fit::First},
+      {Order::Length, Fit::First},  {Order::Degree, Fit::First}};
+  unsigned threads =
+      std::max(1u, std::min(2u, std::thread::hardware_concurrency()));
+  std::vector<size_t> admitted;
+  double work = 0;
+  for (const auto &[o, f] : priority) {
+    size_t m = 0;
+    while (members[m].order != o || members[m].fit != f)
+      ++m;
+    double cost = estimate(members[m]);
+    if (o != Order::Start && (work + cost) / threads > budgetSeconds) {
+      if (skipped) {
+        char text[64];
+        std::snprintf(text, sizeof(text), " (estimated %.3g s)", cost);
+        skipped->push_back(memberName(members[m]) + text);
+      }
+      continue;
+    }
+    work += cost;
+    admitted.push_back(m);
+  }
+  bool needIndex = false;
+  for (size_t m : admitted)
+    needIndex |= members[m].order != Order::Start;
+  std::optional<OverlapIndex> index;
+  if (needIndex)
+    index.emplace(p);
+  // A safety net for estimates that are far off: a member still running
+  // well past the budget stops and is reported.
+  Clock::time_point deadline =
+      deadlineAfter(begin, std::max(3 * budgetSeconds, 0.1));
+  std::vector<Placement> results(members.size());
+  std::vector<PlaceStatus> status(members.size(), PlaceStatus::OutOfTime);
+  std::vector<char> ran(members.size(), 0);
+  std::atomic<size_t> next{0};
+  auto worker = [&] {
+    for (size_t a; (a = next.fetch_add(1)) < admitted.size();) {
+      size_t m = admitted[a];
+      const Member &member = members[m];
+      std::vector<int32_t> order = makeOrder(p, member.order);
+      status[m] = member.order == Order::Start
+                      ? placeSweep(p, order, member.fit, results[m])
+                      : placeGreedy(p, *index, order, member.fit, results[m],
+                                    deadline);
+      ran[m] = 1;
+    }
+  };
+  if (threads > 1 && work > 0.01) {
+    std::thread helper(worker);
+    worker();
     helper.join();
   } else {
-    for (size_t o = 0; o < numOrders; ++o)
-      runOrder(o);
+    worker();
   }
   int best = -1;
-  for (size_t m = 0; m < numMembers; ++m)
-    if (ok[m] && (best < 0 || results[m].arena < results[best].arena))
+  for (size_t m = 0; m < members.size(); ++m) {
+    if (ran[m] && status[m] == PlaceStatus::OutOfTime && skipped)
+      skipped->push_back(memberName(members[m]) + " (out of time)");
+    if (status[m] == PlaceStatus::Done &&
+        (best < 0 || results[m].arena < results[best].arena))
       best = static_cast<int>(m);
+  }
   if (best < 0)
     return false;
   result = std::move(results[best]);
-  winner = std::string(orderName(orders[best / 2])) +
-           (fits[best % 2] == Fit::Best ? "/best-fit" : "/first-fit");
+  winner = memberName(members[best]);
   return true;
 }

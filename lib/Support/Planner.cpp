@@ -13,8 +13,8 @@ using namespace mplan::detail;
 
 const std::vector<std::string> &mplan::strategyNames() {
   static const std::vector<std::string> names = {
-      "naive",     "linear-scan", "greedy-by-size", "greedy-by-breadth",
-      "portfolio", "best"};
+      "naive",         "linear-scan", "greedy-by-size", "greedy-by-breadth",
+      "time-best-fit", "portfolio",   "best"};
   return names;
 }
 
@@ -374,22 +374,29 @@ Expected<Plan> mplan::planBuffers(const std::vector<Buffer> &buffers,
 
   Placement placement;
   std::string name = options.strategy;
+  std::vector<std::string> skipped;
   bool proven = false;
   bool ok = true;
   const std::string &s = options.strategy;
   if (s == "naive") {
     ok = placeNaive(p, placement);
-  } else if (s == "linear-scan" || s == "greedy-by-size" ||
-             s == "greedy-by-breadth") {
+  } else if (s == "linear-scan" || s == "time-best-fit") {
+    // Start order: the free-list sweep gives placeGreedy's plan in O(n log L).
+    ok = placeSweep(p, makeOrder(p, Order::Start),
+                    s == "linear-scan" ? Fit::First : Fit::Best,
+                    placement) == PlaceStatus::Done;
+  } else if (s == "greedy-by-size" || s == "greedy-by-breadth") {
     OverlapIndex index(p);
-    Order order = s == "linear-scan"      ? Order::Start
-                  : s == "greedy-by-size" ? Order::Size
-                                          : Order::Breadth;
-    Fit fit = s == "linear-scan" ? Fit::First : Fit::Best;
-    ok = placeGreedy(p, index, makeOrder(p, order), fit, placement);
+    Order order = s == "greedy-by-size" ? Order::Size : Order::Breadth;
+    ok = placeGreedy(p, index, makeOrder(p, order), Fit::Best, placement) ==
+         PlaceStatus::Done;
   } else {
     std::string winner;
-    ok = runPortfolio(p, placement, winner);
+    // The same members for `portfolio` and `best` under one time limit, so
+    // `best` is never worse.
+    ok = runPortfolio(p, placement, winner,
+                      portfolioBudget(p.numBuffers(), options.timeLimitSeconds),
+                      &skipped);
     name = "portfolio(" + winner + ")";
     if (ok && s == "best") {
       name = "best(" + winner + ")";
@@ -402,6 +409,13 @@ Expected<Plan> mplan::planBuffers(const std::vector<Buffer> &buffers,
         proven = searchExact(p, placement, deadline, options.capacity);
         if (placement.arena < before)
           name = "best(search)";
+        // Instances too large for the exact search: repair the peak.
+        before = placement.arena;
+        if (!proven && placement.arena > std::max(p.lowerBound,
+                                                  options.capacity) &&
+            repairPeak(p, placement, deadline, options.capacity) &&
+            placement.arena < before)
+          name = "best(" + winner + "+repair)";
       }
     }
   }
@@ -418,6 +432,7 @@ Expected<Plan> mplan::planBuffers(const std::vector<Buffer> &buffers,
                  ": an offset overflows int64"};
   plan.lowerBound = p.lowerBound;
   plan.strategy = name;
+  plan.skipped = std::move(skipped);
   plan.provenOptimal =
       proven || plan.arenaSize - plan.staggerBytes == plan.lowerBound;
   plan.seconds = std::chrono::duration<double>(Clock::now() - begin).count();

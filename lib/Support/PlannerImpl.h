@@ -157,19 +157,54 @@ private:
 /// it in time.
 enum class Fit { Best, First };
 
-/// Places buffers greedily in `order`. Returns false if an offset overflows.
-bool placeGreedy(const Problem &problem, const OverlapIndex &index,
-                 const std::vector<int32_t> &order, Fit fit, Placement &result);
+/// How a placement run ended.
+enum class PlaceStatus { Done, Overflow, OutOfTime };
+
+/// Places buffers greedily in `order`: each at the best-fit / first-fit gap
+/// among the already placed buffers overlapping it in time, else on top of
+/// them. O(n + sum over buffers of the placed buffers it overlaps, times the
+/// log of that), i.e. n x live set. Stops with OutOfTime once `deadline`
+/// passes (checked every 1024 buffers).
+PlaceStatus placeGreedy(const Problem &problem, const OverlapIndex &index,
+                        const std::vector<int32_t> &order, Fit fit,
+                        Placement &result,
+                        Clock::time_point deadline = Clock::time_point::max());
+
+/// The same plan as placeGreedy for an `order` sorted by start time (e.g.
+/// Order::Start), by a sweep over time with an address-ordered, coalescing
+/// free list (a malloc simulation, lib/Support/Sweep.cpp): O(n log L) for L
+/// buffers live at once.
+PlaceStatus placeSweep(const Problem &problem,
+                       const std::vector<int32_t> &order, Fit fit,
+                       Placement &result,
+                       Clock::time_point deadline = Clock::time_point::max());
+
+/// Per buffer, how many other buffers overlap it in time: O(n + times).
+std::vector<int32_t> overlapCounts(const Problem &problem);
 
 /// Buffer orders used by the heuristics; all deterministic.
 enum class Order { Size, Length, Area, Degree, Breadth, Start };
 std::vector<int32_t> makeOrder(const Problem &problem, Order order);
 const char *orderName(Order order);
 
-/// Runs the heuristic portfolio; returns false only if every member
-/// overflowed. `winner` names the member that produced `result`.
+/// Runs the heuristic portfolio within about `budgetSeconds` (members whose
+/// estimated cost does not fit their share are skipped and named in
+/// `skipped`); returns false only if every member overflowed. `winner` names
+/// the member that produced `result`.
 bool runPortfolio(const Problem &problem, Placement &result,
-                  std::string &winner);
+                  std::string &winner, double budgetSeconds,
+                  std::vector<std::string> *skipped = nullptr);
+
+/// The portfolio's budget for a problem of n buffers under a time limit.
+double portfolioBudget(int32_t n, double timeLimitSeconds);
+
+/// Improves `placement` (valid, arena above the bound) until `deadline` by
+/// repairing the peak: buffers reaching above a target are taken out with
+/// their neighbourhood and put back by decreasing size at best fit below
+/// it. For instances too large for the exact search. Returns true if the
+/// arena shrank.
+bool repairPeak(const Problem &problem, Placement &placement,
+                Clock::time_point deadline, int64_t capacity = 0);
 
 /// Sorts `items` stably by keyOf(item) (a uint64_t) ascending: LSD radix sort
 /// with 11-bit digits and only as many passes as the largest key needs, O(n)

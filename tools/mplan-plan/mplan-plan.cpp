@@ -40,11 +40,12 @@ cl::opt<std::string> outputFilename("o", cl::init("-"),
 cl::opt<std::string>
     strategy("strategy", cl::init("best"),
              cl::desc("Planning strategy: naive, linear-scan, greedy-by-size, "
-                      "greedy-by-breadth, portfolio, best (default)"),
+                      "greedy-by-breadth, time-best-fit, portfolio, best "
+                      "(default)"),
              cl::cat(category));
 cl::opt<double> timeLimit("time-limit", cl::init(10.0),
-                          cl::desc("Search budget of `best` in seconds "
-                                   "(default 10)"),
+                          cl::desc("Budget of `best` and `portfolio` in "
+                                   "seconds (default 10)"),
                           cl::value_desc("seconds"), cl::cat(category));
 cl::opt<int64_t> alignment("alignment", cl::init(1),
                            cl::desc("Minimum alignment of every buffer in "
@@ -138,5 +139,11 @@ int main(int argc, char **argv) {
          << " ratio=" << format("%.4f", ratio)
          << " time=" << format("%.3f", plan->seconds) << "s"
          << " optimal=" << (plan->provenOptimal ? "yes" : "no") << "\n";
+  if (!plan->skipped.empty()) {
+    errs() << "mplan-plan: portfolio members skipped:";
+    for (const std::string &member : plan->skipped)
+      errs() << " " << member << ";";
+    errs() << "\n";
+  }
   return 0;
 }

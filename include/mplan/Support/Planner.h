@@ -42,7 +42,9 @@ inline constexpr int64_t kStaggerPeriod = 4096;
 struct PlanOptions {
   /// One of strategyNames().
   std::string strategy = "best";
-  /// Budget for the exact search of `best`; heuristics ignore it.
+  /// Budget of `best` (portfolio, exact search, peak repair) and of
+  /// `portfolio` (members whose estimated cost does not fit are skipped);
+  /// the single heuristics ignore it.
   double timeLimitSeconds = 10.0;
   /// Minimum alignment for every buffer (a power of two).
   int64_t alignment = 1;
@@ -78,6 +80,10 @@ struct Plan {
   bool provenOptimal = false;
   /// Bytes PlanOptions::stagger added to arenaSize.
   int64_t staggerBytes = 0;
+  /// Portfolio members (`portfolio`, `best`) that did not run because their
+  /// estimated cost exceeded their share of the budget, or that ran out of
+  /// time, with the reason, e.g. "size/first-fit (estimated 38.2 s)".
+  std::vector<std::string> skipped;
 };
 
 /// The error half of Expected<T>.
@@ -147,7 +153,7 @@ std::optional<std::string> validatePlan(const std::vector<Buffer> &buffers,
 std::optional<std::string> validateInput(const std::vector<Buffer> &buffers);
 
 /// All strategy names planBuffers accepts: naive, linear-scan, greedy-by-size,
-/// greedy-by-breadth, portfolio, best.
+/// greedy-by-breadth, time-best-fit, portfolio, best.
 const std::vector<std::string> &strategyNames();
 
 } // namespace mplan

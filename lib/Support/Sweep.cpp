@@ -1,0 +1,323 @@
+//===- Sweep.cpp - Time-ordered placement with a coalescing free list -----===//
+//
+// Placement in start order is a malloc simulation: the placed buffers that
+// overlap a buffer starting at s are exactly the ones live at s, so instead of
+// gathering them (n x live set), a sweep over time keeps the free gaps below
+// the top of the live buffers in an address-ordered, coalescing free list and
+// frees buffers when their lifetime ends. Best fit takes the smallest gap
+// that fits (lowest address among equal gaps), first fit the lowest; when no
+// gap fits the buffer goes on top. This is the allocator behind IREE's
+// LayoutSlices and upstream MLIR's static-memory-planner-analysis
+// (time-ordered best fit), and the plan equals placeGreedy's in the same
+// order: both see the same gaps (the maximal free ranges among the overlapping
+// placed buffers, below their highest top).
+//
+// Cost: O(n log L) time and O(L) extra memory for L buffers live at once.
+//
+//===----------------------------------------------------------------------===//
+
+#include "PlannerImpl.h"
+
+#include "mplan/Support/CheckedMath.h"
+
+#include <limits>
+#include <set>
+
+using namespace mplan;
+using namespace mplan::detail;
+
+namespace {
+
+/// Free gaps [lo, hi) keyed by address in a treap whose nodes know the longest
+/// gap of their subtree, so first fit is one descent.
+class GapTreap {
+public:
+  explicit GapTreap(size_t reserve) { nodes.reserve(reserve); }
+
+  /// Inserts the gap [lo, hi) (disjoint from every gap) of block `block`.
+  void insert(int64_t lo, int64_t hi, int32_t block) {
+    int32_t fresh = allocate(lo, hi, block);
+    int32_t a, b;
+    split(root, lo, a, b);
+    root = merge(merge(a, fresh), b);
+  }
+
+  /// Removes the gap starting at lo (which must exist).
+  void erase(int64_t lo) {
+    int32_t a, b, c;
+    split(root, lo, a, b);
+    split(b, lo + 1, b, c);
+    if (b >= 0)
+      freeList.push_back(b);
+    root = merge(a, c);
+  }
+
+  /// The block of the lowest gap holding `size` bytes at an offset aligned
+  /// to mask + 1, or -1.
+  int32_t firstFit(int64_t size, int64_t mask) const {
+    int32_t t = firstFit(root, size, mask);
+    return t >= 0 ? nodes[t].block : -1;
+  }
+
+  /// True when the gap [lo, hi) holds size bytes aligned to mask + 1.
+  static bool fits(int64_t lo, int64_t hi, int64_t size, int64_t mask) {
+    int64_t cand;
+    return !__builtin_add_overflow(lo, mask, &cand) && (cand &= ~mask) < hi &&
+           hi - cand >= size;
+  }
+
+private:
+  struct Node {
+    int64_t lo, hi, longest;
+    uint32_t priority;
+    int32_t left, right, block;
+  };
+  std::vector<Node> nodes;
+  std::vector<int32_t> freeList;
+  int32_t root = -1;
+  uint64_t seed = 0x9e3779b97f4a7c15ull;
+
+  int32_t allocate(int64_t lo, int64_t hi, int32_t block) {
+    seed ^= seed << 13;
+    seed ^= seed >> 7;
+    seed ^= seed << 17;
+    Node node{lo, hi, hi - lo, static_cast<uint32_t>(seed), -1, -1, block};
+    if (!freeList.empty()) {
+      int32_t t = freeList.back();
+      freeList.pop_back();
+      nodes[t] = node;
+      return t;
+    }
+    nodes.push_back(node);
+    return static_cast<int32_t>(nodes.size() - 1);
+  }
+
+  void update(int32_t t) {
+    Node &n = nodes[t];
+    n.longest = n.hi - n.lo;
+    if (n.left >= 0)
+      n.longest = std::max(n.longest, nodes[n.left].longest);
+    if (n.right >= 0)
+      n.longest = std::max(n.longest, nodes[n.right].longest);
+  }
+
+  /// Splits t into keys < key (a) and >= key (b).
+  void split(int32_t t, int64_t key, int32_t &a, int32_t &b) {
+    if (t < 0) {
+      a = b = -1;
+      return;
+    }
+    if (nodes[t].lo < key) {
+      split(nodes[t].right, key, nodes[t].right, b);
+      a = t;
+    } else {
+      split(nodes[t].left, key, a, nodes[t].left);
+      b = t;
+    }
+    update(t);
+  }
+
+  int32_t merge(int32_t a, int32_t b) {
+    if (a < 0)
+      return b;
+    if (b < 0)
+      return a;
+    if (nodes[a].priority > nodes[b].priority) {
+      nodes[a].right = merge(nodes[a].right, b);
+      update(a);
+      return a;
+    }
+    nodes[b].left = merge(a, nodes[b].left);
+    update(b);
+    return b;
+  }
+
+  int32_t firstFit(int32_t t, int64_t size, int64_t mask) const {
+    if (t < 0 || nodes[t].longest < size)
+      return -1;
+    if (int32_t found = firstFit(nodes[t].left, size, mask); found >= 0)
+      return found;
+    if (fits(nodes[t].lo, nodes[t].hi, size, mask))
+      return t;
+    return firstFit(nodes[t].right, size, mask);
+  }
+};
+
+} // namespace
+
+PlaceStatus mplan::detail::placeSweep(const Problem &p,
+                                      const std::vector<int32_t> &order,
+                                      Fit fit, Placement &result,
+                                      Clock::time_point deadline) {
+  size_t n = order.size();
+  // What the loop needs, gathered in order (sequential reads afterwards).
+  struct Item {
+    int64_t size, mask;
+    int32_t start, end;
+  };
+  std::vector<Item> items(n);
+  for (size_t j = 0; j < n; ++j) {
+    int32_t i = order[j];
+    items[j] = {p.size[i], p.align[i] - 1, p.start[i], p.end[i]};
+  }
+  // Positions by end time (counting sort): freed when the sweep passes it.
+  std::vector<int32_t> byEnd(n);
+  {
+    std::vector<int32_t> first(static_cast<size_t>(p.numTimes) + 1, 0);
+    for (const Item &item : items)
+      ++first[item.end];
+    for (size_t t = 1; t < first.size(); ++t)
+      first[t] += first[t - 1];
+    for (size_t j = n; j-- > 0;)
+      byEnd[--first[items[j].end]] = static_cast<int32_t>(j);
+  }
+  // The arena below the top of the live buffers as an address-ordered,
+  // doubly linked list of blocks, each a live buffer or a (maximal) gap.
+  // Block j < n is the buffer at position j; gaps take blocks from n on.
+  struct Block {
+    int64_t lo, hi;
+    int32_t prev = -1, next = -1;
+    bool gap = false;
+  };
+  std::vector<Block> blocks(n);
+  std::vector<int32_t> spareGaps;
+  int32_t topBlock = -1; // the highest block (a live buffer) or -1
+  // Best fit: gaps by (length, address); first fit: the treap by address.
+  struct GapKey {
+    int64_t length, lo;
+    int32_t block;
+    bool operator<(const GapKey &o) const {
+      return length != o.length ? length < o.length : lo < o.lo;
+    }
+  };
+  std::set<GapKey> bySize;
+  GapTreap byAddress(fit == Fit::First ? 1024 : 0);
+  auto newGap = [&](int64_t lo, int64_t hi) {
+    int32_t g;
+    if (!spareGaps.empty()) {
+      g = spareGaps.back();
+      spareGaps.pop_back();
+    } else {
+      g = static_cast<int32_t>(blocks.size());
+      blocks.emplace_back();
+    }
+    blocks[g].lo = lo;
+    blocks[g].hi = hi;
+    blocks[g].gap = true;
+    if (fit == Fit::Best)
+      bySize.insert({hi - lo, lo, g});
+    else
+      byAddress.insert(lo, hi, g);
+    return g;
+  };
+  auto dropGap = [&](int32_t g) {
+    if (fit == Fit::Best)
+      bySize.erase({blocks[g].hi - blocks[g].lo, blocks[g].lo, g});
+    else
+      byAddress.erase(blocks[g].lo);
+    spareGaps.push_back(g);
+  };
+  auto link = [&](int32_t a, int32_t b) { // a directly below b
+    if (a >= 0)
+      blocks[a].next = b;
+    if (b >= 0)
+      blocks[b].prev = a;
+  };
+  auto release = [&](int32_t j) {
+    Block &b = blocks[j];
+    int32_t below = b.prev, above = b.next;
+    int64_t lo = b.lo, hi = b.hi;
+    if (below >= 0 && blocks[below].gap) {
+      lo = blocks[below].lo;
+      int32_t under = blocks[below].prev;
+      dropGap(below);
+      below = under;
+    }
+    if (above < 0) { // the top: the freed range and the gap below join it
+      topBlock = below;
+      if (below >= 0)
+        blocks[below].next = -1;
+      return;
+    }
+    if (blocks[above].gap) {
+      hi = blocks[above].hi;
+      int32_t over = blocks[above].next;
+      dropGap(above);
+      above = over;
+    }
+    int32_t g = newGap(lo, hi);
+    link(below, g);
+    link(g, above);
+  };
+  std::vector<int64_t> offsets(p.numBuffers(), -1);
+  int64_t arena = 0;
+  size_t freed = 0;
+  for (size_t j = 0; j < n; ++j) {
+    if ((j & 4095) == 4095 && Clock::now() > deadline)
+      return PlaceStatus::OutOfTime;
+    const Item &item = items[j];
+    while (freed < n && items[byEnd[freed]].end <= item.start) {
+      int32_t k = byEnd[freed++];
+      if (static_cast<size_t>(k) < j)
+        release(k);
+    }
+    int64_t size = item.size, mask = item.mask;
+    int32_t g = -1;
+    if (fit == Fit::Best) {
+      for (auto it = bySize.lower_bound({size, 0, 0}); it != bySize.end();
+           ++it) {
+        if (GapTreap::fits(it->lo, it->lo + it->length, size, mask)) {
+          g = it->block;
+          break;
+        }
+      }
+    } else {
+      g = byAddress.firstFit(size, mask);
+    }
+    int64_t myLo, myHi;
+    if (g >= 0) {
+      int64_t lo = blocks[g].lo, hi = blocks[g].hi;
+      int32_t below = blocks[g].prev, above = blocks[g].next;
+      dropGap(g);
+      int64_t offset = (lo + mask) & ~mask; // fits() checked the overflow
+      myLo = blocks[j].lo = offset;
+      myHi = blocks[j].hi = offset + size;
+      if (offset > lo) {
+        int32_t pad = newGap(lo, offset);
+        link(below, pad);
+        below = pad;
+      }
+      link(below, static_cast<int32_t>(j));
+      if (offset + size < hi) {
+        int32_t rest = newGap(offset + size, hi);
+        link(static_cast<int32_t>(j), rest);
+        link(rest, above);
+      } else {
+        link(static_cast<int32_t>(j), above);
+      }
+    } else {
+      int64_t liveTop = topBlock >= 0 ? blocks[topBlock].hi : 0;
+      std::optional<int64_t> aligned = alignTo(liveTop, mask + 1);
+      std::optional<int64_t> top =
+          aligned ? checkedAdd(*aligned, size) : std::nullopt;
+      if (!top)
+        return PlaceStatus::Overflow;
+      int32_t below = topBlock;
+      if (*aligned > liveTop) {
+        int32_t pad = newGap(liveTop, *aligned);
+        link(below, pad);
+        below = pad;
+      }
+      myLo = blocks[j].lo = *aligned;
+      myHi = blocks[j].hi = *top;
+      link(below, static_cast<int32_t>(j));
+      blocks[j].next = -1;
+      topBlock = static_cast<int32_t>(j);
+    }
+    offsets[order[j]] = myLo;
+    arena = std::max(arena, myHi);
+  }
+  result.offsets = std::move(offsets);
+  result.arena = arena;
+  return PlaceStatus::Done;
+}
