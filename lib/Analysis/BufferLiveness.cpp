@@ -16,6 +16,7 @@
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Interfaces/ControlFlowInterfaces.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SmallPtrSet.h"
@@ -60,14 +61,14 @@ static bool isRootOp(Operation *op) {
   return isa<memref::AllocOp, AllocTensorOp>(op);
 }
 
-/// Region ops whose regions run in sequence, within the op's execution.
-static bool isSequentialRegionOp(Operation *op) {
-  return llvm::StringSwitch<bool>(op->getName().getStringRef())
-      .Cases({"scf.for", "scf.while", "scf.if", "scf.index_switch",
-              "scf.execute_region", "affine.for", "affine.if",
-              "memref.alloca_scope"},
-             true)
-      .Default(false);
+bool BufferLiveness::isSequentialRegionOp(Operation *op) {
+  return isa<FunctionOpInterface>(op) ||
+         llvm::StringSwitch<bool>(op->getName().getStringRef())
+             .Cases({"scf.for", "scf.while", "scf.if", "scf.index_switch",
+                     "scf.execute_region", "affine.for", "affine.if",
+                     "memref.alloca_scope"},
+                    true)
+             .Default(false);
 }
 
 /// Region ops whose region instances may run concurrently.

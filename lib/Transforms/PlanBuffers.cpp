@@ -145,6 +145,28 @@ mlir::mplan::collectSlabBuffers(func::FuncOp func,
   return slabs;
 }
 
+std::optional<int64_t>
+mlir::mplan::recordProgramOrderBound(func::FuncOp func,
+                                     const BufferLiveness &liveness,
+                                     int64_t alignment) {
+  if (auto recorded =
+          func->getAttrOfType<IntegerAttr>(kLowerBoundProgramOrderAttr))
+    return recorded.getInt();
+  FailureOr<SmallVector<SlabBuffers>> slabs =
+      collectSlabBuffers(func, liveness, alignment);
+  if (failed(slabs))
+    return std::nullopt;
+  std::optional<int64_t> bound = 0;
+  for (const SlabBuffers &slab : *slabs)
+    if (!slab.memorySpace)
+      bound = ::mplan::lowerBound(slab.buffers, alignment);
+  if (bound)
+    func->setAttr(kLowerBoundProgramOrderAttr,
+                  IntegerAttr::get(IntegerType::get(func.getContext(), 64),
+                                   *bound));
+  return bound;
+}
+
 /// The memory space a `capacity` entry names, as formatMemorySpace prints
 /// it: `default`, an integer memory space, or a `#gpu.address_space` keyword.
 static std::optional<std::string> parseCapacitySpace(StringRef space) {

@@ -1,6 +1,7 @@
 //===- PlanPipeline.cpp - mplan-plan-pipeline -----------------------------===//
 
 #include "mplan/Analysis/BufferLiveness.h"
+#include "mplan/Transforms/PlanBuffers.h"
 #include "mplan/Transforms/Passes.h"
 
 #include "mlir/Pass/PassManager.h"
@@ -52,8 +53,12 @@ struct MPlanPlanPass : public mlir::mplan::impl::MPlanPlanBase<MPlanPlanPass> {
         if (*changed)
           liveness.reset();
       }
-      if (inplace)
+      if (inplace) {
+        // The report's program-order bound is the one before in-place reuse
+        // (sequencing recorded it already if it ran).
+        (void)recordProgramOrderBound(func, getLiveness(), alignment);
         (void)reuseInPlaceInFunction(func, getLiveness());
+      }
       return success();
     };
     if (failed(planModule(getOperation(),

@@ -256,12 +256,9 @@ mlir::mplan::sequenceFunction(func::FuncOp func,
   if (!slab)
     return false;
   std::optional<int64_t> programBound =
-      ::mplan::lowerBound(slab->buffers, options.alignment);
+      recordProgramOrderBound(func, liveness, options.alignment);
   if (!programBound)
     return false;
-  func->setAttr(kLowerBoundProgramOrderAttr,
-                IntegerAttr::get(IntegerType::get(func.getContext(), 64),
-                                 *programBound));
 
   DependenceGraph graph(body, liveness);
   std::optional<Problem> problem =

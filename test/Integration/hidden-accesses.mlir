@@ -7,7 +7,7 @@
 // out-of-bounds subview, so the sizes are dynamic here); vector<5x3xf32> was sized 64 bytes instead of 80; with alignment=8 and a stack
 // arena the vector<4xf32> load faulted.)
 //
-// RUN: mlir-opt %s --expand-realloc | mlir-opt %lower_to_llvm \
+// RUN: mplan-opt %s --mplan-expand-static-realloc --expand-realloc | mlir-opt %lower_to_llvm \
 // RUN:   | mlir-runner -e main -entry-point-result=void -shared-libs=%mlir_runner_libs > %t.base
 // RUN: FileCheck %s < %t.base
 // RUN: mplan-opt %s --mplan-plan-pipeline --mplan-verify-plan --convert-mplan-to-memref="arena=heap" --mplan-to-llvm \
@@ -29,6 +29,8 @@
 // CHECK-NEXT: 1
 // CHECK-NEXT: 3
 // CHECK-NEXT: 3
+// CHECK-NEXT: 2
+// CHECK-NEXT: 5
 // CHECK-NEXT: 1
 // CHECK-NEXT: 3
 // CHECK-NEXT: 7
@@ -103,6 +105,27 @@ func.func @realloc(%n1: index, %n4: index) -> (f32, f32, f32, f32) {
   return %v1, %v0, %v2, %v3 : f32, f32, f32, f32
 }
 
+// The same with static shapes: a shrink next to a buffer that could take its bytes, a grow.
+func.func @realloc_static() -> (f32, f32) {
+  %c0 = arith.constant 0 : index
+  %c7 = arith.constant 7 : index
+  %one = arith.constant 1.0 : f32
+  %two = arith.constant 2.0 : f32
+  %five = arith.constant 5.0 : f32
+  %a = memref.alloc() : memref<12xf32>
+  linalg.fill ins(%two : f32) outs(%a : memref<12xf32>)
+  %r = memref.realloc %a : memref<12xf32> to memref<4xf32>
+  %b = memref.alloc() : memref<12xf32>
+  linalg.fill ins(%one : f32) outs(%b : memref<12xf32>)
+  %g = memref.realloc %r : memref<4xf32> to memref<8xf32>
+  memref.store %five, %g[%c7] : memref<8xf32>
+  %v0 = memref.load %g[%c0] : memref<8xf32>
+  %v7 = memref.load %g[%c7] : memref<8xf32>
+  memref.dealloc %g : memref<8xf32>
+  memref.dealloc %b : memref<12xf32>
+  return %v0, %v7 : f32, f32
+}
+
 func.func @main() {
   %c0 = arith.constant 0 : index
   %box = memref.alloc() : memref<1xmemref<8xf32>>
@@ -120,6 +143,9 @@ func.func @main() {
   vector.print %r#0 : f32
   vector.print %r#2 : f32
   vector.print %r#3 : f32
+  %rs:2 = call @realloc_static() : () -> (f32, f32)
+  vector.print %rs#0 : f32
+  vector.print %rs#1 : f32
 
   // An n-D vector element (80 bytes) live beside a buffer planned right after it.
   %mat = arith.constant dense<[[1.0, 2.0, 3.0], [1.0, 2.0, 3.0], [1.0, 2.0, 3.0], [1.0, 2.0, 3.0], [1.0, 2.0, 3.0]]> : vector<5x3xf32>

@@ -176,6 +176,15 @@ public:
     return op && op->hasAttrOfType<UnitAttr>(kUnplannedAttr);
   }
 
+  /// True for region ops known to run each instance of their regions one at
+  /// a time, on the thread running the op, before the op returns (functions,
+  /// scf.for/while/if/index_switch/execute_region, affine.for/if,
+  /// memref.alloca_scope). Any other region op (scf.parallel, scf.forall,
+  /// affine.parallel, omp/acc/gpu/async ops, linalg bodies, unknown ops) may
+  /// run two instances of a region at once, or after it returned: the one
+  /// predicate the analysis and the lowering use for concurrency.
+  static bool isSequentialRegionOp(Operation *op);
+
   /// The attribute on a call op listing the operands (by operand number) its
   /// callee does not capture (see getArgumentCaptureReason): a buffer passed
   /// there is used by the call and free again when it returns.

@@ -136,6 +136,29 @@ def MPlanDeallocInDefaultSpace : Pass<"mplan-dealloc-in-default-space"> {
   let dependentDialects = ["::mlir::memref::MemRefDialect"];
 }
 
+def MPlanExpandStaticRealloc : Pass<"mplan-expand-static-realloc"> {
+  let summary = "Lower memref.realloc between static shapes";
+  let description = [{
+    Rewrites every `memref.realloc` whose source and result shapes are both
+    static: a realloc that does not grow becomes a
+    `memref.reinterpret_cast` of its operand (the same allocation, as
+    realloc(3) may keep it); one that grows allocates the new buffer, copies
+    the operand into its leading elements and frees the operand. Upstream's
+    `expand-realloc` builds both branches of a run-time size test, and its
+    growing branch is invalid IR for a static shrink (a subview that runs
+    out of bounds), so `mplan-to-llvm` runs this pass first and leaves the
+    dynamically sized reallocs to `expand-realloc`.
+
+    ```mlir
+    %r = memref.realloc %a : memref<12xf32> to memref<4xf32>
+    // becomes
+    %r = memref.reinterpret_cast %a to offset: [0], sizes: [4], strides: [1]
+        : memref<12xf32> to memref<4xf32>
+    ```
+  }];
+  let dependentDialects = ["::mlir::memref::MemRefDialect"];
+}
+
 def ConvertMPlanArenasToLLVM : Pass<"convert-mplan-arenas-to-llvm", "ModuleOp"> {
   let summary = "Allocate heap arenas with aligned_alloc";
   let description = [{

@@ -39,6 +39,15 @@ FailureOr<SmallVector<SlabBuffers>>
 collectSlabBuffers(func::FuncOp func, const BufferLiveness &liveness,
                    int64_t alignment);
 
+/// The max-live bound of `func`'s default-space buffers as they are now
+/// (what the plan report calls `lower_bound_bytes`), recorded as the
+/// function's `mplan.lower_bound_program_order` attribute unless an earlier
+/// step (sequencing) already recorded one; returns the recorded bound. The
+/// passes that lower the bound call it before they change anything.
+std::optional<int64_t> recordProgramOrderBound(func::FuncOp func,
+                                               const BufferLiveness &liveness,
+                                               int64_t alignment);
+
 } // namespace mplan
 } // namespace mlir
 

@@ -37,6 +37,7 @@ namespace mlir {
 namespace mplan {
 #define GEN_PASS_DEF_CONVERTMPLANARENASTOLLVM
 #define GEN_PASS_DEF_MPLANDEALLOCINDEFAULTSPACE
+#define GEN_PASS_DEF_MPLANEXPANDSTATICREALLOC
 #include "mplan/Conversion/Passes.h.inc"
 } // namespace mplan
 } // namespace mlir
@@ -88,6 +89,48 @@ struct MPlanDeallocInDefaultSpacePass
 };
 } // namespace
 
+namespace {
+struct MPlanExpandStaticReallocPass
+    : public mlir::mplan::impl::MPlanExpandStaticReallocBase<
+          MPlanExpandStaticReallocPass> {
+  void runOnOperation() override {
+    SmallVector<memref::ReallocOp> reallocs;
+    getOperation()->walk([&](memref::ReallocOp op) {
+      MemRefType from = op.getSource().getType();
+      MemRefType to = op.getType();
+      if (from.hasStaticShape() && to.hasStaticShape())
+        reallocs.push_back(op);
+    });
+    for (memref::ReallocOp op : reallocs) {
+      MemRefType from = op.getSource().getType();
+      MemRefType to = op.getType();
+      int64_t oldSize = from.getDimSize(0), newSize = to.getDimSize(0);
+      OpBuilder builder(op);
+      Location loc = op.getLoc();
+      Value result;
+      if (newSize <= oldSize) {
+        // The leading elements of the same allocation.
+        result = memref::ReinterpretCastOp::create(
+            builder, loc, to, op.getSource(), /*offset=*/0, {newSize},
+            /*strides=*/{1});
+      } else {
+        // A new allocation holding the old elements first; the old one goes.
+        auto alloc = memref::AllocOp::create(builder, loc, to, ValueRange(),
+                                             op.getAlignmentAttr());
+        Value head = memref::SubViewOp::create(
+            builder, loc, alloc, ArrayRef<int64_t>{0},
+            ArrayRef<int64_t>{oldSize}, ArrayRef<int64_t>{1});
+        memref::CopyOp::create(builder, loc, op.getSource(), head);
+        memref::DeallocOp::create(builder, loc, op.getSource());
+        result = alloc;
+      }
+      op.replaceAllUsesWith(result);
+      op.erase();
+    }
+  }
+};
+} // namespace
+
 void mlir::mplan::buildMPlanToLLVMPipeline(OpPassManager &pm,
                                            const MPlanToLLVMOptions &options) {
   // What upstream's ownership-based deallocation left for the buffers mplan
@@ -98,7 +141,10 @@ void mlir::mplan::buildMPlanToLLVMPipeline(OpPassManager &pm,
   // memref.realloc (never of a planned buffer: mplan leaves a reallocated
   // buffer unmanaged), which finalize-memref-to-llvm does not lower: an
   // scf.if that keeps the buffer (a reinterpret_cast) when it does not grow,
-  // else allocates, copies and frees the operand, as realloc(3) does.
+  // else allocates, copies and frees the operand, as realloc(3) does (the
+  // static ones first: expand-realloc's growing branch is invalid IR for a
+  // static shrink).
+  pm.addPass(mplan::createMPlanExpandStaticRealloc());
   pm.addPass(memref::createExpandReallocPass(
       memref::ExpandReallocPassOptions{/*emitDeallocs=*/true}));
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());

@@ -170,29 +170,14 @@ static MemRefType getArenaType(MLIRContext *ctx, int64_t size,
                          MemRefLayoutAttrInterface(), memorySpace);
 }
 
-/// Region ops known to run each of their regions' instances one at a time,
-/// on the thread running the op, before the op returns. Any other region op
-/// (scf.parallel, scf.forall, affine.parallel, omp.*, acc.*, gpu.*, async.*,
-/// linalg bodies, unknown ops) may run two instances of its body at once, or
-/// after it returned.
-static bool isSequentialRegionOp(Operation *op) {
-  return isa<FunctionOpInterface>(op) ||
-         llvm::StringSwitch<bool>(op->getName().getStringRef())
-             .Cases({"scf.for", "scf.while", "scf.if", "scf.index_switch",
-                     "scf.execute_region", "affine.for", "affine.if",
-                     "memref.alloca_scope"},
-                    true)
-             .Default(false);
-}
-
 /// The outermost region op holding `op`, inside its function, whose regions
-/// may run concurrently (see isSequentialRegionOp), or null.
+/// may run concurrently (see BufferLiveness::isSequentialRegionOp), or null.
 static Operation *getConcurrentAncestor(Operation *op) {
   Operation *found = nullptr;
   for (Operation *parent = op->getParentOp();
        parent && !isa<FunctionOpInterface>(parent);
        parent = parent->getParentOp())
-    if (!isSequentialRegionOp(parent))
+    if (!BufferLiveness::isSequentialRegionOp(parent))
       found = parent;
   return found;
 }
