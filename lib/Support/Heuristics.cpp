@@ -464,11 +464,29 @@ namespace {
 struct Member {
   Order order;
   Fit fit;
+  /// Set for placeFromPeak members (order is then Order::Start).
+  std::optional<StackOrder> stack = std::nullopt;
 };
 
+const char *stackName(StackOrder stack) {
+  switch (stack) {
+  case StackOrder::LatestEnd:
+    return "latest-end";
+  case StackOrder::EarliestStart:
+    return "earliest-start";
+  case StackOrder::Longest:
+    return "longest";
+  case StackOrder::Largest:
+    return "largest";
+  }
+  return "?";
+}
+
 std::string memberName(const Member &m) {
-  return std::string(orderName(m.order)) +
-         (m.fit == Fit::Best ? "/best-fit" : "/first-fit");
+  std::string fit = m.fit == Fit::Best ? "/best-fit" : "/first-fit";
+  if (m.stack)
+    return std::string("peak-") + stackName(*m.stack) + fit;
+  return orderName(m.order) + fit;
 }
 } // namespace
 
@@ -484,6 +502,10 @@ bool mplan::detail::runPortfolio(const Problem &p, Placement &result,
   for (Order o : orders)
     for (Fit f : {Fit::Best, Fit::First})
       members.push_back({o, f});
+  size_t firstPeak = members.size();
+  // One stacking (the best of four tried on heavy-overlap instances, by a
+  // small margin; each costs two sweeps).
+  members.push_back({Order::Start, Fit::Best, StackOrder::EarliestStart});
   // Estimated seconds per member: the sweeps O(n log L); a greedy placement
   // visits every placed buffer overlapping each buffer, about half of the
   // overlapping pairs (and sorts them), plus per-buffer work. The constants
@@ -497,6 +519,8 @@ bool mplan::detail::runPortfolio(const Problem &p, Placement &result,
     pairs /= 2;
   }
   auto estimate = [&](const Member &m) {
+    if (m.stack)
+      return 8e-7 * n;
     if (m.order == Order::Start)
       return 4e-7 * n;
     return 1.5e-6 * n + 8e-8 * pairs;
@@ -514,6 +538,10 @@ bool mplan::detail::runPortfolio(const Problem &p, Placement &result,
       std::max(1u, std::min(2u, std::thread::hardware_concurrency()));
   std::vector<size_t> admitted;
   double work = 0;
+  for (size_t m = firstPeak; m < members.size(); ++m) {
+    work += estimate(members[m]);
+    admitted.push_back(m);
+  }
   for (const auto &[o, f] : priority) {
     size_t m = 0;
     while (members[m].order != o || members[m].fit != f)
@@ -533,6 +561,7 @@ bool mplan::detail::runPortfolio(const Problem &p, Placement &result,
   bool needIndex = false;
   for (size_t m : admitted)
     needIndex |= members[m].order != Order::Start;
+  // Cheap members first on the queue, then the rest in priority order.
   std::optional<OverlapIndex> index;
   if (needIndex)
     index.emplace(p);
@@ -548,6 +577,11 @@ bool mplan::detail::runPortfolio(const Problem &p, Placement &result,
     for (size_t a; (a = next.fetch_add(1)) < admitted.size();) {
       size_t m = admitted[a];
       const Member &member = members[m];
+      if (member.stack) {
+        status[m] = placeFromPeak(p, *member.stack, member.fit, results[m]);
+        ran[m] = 1;
+        continue;
+      }
       std::vector<int32_t> order = makeOrder(p, member.order);
       status[m] = member.order == Order::Start
                       ? placeSweep(p, order, member.fit, results[m])

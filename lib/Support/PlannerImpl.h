@@ -179,6 +179,18 @@ PlaceStatus placeSweep(const Problem &problem,
                        Placement &result,
                        Clock::time_point deadline = Clock::time_point::max());
 
+/// How placeFromPeak stacks the buffers live at the peak (bottom first).
+enum class StackOrder { LatestEnd, EarliestStart, Longest, Largest };
+
+/// Stacks the buffers live at the max-live section from offset 0 (so the
+/// arena there is the bound), then sweeps forward in time over the buffers
+/// starting after it and backward over the ones ending before it, each with
+/// a coalescing free list that starts from the stack (placeSweep). The
+/// fragmentation a time-ordered sweep accumulates from the first buffer on
+/// starts at the peak instead. O(n log L).
+PlaceStatus placeFromPeak(const Problem &problem, StackOrder stack, Fit fit,
+                          Placement &result);
+
 /// Per buffer, how many other buffers overlap it in time: O(n + times).
 std::vector<int32_t> overlapCounts(const Problem &problem);
 

@@ -1,15 +1,169 @@
 //===- Repair.cpp - Peak repair for instances too large to search ---------===//
+//
+// Large-neighbourhood search on the top of a plan: to lower the arena below
+// its current size, every buffer reaching above the target is taken out
+// together with the buffers overlapping it in time whose tops lie in a band
+// below the target, and the removed set is put back by decreasing size, each
+// at the best-fit gap below the target among the placed buffers overlapping
+// it. If every buffer fits, the smaller arena is kept; otherwise the old
+// offsets come back and the next try uses a wider band. Each try costs the
+// overlap queries of the removed buffers (O(removed x live set)), not O(n x
+// live set), so it runs on instances far beyond the exact search.
+//
+//===----------------------------------------------------------------------===//
 
 #include "PlannerImpl.h"
+
+#include <algorithm>
+#include <limits>
+#include <random>
 
 using namespace mplan;
 using namespace mplan::detail;
 
+namespace {
+/// All buffers bucketed by time: blocks of 16 x 4^level compressed points, a
+/// buffer in the block of its start at the lowest level whose block size
+/// covers its length (so it reaches at most into the next block); offsets
+/// are read from the plan at query time.
+class TimeIndex {
+public:
+  explicit TimeIndex(const Problem &p) : p(p) {
+    int32_t times = std::max(p.numTimes, 1);
+    while (levels < 15 && (int64_t(1) << shift(levels - 1)) < times)
+      ++levels;
+    base.assign(levels + 1, 0);
+    for (int32_t l = 0; l < levels; ++l)
+      base[l + 1] = base[l] + ((times - 1) >> shift(l)) + 1;
+    buckets.resize(base[levels]);
+    for (int32_t i = 0; i < p.numBuffers(); ++i) {
+      int32_t l = levelOf(i);
+      buckets[base[l] + (p.start[i] >> shift(l))].push_back(i);
+    }
+  }
+
+  /// Calls fn(j) for every buffer j != i overlapping buffer i in time.
+  template <typename Fn> void forEachOverlap(int32_t i, Fn fn) const {
+    int32_t s = p.start[i], e = p.end[i];
+    for (int32_t l = 0; l < levels; ++l) {
+      int32_t b0 = s >> shift(l), b1 = (e - 1) >> shift(l);
+      // A buffer of this level starting in block b0 - 1 may reach into b0.
+      for (int32_t b = std::max(0, b0 - 1); b <= b1; ++b)
+        for (int32_t j : buckets[base[l] + b])
+          if (j != i && p.start[j] < e && p.end[j] > s)
+            fn(j);
+    }
+  }
+
+private:
+  static int shift(int32_t level) { return 4 + 2 * level; }
+  int32_t levelOf(int32_t i) const {
+    int32_t len = p.end[i] - p.start[i], l = 0;
+    while (l + 1 < levels && len > (int32_t(1) << shift(l)))
+      ++l;
+    return l;
+  }
+
+  const Problem &p;
+  int32_t levels = 1;
+  std::vector<int32_t> base;
+  std::vector<std::vector<int32_t>> buckets;
+};
+} // namespace
+
 bool mplan::detail::repairPeak(const Problem &p, Placement &placement,
                                Clock::time_point deadline, int64_t capacity) {
-  (void)p;
-  (void)placement;
-  (void)deadline;
-  (void)capacity;
-  return false;
+  int32_t n = p.numBuffers();
+  if (n == 0 || Clock::now() >= deadline)
+    return false;
+  TimeIndex index(p);
+  std::vector<int64_t> &off = placement.offsets;
+  int64_t goal = std::max(p.lowerBound, capacity);
+  std::mt19937_64 rng(12345);
+  bool improved = false;
+  std::vector<int32_t> removed;
+  std::vector<int64_t> saved;
+  std::vector<char> inRemoved(n, 0);
+  std::vector<std::pair<int64_t, int64_t>> spans;
+  int failures = 0;
+  while (placement.arena > goal && Clock::now() < deadline &&
+         failures < 256) {
+    int64_t target = placement.arena - 1;
+    // The buffers reaching above the target, and their band.
+    removed.clear();
+    int64_t largest = 0;
+    for (int32_t i = 0; i < n; ++i)
+      if (off[i] + p.size[i] > target) {
+        removed.push_back(i);
+        inRemoved[i] = 1;
+        largest = std::max(largest, p.size[i]);
+      }
+    int64_t band =
+        largest * (1 + static_cast<int64_t>(rng() % (2 + failures / 4)));
+    size_t tops = removed.size();
+    for (size_t r = 0; r < tops; ++r)
+      index.forEachOverlap(removed[r], [&](int32_t j) {
+        if (!inRemoved[j] && off[j] + p.size[j] > target - band) {
+          inRemoved[j] = 1;
+          removed.push_back(j);
+        }
+      });
+    saved.clear();
+    for (int32_t i : removed) {
+      saved.push_back(off[i]);
+      off[i] = -1;
+    }
+    std::vector<int32_t> order = removed;
+    std::sort(order.begin(), order.end(), [&](int32_t a, int32_t b) {
+      if (p.size[a] != p.size[b])
+        return p.size[a] > p.size[b];
+      return p.end[a] - p.start[a] > p.end[b] - p.start[b];
+    });
+    bool ok = true;
+    for (int32_t i : order) {
+      spans.clear();
+      index.forEachOverlap(i, [&](int32_t j) {
+        if (off[j] >= 0)
+          spans.push_back({off[j], off[j] + p.size[j]});
+      });
+      std::sort(spans.begin(), spans.end());
+      int64_t mask = p.align[i] - 1, size = p.size[i];
+      int64_t prevTop = 0, best = -1,
+              bestGap = std::numeric_limits<int64_t>::max();
+      auto consider = [&](int64_t gapEnd) {
+        int64_t cand = (prevTop + mask) & ~mask;
+        if (cand < gapEnd && gapEnd - cand >= size && cand + size <= target &&
+            gapEnd - prevTop < bestGap) {
+          bestGap = gapEnd - prevTop;
+          best = cand;
+        }
+      };
+      for (const auto &[lo, hi] : spans) {
+        if (lo > prevTop)
+          consider(lo);
+        prevTop = std::max(prevTop, hi);
+      }
+      consider(std::numeric_limits<int64_t>::max() / 2);
+      if (best < 0) {
+        ok = false;
+        break;
+      }
+      off[i] = best;
+    }
+    for (int32_t i : removed)
+      inRemoved[i] = 0;
+    if (!ok) {
+      for (size_t k = 0; k < removed.size(); ++k)
+        off[removed[k]] = saved[k];
+      ++failures;
+      continue;
+    }
+    int64_t arena = 0;
+    for (int32_t i = 0; i < n; ++i)
+      arena = std::max(arena, off[i] + p.size[i]);
+    placement.arena = arena;
+    improved = true;
+    failures = 0;
+  }
+  return improved;
 }

@@ -21,6 +21,7 @@
 #include "mplan/Support/CheckedMath.h"
 
 #include <limits>
+#include <numeric>
 #include <set>
 
 using namespace mplan;
@@ -316,6 +317,105 @@ PlaceStatus mplan::detail::placeSweep(const Problem &p,
     }
     offsets[order[j]] = myLo;
     arena = std::max(arena, myHi);
+  }
+  result.offsets = std::move(offsets);
+  result.arena = arena;
+  return PlaceStatus::Done;
+}
+
+namespace {
+/// The section where the live sum is largest (the first such).
+int32_t peakSection(const Problem &p) {
+  std::vector<int64_t> delta(static_cast<size_t>(p.numTimes) + 1, 0);
+  for (int32_t i = 0; i < p.numBuffers(); ++i) {
+    delta[p.start[i]] += p.size[i];
+    delta[p.end[i]] -= p.size[i];
+  }
+  int64_t live = 0, best = -1;
+  int32_t at = 0;
+  for (int32_t t = 0; t < p.numTimes; ++t) {
+    live += delta[t];
+    if (live > best) {
+      best = live;
+      at = t;
+    }
+  }
+  return at;
+}
+} // namespace
+
+PlaceStatus mplan::detail::placeFromPeak(const Problem &p, StackOrder stack,
+                                         Fit fit, Placement &result) {
+  int32_t n = p.numBuffers();
+  int32_t peak = peakSection(p);
+  // The buffers live at the peak, stacked from 0 in `stack` order: the arena
+  // there is exactly their (padded) sum.
+  std::vector<int32_t> live;
+  for (int32_t i = 0; i < n; ++i)
+    if (p.start[i] <= peak && peak < p.end[i])
+      live.push_back(i);
+  auto key = [&](int32_t i) -> int64_t {
+    switch (stack) {
+    case StackOrder::LatestEnd:
+      return -static_cast<int64_t>(p.end[i]);
+    case StackOrder::EarliestStart:
+      return p.start[i];
+    case StackOrder::Longest:
+      return -static_cast<int64_t>(std::min(p.end[i] - peak, peak - p.start[i]));
+    case StackOrder::Largest:
+      return -p.size[i];
+    }
+    return 0;
+  };
+  std::stable_sort(live.begin(), live.end(),
+                   [&](int32_t a, int32_t b) { return key(a) < key(b); });
+  // Two sweeps away from the peak, each starting from the stack: forward in
+  // time over the buffers starting after the peak, and backward (times
+  // mirrored) over the ones ending at or before it. Neither side overlaps
+  // the other in time.
+  std::vector<int64_t> offsets(n, -1);
+  int64_t arena = 0;
+  for (bool forward : {true, false}) {
+    Problem side;
+    side.numTimes = p.numTimes + 1;
+    std::vector<int32_t> members;
+    auto add = [&](int32_t i, int32_t s, int32_t e) {
+      members.push_back(i);
+      side.size.push_back(p.size[i]);
+      side.align.push_back(p.align[i]);
+      side.start.push_back(s);
+      side.end.push_back(e);
+      side.length.push_back(p.length[i]);
+    };
+    // Mirrored: section t becomes numTimes - 1 - t.
+    auto mirror = [&](int32_t t) { return p.numTimes - t; };
+    int32_t from = forward ? peak : mirror(peak + 1);
+    for (int32_t i : live)
+      add(i, from, forward ? p.end[i] : mirror(p.start[i]));
+    for (int32_t i = 0; i < n; ++i) {
+      if (forward && p.start[i] > peak)
+        add(i, p.start[i], p.end[i]);
+      else if (!forward && p.end[i] <= peak)
+        add(i, mirror(p.end[i]), mirror(p.start[i]));
+    }
+    side.input = members;
+    // The stack first (all start at `from`, placed in stack order), then
+    // the others by start.
+    std::vector<int32_t> order(members.size());
+    std::iota(order.begin(), order.end(), 0);
+    std::stable_sort(order.begin() + live.size(), order.end(),
+                     [&](int32_t a, int32_t b) {
+                       if (side.start[a] != side.start[b])
+                         return side.start[a] < side.start[b];
+                       return side.size[a] > side.size[b];
+                     });
+    Placement part;
+    if (PlaceStatus st = placeSweep(side, order, fit, part);
+        st != PlaceStatus::Done)
+      return st;
+    for (size_t k = 0; k < members.size(); ++k)
+      offsets[members[k]] = part.offsets[k];
+    arena = std::max(arena, part.arena);
   }
   result.offsets = std::move(offsets);
   result.arena = arena;

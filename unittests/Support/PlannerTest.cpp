@@ -696,11 +696,12 @@ TEST(Deadline, HugeAndInvalidBudgetsSaturate) {
 }
 
 TEST(Planner, InfiniteTimeLimitStillSearches) {
-  // The portfolio's greedy plans need 272 bytes here; only the exact search
-  // reaches the bound, 256. An infinite budget must not skip it.
+  // The greedy orders need 272-352 bytes here; the exact search (and, since
+  // issue 13, the portfolio's peak-stacking member) reaches the bound, 256.
+  // An infinite budget must not skip anything.
   std::vector<Buffer> buffers = {{0, 2, 6, 32}, {1, 3, 7, 80}, {2, 6, 8, 96},
                                  {3, 1, 5, 80}, {4, 1, 3, 96}, {5, 3, 7, 64}};
-  EXPECT_EQ(planOrDie(buffers, "portfolio").arenaSize, 272);
+  EXPECT_GT(planOrDie(buffers, "greedy-by-size").arenaSize, 256);
   Plan plan = planOrDie(buffers, "best", 1,
                         std::numeric_limits<double>::infinity());
   EXPECT_EQ(plan.lowerBound, 256);
