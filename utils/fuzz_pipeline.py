@@ -732,6 +732,75 @@ class Func:
         return out
 
 
+def init_lines(vals):
+    """Lines of a @main that fill one f32 tensor per Val of vals deterministically; returns
+    (lines, names)."""
+    out, args = [], []
+    for i, a in enumerate(vals):
+        n = nelems(a.shape)
+        out.append(f"  %n{i} = arith.constant {n} : index")
+        out.append(f"  %seed{i} = arith.constant {17 + 31 * i} : index")
+        out.append(f"  %k{i} = arith.constant 1.0 : f32")
+        out.append(f"  %o{i} = arith.constant 0.0 : f32")
+        out.append(f"  %raw{i} = call @mplan_init_sin(%n{i}, %seed{i}, %k{i}, %o{i}) : "
+                   f"(index, index, f32, f32) -> tensor<?xf32>")
+        out.append(f"  %flat{i} = tensor.cast %raw{i} : tensor<?xf32> to tensor<{n}xf32>")
+        if len(a.shape) == 1:
+            args.append(f"%flat{i}")
+        else:
+            out.append(f"  %in{i} = tensor.expand_shape %flat{i} [{list(range(len(a.shape)))}] "
+                       f"output_shape [{', '.join(map(str, a.shape))}] : tensor<{n}xf32> into {a.ty}")
+            args.append(f"%in{i}")
+    return out, args
+
+
+def check_lines(j, val, shape, label):
+    """Lines of a @main (tensor level) that print the sum and a position-weighted bit hash of the
+    f32 tensor `val` (and the values themselves when small); j makes the names unique."""
+    n = nelems(shape)
+    ty = tty(shape)
+    out = []
+    if len(shape) > 1:
+        out.append(f"  %rf{j} = tensor.collapse_shape {val} [{list(range(len(shape)))}] : "
+                   f"{ty} into tensor<{n}xf32>")
+    else:
+        out.append(f"  %rf{j} = tensor.cast {val} : {ty} to tensor<{n}xf32>")
+    out += [
+        f"  %z{j} = arith.constant 0.0 : f32",
+        f"  %zi{j} = arith.constant 0 : i32",
+        f"  %a{j} = tensor.empty() : tensor<f32>",
+        f"  %af{j} = linalg.fill ins(%z{j} : f32) outs(%a{j} : tensor<f32>) -> tensor<f32>",
+        f"  %b{j} = tensor.empty() : tensor<i32>",
+        f"  %bf{j} = linalg.fill ins(%zi{j} : i32) outs(%b{j} : tensor<i32>) -> tensor<i32>",
+        f"  %red{j}:2 = linalg.generic {{indexing_maps = [affine_map<(d0) -> (d0)>, "
+        f"affine_map<(d0) -> ()>, affine_map<(d0) -> ()>], iterator_types = [\"reduction\"]}} "
+        f"ins(%rf{j} : tensor<{n}xf32>) outs(%af{j}, %bf{j} : tensor<f32>, tensor<i32>) {{",
+        "  ^bb0(%x: f32, %s: f32, %h: i32):",
+        "    %i = linalg.index 0 : index",
+        "    %c31 = arith.constant 31 : index",
+        "    %c1 = arith.constant 1 : index",
+        "    %i31 = arith.remui %i, %c31 : index",
+        "    %i31p = arith.addi %i31, %c1 : index",
+        "    %hw = arith.index_cast %i31p : index to i32",
+        "    %s2 = arith.addf %s, %x : f32",
+        "    %bits = arith.bitcast %x : f32 to i32",
+        "    %bm = arith.muli %bits, %hw : i32",
+        "    %h2 = arith.addi %h, %bm : i32",
+        "    linalg.yield %s2, %h2 : f32, i32",
+        "  } -> (tensor<f32>, tensor<i32>)",
+        f"  %vs{j} = tensor.extract %red{j}#0[] : tensor<f32>",
+        f"  %vh{j} = tensor.extract %red{j}#1[] : tensor<i32>",
+        f"  vector.print str \"result {label} {'x'.join(map(str, shape))} sum \"",
+        f"  vector.print %vs{j} : f32",
+        "  vector.print str \"hash \"",
+        f"  vector.print %vh{j} : i32",
+    ]
+    if n <= 256:
+        out.append(f"  %pr{j} = tensor.cast %rf{j} : tensor<{n}xf32> to tensor<*xf32>")
+        out.append(f"  call @printMemrefF32(%pr{j}) : (tensor<*xf32>) -> ()")
+    return out
+
+
 class Program:
     def __init__(self, seed):
         self.r = random.Random(seed)
@@ -773,70 +842,300 @@ class Program:
         return "\n".join(lines) + "\n"
 
     def main(self, top):
-        out = ["func.func @main() {"]
-        args = []
-        for i, a in enumerate(top.args):
-            n = nelems(a.shape)
-            out.append(f"  %n{i} = arith.constant {n} : index")
-            out.append(f"  %seed{i} = arith.constant {17 + 31 * i} : index")
-            out.append(f"  %k{i} = arith.constant 1.0 : f32")
-            out.append(f"  %o{i} = arith.constant 0.0 : f32")
-            out.append(f"  %raw{i} = call @mplan_init_sin(%n{i}, %seed{i}, %k{i}, %o{i}) : "
-                       f"(index, index, f32, f32) -> tensor<?xf32>")
-            out.append(f"  %flat{i} = tensor.cast %raw{i} : tensor<?xf32> to tensor<{n}xf32>")
-            if len(a.shape) == 1:
-                args.append(f"%flat{i}")
-            else:
-                out.append(f"  %in{i} = tensor.expand_shape %flat{i} [{list(range(len(a.shape)))}] "
-                           f"output_shape [{', '.join(map(str, a.shape))}] : tensor<{n}xf32> into {a.ty}")
-                args.append(f"%in{i}")
+        out, args = init_lines(top.args)
+        out.insert(0, "func.func @main() {")
         rs = top.results
         rty = ", ".join(v.ty for v in rs)
         out.append(f"  %res:{len(rs)} = call @{top.name}({', '.join(args)}) : "
                    f"({', '.join(a.ty for a in top.args)}) -> ({rty})")
         for j, v in enumerate(rs):
-            n = nelems(v.shape)
-            if len(v.shape) > 1:
-                out.append(f"  %rf{j} = tensor.collapse_shape %res#{j} [{list(range(len(v.shape)))}] : "
-                           f"{v.ty} into tensor<{n}xf32>")
-            else:
-                out.append(f"  %rf{j} = tensor.cast %res#{j} : {v.ty} to tensor<{n}xf32>")
-            out += [
-                f"  %z{j} = arith.constant 0.0 : f32",
-                f"  %zi{j} = arith.constant 0 : i32",
-                f"  %a{j} = tensor.empty() : tensor<f32>",
-                f"  %af{j} = linalg.fill ins(%z{j} : f32) outs(%a{j} : tensor<f32>) -> tensor<f32>",
-                f"  %b{j} = tensor.empty() : tensor<i32>",
-                f"  %bf{j} = linalg.fill ins(%zi{j} : i32) outs(%b{j} : tensor<i32>) -> tensor<i32>",
-                f"  %red{j}:2 = linalg.generic {{indexing_maps = [affine_map<(d0) -> (d0)>, "
-                f"affine_map<(d0) -> ()>, affine_map<(d0) -> ()>], iterator_types = [\"reduction\"]}} "
-                f"ins(%rf{j} : tensor<{n}xf32>) outs(%af{j}, %bf{j} : tensor<f32>, tensor<i32>) {{",
-                "  ^bb0(%x: f32, %s: f32, %h: i32):",
-                "    %i = linalg.index 0 : index",
-                "    %c31 = arith.constant 31 : index",
-                "    %c1 = arith.constant 1 : index",
-                "    %i31 = arith.remui %i, %c31 : index",
-                "    %i31p = arith.addi %i31, %c1 : index",
-                "    %hw = arith.index_cast %i31p : index to i32",
-                "    %s2 = arith.addf %s, %x : f32",
-                "    %bits = arith.bitcast %x : f32 to i32",
-                "    %bm = arith.muli %bits, %hw : i32",
-                "    %h2 = arith.addi %h, %bm : i32",
-                "    linalg.yield %s2, %h2 : f32, i32",
-                "  } -> (tensor<f32>, tensor<i32>)",
-                f"  %vs{j} = tensor.extract %red{j}#0[] : tensor<f32>",
-                f"  %vh{j} = tensor.extract %red{j}#1[] : tensor<i32>",
-                f"  vector.print str \"result {j} {'x'.join(map(str, v.shape))} sum \"",
-                f"  vector.print %vs{j} : f32",
-                "  vector.print str \"hash \"",
-                f"  vector.print %vh{j} : i32",
-            ]
-            if n <= 256:
-                out.append(f"  %pr{j} = tensor.cast %rf{j} : tensor<{n}xf32> to tensor<*xf32>")
-                out.append(f"  call @printMemrefF32(%pr{j}) : (tensor<*xf32>) -> ()")
+            out += check_lines(j, f"%res#{j}", v.shape, str(j))
         out.append("  return")
         out.append("}")
         return out
+
+
+# ---- branch results (issue 20): tensor scf.if / scf.index_switch ------------------------------
+# One-Shot Bufferize turns a tensor scf.if / scf.index_switch whose branches compute their
+# results into `memref.alloc` + `memref.cast` yielded from every branch; mplan plans one buffer
+# for all branches. @f0 takes a selector `%sel: index`; construct j switches on
+# (sel / stride_j) mod b_j, and @main calls @f0 once per selector value 0 .. P-1, so every
+# branch of every construct runs.
+MAX_OUTCOMES = 12
+
+
+class BFunc(Func):
+    """A tensor function with branch constructs on a selector argument (top level only)."""
+    OPS = Func.OPS + [("op_branch", 9)]
+    BRANCH_OPS = ["op_unary", "op_binary", "op_matmul", "op_concat", "op_pad", "op_insert_empty",
+                  "op_extract", "op_reduce", "op_fill_combine", "op_branch", "op_for", "op_if"]
+
+    def __init__(self, prog, name, arg_shapes, depth):
+        super().__init__(prog, name, arg_shapes, depth)
+        self.nest = 0
+
+    def selector(self, b):
+        """An index value in [0, b) taken from %sel; every value occurs for sel in [0, P)."""
+        p = self.prog
+        if p.outcomes * b <= MAX_OUTCOMES:
+            stride = p.outcomes
+            p.outcomes *= b
+        else:
+            stride = 1
+        cs, cb, q, d = self.fresh("i"), self.fresh("i"), self.fresh("q"), self.fresh("d")
+        self.emit(f"{cs} = arith.constant {stride} : index")
+        self.emit(f"{cb} = arith.constant {b} : index")
+        self.emit(f"{q} = arith.divui %sel, {cs} : index")
+        self.emit(f"{d} = arith.remui {q}, {cb} : index")
+        return d
+
+    def branch_value(self, shape):
+        """A value of `shape` for a branch to yield: mostly computed into a buffer of its own."""
+        r = self.r
+        same = [v for v in self.pool if v.shape == shape and v.et == "f32"]
+        w = r.random()
+        if w < 0.55 and same:
+            xs = [r.choice(same)] + ([r.choice(same)] if r.random() < 0.4 else [])
+            return self.ew(xs)
+        if w < 0.65:
+            return self.fill(shape, r.choice([0.5, -2, 3]))
+        if w < 0.75 and same:
+            return r.choice(same)            # an outer value or an argument: not hoisted
+        if w < 0.85 and same and max(shape) >= 2:
+            x = r.choice(same)
+            sub = tuple(r.randint(1, d) for d in shape)
+            return self.insert(self.ew([self.extract(x, sub)]), self.fill(shape, 0.25))
+        return self.iota(shape)
+
+    def op_branch(self):
+        r = self.r
+        if self.nest >= 2 or self.depth:
+            return None
+        switch = r.random() < 0.45
+        b = r.randint(3, 4) if switch else 2
+        d = self.selector(b)
+        nres = 1 if r.random() < 0.7 else 2
+        shapes = []
+        for _ in range(nres):
+            v = self.pick(lambda v: v.et == "f32" and len(v.shape) >= 1)
+            shapes.append(v.shape if v is not None and r.random() < 0.8 else self.prog.rand_shape())
+        tys = [tty(s) for s in shapes]
+        n = self.fresh("br")
+        lhs = n + (f":{nres}" if nres > 1 else "")
+        if switch:
+            self.emit(f"{lhs} = scf.index_switch {d} -> {', '.join(tys)}")
+        else:
+            one, cond = self.fresh("i"), self.fresh("cond")
+            self.emit(f"{one} = arith.constant 1 : index")
+            self.emit(f"{cond} = arith.cmpi eq, {d}, {one} : index")
+            self.emit(f"{lhs} = scf.if {cond} -> ({', '.join(tys)}) {{")
+        saved, ind = self.pool, self.ind
+        self.nest += 1
+        for k in range(b):
+            if switch:
+                self.ind = ind
+                self.emit(f"case {k} {{" if k < b - 1 else "default {")
+            elif k:
+                self.ind = ind
+                self.emit("} else {")
+            self.ind = ind + "  "
+            self.pool = list(saved)
+            for _ in range(r.randint(0, 3)):
+                v = getattr(self, r.choice(self.BRANCH_OPS))()
+                if v is not None and nelems(v.shape) <= MAX_ELEMS:
+                    self.pool.append(v)
+            ys = []
+            for s in shapes:
+                if ys and s == shapes[0] and r.random() < 0.2:
+                    ys.append(ys[0])       # the same buffer for two results
+                else:
+                    ys.append(self.branch_value(s))
+            self.emit(f"scf.yield {', '.join(y.name for y in ys)} : {', '.join(tys)}")
+            if switch:
+                self.ind = ind
+                self.emit("}")
+        self.nest -= 1
+        self.ind = ind
+        if not switch:
+            self.emit("}")
+        self.pool = saved
+        outs = [Val(n if nres == 1 else f"{n}#{i}", s) for i, s in enumerate(shapes)]
+        for v in outs[:-1]:
+            self.pool.append(v)
+        return outs[-1]
+
+    def body(self, nops, writes_arg=False):
+        # At least one construct, then the usual mix (branches weighted up).
+        for _ in range(self.r.randint(1, 2)):
+            v = self.op_branch()
+            if v is not None:
+                self.pool.append(v)
+        super().body(nops, writes_arg)
+
+    def text(self):
+        out = super().text()
+        out[0] = out[0].replace(") -> (", (", " if self.args else "") + "%sel: index) -> (", 1)
+        return out
+
+
+class BProgram(Program):
+    def __init__(self, seed):
+        super().__init__(f"branchres:{seed}")
+        self.seed = seed
+        self.outcomes = 1
+
+    def new_func(self, arg_shapes, depth, writes_arg=False):
+        if depth:
+            return super().new_func(arg_shapes, depth, writes_arg)
+        f = BFunc(self, f"f{len(self.funcs)}", arg_shapes, depth)
+        self.funcs.append(f)
+        f.body(self.r.randint(3, 10), writes_arg)
+        return f
+
+    def main(self, top):
+        out, args = init_lines(top.args)
+        out.insert(0, "func.func @main() {")
+        rs = top.results
+        rty = ", ".join(v.ty for v in rs)
+        for s in range(self.outcomes):
+            out.append(f"  %sel{s} = arith.constant {s} : index")
+            out.append(f"  %res{s}:{len(rs)} = call @{top.name}({', '.join(args + [f'%sel{s}'])}) : "
+                       f"({', '.join([a.ty for a in top.args] + ['index'])}) -> ({rty})")
+            for j, v in enumerate(rs):
+                out += check_lines(f"{s}_{j}", f"%res{s}#{j}", v.shape, f"{s}.{j}")
+        out.append("  return")
+        out.append("}")
+        return out
+
+
+# ---- branchy graphs (issue 12): sequencing and in-place candidates -------------------------
+_SEQGEN = []
+
+
+def seqgen():
+    """bench/sequence/gen.py (the sequencing benchmark's generators), imported once."""
+    if not _SEQGEN:
+        import importlib.util
+        spec = importlib.util.spec_from_file_location(
+            "mplan_sequence_gen", os.path.join(ROOT, "bench", "sequence", "gen.py"))
+        mod = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(mod)
+        _SEQGEN.append(mod)
+    return _SEQGEN[0]
+
+
+EW_BODIES = ["%m = arith.addf %a, %half : f32", "%m = arith.mulf %a, %half : f32",
+             "%m = math.absf %a : f32", "%m = arith.subf %zero, %a : f32",
+             "%m = arith.maximumf %a, %zero : f32", "%m = arith.minimumf %a, %half : f32"]
+
+
+def branchy_program(seed):
+    """A branchy linalg-on-tensors @model (bench/sequence/gen.py's Program: matmul "convs",
+    ReLU/pool maps, sums, concats) with chains of elementwise ops on one activation, and a
+    @main that fills the input and prints a checksum of the output."""
+    sg = seqgen()
+    r = random.Random(f"branchy:{seed}")
+
+    class P(sg.Program):
+        def ew_(self, x):
+            """An elementwise op on x (an in-place candidate where x dies here)."""
+            val, rows, ch = x
+            e, o = self.fresh("e"), self.fresh("u")
+            t = self.ty(rows, ch)
+            self.emit(f"{e} = tensor.empty() : {t}")
+            self.emit(f"{o} = linalg.generic {{indexing_maps = [#id, #id], iterator_types = "
+                      f"[\"parallel\", \"parallel\"]}} ins({val} : {t}) outs({e} : {t}) {{")
+            self.emit(f"^bb0(%a: f32, %o: f32):\n    {r.choice(EW_BODIES)}\n    linalg.yield %m : f32")
+            self.emit(f"}} -> {t}")
+            return (o, rows, ch)
+
+        def chain(self, x, lo=1, hi=4):
+            for _ in range(r.randint(lo, hi)):
+                k = r.random()
+                x = self.ew_(x) if k < 0.6 else self.map_(x[0], x[1], x[2], r.choice(["relu", "pool"]))
+            return x
+
+    def maybe_chain(p, x):
+        return p.chain(x) if r.random() < 0.5 else x
+
+    def inception(p, x):
+        branches = []
+        for _ in range(r.randint(2, 4)):
+            layers = []
+            for _ in range(r.randint(1, 3)):
+                k = r.random()
+                if k < 0.5:
+                    layers.append(lambda v, c=r.randint(3, 16): p.conv(v, c, relu=r.random() < 0.7))
+                elif k < 0.7:
+                    layers.append(p.pool)
+                else:
+                    layers.append(lambda v: p.chain(v, 1, 3))
+            branches.append(layers)
+        return maybe_chain(p, p.concat(sg.breadth_first(p, branches, x)))
+
+    def dag(p, x):
+        c = x[2]
+        out = []
+        for v in range(r.randint(4, 12)):
+            preds = r.sample(range(v), min(v, r.randint(1, 3))) if v else []
+            ins = [out[u] for u in preds] or [x]
+            k = r.random()
+            if k < 0.4:
+                y = p.conv(p.add(ins), c, relu=r.random() < 0.6)
+            elif k < 0.7:
+                y = p.chain(p.add(ins), 1, 3)
+            elif k < 0.85:
+                y = p.conv(p.concat(ins), c)
+            else:
+                y = p.add(ins + [p.pool(ins[0])])
+            out.append(y)
+        sinks = out[-r.randint(1, min(3, len(out))):]
+        return maybe_chain(p, p.add(sinks) if r.random() < 0.6 else p.concat(sinks))
+
+    def dense(p, x):
+        feats = [x]
+        g = r.randint(2, 8)
+        for _ in range(r.randint(2, 5)):
+            y = p.conv(p.concat(feats), r.randint(2, 4) * g)
+            y = p.conv(y, g)
+            feats.append(maybe_chain(p, y))
+        return p.concat(feats)
+
+    style = r.choice(["bench", "inception", "dag", "dense", "mixed", "mixed"])
+    if style == "bench":
+        name = r.choice(sorted(sg.KINDS))
+        p, inp, out = sg.KINDS[name](r.choice([0.08, 0.1, 0.12, 0.15]), r.randint(0, 99))
+        body = p.text(inp, out, False)
+    else:
+        rows, c = r.choice([1, 2, 4, 6, 9, 12, 16, 25]), r.randint(2, 16)
+        p = P(f"fuzz branchy {style}, seed {seed}")
+        x = inp = ("%x", rows, c)
+        segs = [style] if style != "mixed" else [r.choice(["inception", "dag", "dense"])
+                                                 for _ in range(r.randint(2, 3))]
+        for sgm in segs:
+            if sgm == "dag" and x[2] != c:
+                x = p.conv(x, c)
+            x = {"inception": inception, "dag": dag, "dense": dense}[sgm](p, x)
+            if x[2] > 96:
+                x = p.conv(x, c)
+        if r.random() < 0.3:
+            x = p.chain(x)
+        out = x
+        body = p.text(inp, out, False)
+    name = p.name
+    shape_in, shape_out = (inp[1], inp[2]), (out[1], out[2])
+    lines = [f"// mplan fuzz program, kind branchy, seed {seed} ({name}); generated by "
+             f"utils/fuzz_pipeline.py --kinds branchy --gen {seed}"]
+    lines += body.rstrip("\n").split("\n")[1:] + [""]
+    lines += INIT_FN.rstrip("\n").split("\n") + [""]
+    lines.append("func.func private @printMemrefF32(tensor<*xf32>)")
+    lines.append("")
+    init, args = init_lines([Val("%x", shape_in)])
+    lines += ["func.func @main() {"] + init
+    lines.append(f"  %y = call @model({args[0]}) : ({tty(shape_in)}) -> {tty(shape_out)}")
+    lines += check_lines(0, "%y", shape_out, "0")
+    lines += ["  return", "}"]
+    return "\n".join(lines) + "\n"
 
 
 # ---- memref-level programs (issue 19) -----------------------------------------------------
@@ -1853,10 +2152,253 @@ class MProg:
         self.funcs.append(f.text(self.f0_sig()))
 
 
+    # ---- argument slices (issue 20): copies from views of arguments into local buffers -----
+    def gen_argslice(self):
+        """A memref.copy from a view of a function argument into a local buffer (mplan turns it
+        into a view of the argument when legal), then reads of the local buffer, with writes
+        in between sometimes: to the argument (directly, through a view, or in a callee), to
+        another argument that @main makes an alias of it, or to the local buffer itself."""
+        r = self.r
+        f = self.f0()
+        n = r.randint(8, 40)
+        xs = [self.add_in(n) for _ in range(r.randint(1, 3))]
+        alias = len(xs) >= 2 and r.random() < 0.4
+        callees = set()
+
+        def view(a, off, k, st):
+            if off == 0 and k == n and st == 1:
+                return a
+            v = f.fresh("sv")
+            ty = f"memref<{k}xf32, strided<[{st}], offset: {off}>>"
+            f.emit(f"{v} = memref.subview {a.name}[{off}] [{k}] [{st}] : {a.ty} to {ty}")
+            return MBuf(v, k, ty=ty)
+
+        def write(b):
+            """Writes part of argument b (1-D, n elements)."""
+            k = r.random()
+            if k < 0.3:
+                f.emit(f"memref.store {f.cf(r.choice([9.0, -7.5, 100.0]))}, {b.name}[{f.idx(r.randrange(n))}] : {b.ty}")
+            elif k < 0.55:
+                kk = r.randint(1, n)
+                s = f.sub(b, r.randint(0, n - kk), kk)
+                f.ew(s, [s])
+            elif k < 0.75:
+                kk = r.randint(1, n)
+                t = f.alloc(kk)
+                f.iota(t)
+                f.copy(t, f.sub(b, r.randint(0, n - kk), kk))
+                f.dealloc(t)
+            elif k < 0.85:
+                kk = r.randint(1, n)
+                s = f.sub(b, r.randint(0, n - kk), kk)
+                f.emit(f"linalg.fill ins({f.cf(r.choice([0.5, -1.0]))} : f32) outs({s.name} : {s.ty})")
+            else:
+                callees.add("poke")
+                f.emit(f"call @poke({b.name}, {f.idx(r.randrange(n))}, {f.cf(r.choice([3.0, -2.5]))}) : "
+                       f"({b.ty}, index, f32) -> ()")
+
+        def read(l):
+            o = self.add_out(f, l.n)
+            if r.random() < 0.5:
+                f.copy(l, o)
+            elif r.random() < 0.7:
+                f.ew(o, [l])
+            else:
+                callees.add("peek")
+                lc = f.fresh("lc")
+                f.emit(f"{lc} = memref.cast {l.name} : {l.ty} to memref<?xf32>")
+                oc = f.fresh("oc")
+                f.emit(f"{oc} = memref.cast {o.name} : {o.ty} to memref<?xf32>")
+                f.emit(f"call @peek({lc}, {oc}) : (memref<?xf32>, memref<?xf32>) -> ()")
+
+        for _ in range(r.randint(1, 3)):
+            a = r.choice(xs)
+            st = 2 if r.random() < 0.2 else 1
+            if st == 1 and r.random() < 0.15:
+                k, off = n, 0
+            else:
+                k = r.randint(1, min(16, (n - 1) // st + 1))
+                off = r.randint(0, n - ((k - 1) * st + 1))
+            if r.random() < 0.3:
+                write(a)                     # before the copy: no hazard
+            sv = view(a, off, k, st)
+            loc = f.alloc(k)
+            f.copy(sv, loc)
+            if r.random() < 0.3:
+                read(loc)
+            hazard = r.choice(["none", "none", "arg", "arg", "other", "callee", "local", "after"])
+            if hazard == "arg":
+                write(a)
+            elif hazard == "other":
+                write(r.choice([b for b in xs if b is not a] or xs))
+            elif hazard == "callee":
+                callees.add("poke")
+                f.emit(f"call @poke({a.name}, {f.idx(r.randint(off, off + (k - 1) * st))}, "
+                       f"{f.cf(-4.0)}) : ({a.ty}, index, f32) -> ()")
+            elif hazard == "local":
+                if r.random() < 0.5:
+                    f.ew(loc, [loc])
+                else:
+                    f.emit(f"memref.store {f.cf(42.0)}, {loc.name}[{f.idx(r.randrange(k))}] : {loc.ty}")
+            read(loc)
+            if hazard == "after" or r.random() < 0.3:
+                write(a)                     # after the last read: the view is legal
+            f.dealloc(loc)
+        for b in xs:
+            f.copy(b, self.add_out(f, n))
+        f.emit("return")
+        self.funcs.append(f.text(self.f0_sig()))
+        if "poke" in callees:
+            g = MF(self, "poke")
+            g.emit(f"memref.store %v, %m[%i] : {mty(n)}")
+            g.emit("return")
+            self.funcs.append(g.text(f"%m: {mty(n)}, %i: index, %v: f32"))
+        if "peek" in callees:
+            g = MF(self, "peek")
+            g.emit("memref.copy %m, %o : memref<?xf32> to memref<?xf32>")
+            g.emit("return")
+            self.funcs.append(g.text("%m: memref<?xf32>, %o: memref<?xf32>"))
+        if alias:
+            def calls(names):
+                # The second argument is the first one's buffer: writing it writes the first.
+                args = [nm for nm, _ in names]
+                args[1] = args[0]
+                return [f"call @f0({', '.join(args)}) : ({', '.join(t for _, t in names)}) -> ()"]
+            self.calls = calls
+
+    # ---- opted-out buffers (issue 20): mplan.unplanned ---------------------------------------
+    def gen_optout(self):
+        """Buffers with a unit `mplan.unplanned` (memref.alloc or memref.alloca) next to planned
+        ones: views of them, copies into and out of them with the opted-out buffer written while
+        the copy is live (directly, through a view, or by a "DMA" callee), so any elided copy
+        shows in the output."""
+        r = self.r
+        f = self.f0()
+        n = r.randint(8, 32)
+        x = self.add_in(n)
+        self.n_unplanned = 0
+        dma = [False]
+
+        def unplanned(m):
+            op = "memref.alloca" if r.random() < 0.3 else "memref.alloc"
+            b = MBuf(f.fresh("u"), m)
+            attrs = (["alignment = 64 : i64"] if r.random() < 0.3 else []) + ["mplan.unplanned"]
+            f.emit(f"{b.name} = {op}() {{{', '.join(attrs)}}} : {b.ty}")
+            b.op = op
+            self.n_unplanned += 1
+            return b
+
+        def fill(b):
+            if b.n <= n and r.random() < 0.5:
+                f.ew(b, [f.sub(x, 0, b.n)])
+            else:
+                f.iota(b)
+
+        def clobber(u):
+            """Writes all or part of the opted-out buffer u."""
+            k = r.random()
+            if k < 0.35:
+                dma[0] = True
+                c = f.fresh("uc")
+                f.emit(f"{c} = memref.cast {u.name} : {u.ty} to memref<?xf32>")
+                f.emit(f"call @dma({c}, {f.cf(r.choice([1.0, -0.5]))}) : (memref<?xf32>, f32) -> ()")
+            elif k < 0.6:
+                kk = r.randint(1, u.n)
+                s = f.sub(u, r.randint(0, u.n - kk), kk)
+                f.ew(s, [s])
+            elif k < 0.8:
+                f.iota(u)
+            else:
+                f.emit(f"memref.store {f.cf(77.0)}, {u.name}[{f.idx(r.randrange(u.n))}] : {u.ty}")
+
+        def free(u):
+            if u.op == "memref.alloc":
+                f.dealloc(u)
+
+        keep = []
+        if r.random() < 0.6:
+            p = f.alloc(r.randint(4, 40))
+            f.iota(p)
+            keep.append(p)
+        for _ in range(r.randint(1, 3)):
+            pat = r.choice(["out", "in", "view", "through"])
+            m = r.randint(4, 32)
+            u = unplanned(m)
+            fill(u)
+            if pat == "out":
+                # A copy out of (a view of) u: must stay a copy, u changes while it is live.
+                k = r.randint(1, m)
+                loc = f.alloc(k)
+                f.copy(f.sub(u, r.randint(0, m - k), k), loc)
+                clobber(u)
+                f.copy(loc, self.add_out(f, k))
+                f.dealloc(loc)
+            elif pat == "in":
+                # A copy into a view of u: its source must not be computed in u early.
+                k = r.randint(1, min(m, n))
+                off = r.randint(0, m - k)
+                src = f.alloc(k)
+                f.ew(src, [f.sub(x, 0, k)])
+                f.copy(f.sub(u, off, k), self.add_out(f, k))    # u's old values read first
+                f.copy(src, f.sub(u, off, k))
+                if r.random() < 0.4:
+                    f.copy(src, self.add_out(f, k))
+                f.dealloc(src)
+            elif pat == "view":
+                # Views of u (subview, cast) read into planned buffers, writes through a view.
+                k = r.randint(1, m)
+                v = f.sub(u, r.randint(0, m - k), k)
+                a = f.alloc(k)
+                f.ew(a, [v])
+                f.ew(v, [v, a])
+                c = f.fresh("uc")
+                f.emit(f"{c} = memref.cast {u.name} : {u.ty} to memref<?xf32>")
+                b = MBuf(f.fresh("b"), m)
+                f.emit(f"{b.name} = memref.alloc() : {b.ty}")
+                f.emit(f"memref.copy {c}, {b.name} : memref<?xf32> to {b.ty}")
+                clobber(u)
+                f.copy(a, self.add_out(f, k))
+                f.copy(b, self.add_out(f, m))
+                f.dealloc(a)
+                f.dealloc(b)
+            else:
+                # planned -> u -> planned, u rewritten in between.
+                a = f.alloc(m)
+                f.ew(a, [u])
+                f.copy(a, u)
+                f.dealloc(a)
+                b = f.alloc(m)
+                f.copy(u, b)
+                clobber(u)
+                f.ew(b, [b, u])
+                f.copy(b, self.add_out(f, m))
+                f.dealloc(b)
+            f.copy(u, self.add_out(f, m))
+            free(u)
+        for p in keep:
+            f.copy(p, self.add_out(f, p.n))
+            f.dealloc(p)
+        f.emit("return")
+        self.funcs.append(f.text(self.f0_sig()))
+        if dma[0]:
+            g = MF(self, "dma")
+            for l in ["%c0 = arith.constant 0 : index", "%c1 = arith.constant 1 : index",
+                      "%h = arith.constant 0.5 : f32", "%n = memref.dim %m, %c0 : memref<?xf32>",
+                      "scf.for %i = %c0 to %n step %c1 {",
+                      "  %v = memref.load %m[%i] : memref<?xf32>",
+                      "  %w = arith.mulf %v, %h : f32", "  %s = arith.addf %w, %k : f32",
+                      "  memref.store %s, %m[%i] : memref<?xf32>", "}", "return"]:
+                g.emit(l)
+            self.funcs.append(g.text("%m: memref<?xf32>, %k: f32"))
+
+
 # ---- running ------------------------------------------------------------------------------
 KINDS = ["tensor", "options", "escape", "realloc", "spaces", "elems", "parallel", "cfg", "recursion",
-         "stack"]
-MEMREF_KINDS = KINDS[2:]
+         "stack", "branchy", "branchres", "argslice", "optout"]
+TENSOR_KINDS = ("tensor", "options", "branchy", "branchres")
+# Kinds of issue 20 (branch results, argument slices, opted-out buffers): a reference run with
+# a report, one drawn run, and half the time a run with a capacity set from the reference.
+ISSUE20_KINDS = ("branchres", "argslice", "optout")
 
 
 def kind_of(seed, kinds):
@@ -1866,6 +2408,10 @@ def kind_of(seed, kinds):
 def generate(seed, kind="tensor"):
     if kind in ("tensor", "options"):
         return Program(seed).generate()
+    if kind == "branchres":
+        return BProgram(seed).generate()
+    if kind == "branchy":
+        return branchy_program(seed)
     return MProg(kind, seed).text()
 
 
@@ -1929,13 +2475,26 @@ def plan_choices(mplan_opt):
 
 
 class Cfg:
-    """One planned run: arena kind, plan options, observer on/off, passes before the lowering."""
+    """One planned run: arena kind, plan options, observer on/off, passes before the lowering;
+    capacity (bytes of the default space) with what must happen (expect: "reject" below the
+    reference's lower bound, "plan" at or above its arena, None in between); check_arena: the
+    arena must stay within 1.02 x the program-order bound."""
 
-    def __init__(self, arena="heap", opts="", observe=False, mid=""):
+    def __init__(self, arena="heap", opts="", observe=False, mid="", capacity=None, expect=None,
+                 check_arena=False):
         self.arena, self.opts, self.observe, self.mid = arena, opts.strip(), observe, mid
+        self.capacity, self.expect, self.check_arena = capacity, expect, check_arena
+
+    @property
+    def seq_inplace(self):
+        """Sequencing and in-place reuse both on."""
+        return (re.search(r"\bsequence=(greedy|best|exact)\b", self.opts) is not None and
+                re.search(r"\binplace=true\b", self.opts) is not None)
 
     def __str__(self):
         s = self.arena + (f" [{self.opts}]" if self.opts else "")
+        if self.capacity is not None:
+            s += f" capacity=default:{self.capacity} ({self.expect or 'either'})"
         if self.mid:
             s += " +mid-passes"
         if self.observe:
@@ -1943,7 +2502,15 @@ class Cfg:
         return s
 
 
-def random_cfgs(rc, strategies, arenas, n, forced=None, observe=False, mid=False):
+def seq_opts(rs):
+    """sequence= and inplace= drawn from rs (issue 12)."""
+    seq = rs.choices(["program", "greedy", "best", "exact"], [2, 3, 4, 1])[0]
+    return f"sequence={seq} inplace={'true' if rs.random() < 0.65 else 'false'}"
+
+
+def random_cfgs(rc, strategies, arenas, n, forced=None, observe=False, mid=False, seq_rc=None):
+    """n runs with options drawn from rc; with seq_rc, sequence= and inplace= are drawn from it
+    (a stream of its own, so the other draws stay those of earlier versions)."""
     out = []
     for _ in range(n):
         opts = [f"strategy={rc.choice(strategies)}"]
@@ -1951,6 +2518,8 @@ def random_cfgs(rc, strategies, arenas, n, forced=None, observe=False, mid=False
             opts.append(f"alignment={1 << rc.randint(0, 12)}")
         if rc.random() < 0.15:
             opts.append(rc.choice(["peak-guard=all", "peak-guard=none", "views-and-copies=false"]))
+        if seq_rc is not None:
+            opts.append(seq_opts(seq_rc))
         arena = forced[0] if forced and rc.random() < 0.6 else rc.choice(arenas)
         out.append(Cfg(arena, " ".join(opts), observe or rc.random() < 0.25,
                        MID_PASSES if mid and rc.random() < 0.2 else ""))
@@ -1965,7 +2534,7 @@ BROKEN_RE = re.compile(r"'mplan\.\w+' op|different memory spaces|multiple of the
                        r"unrealized_conversion_cast|does not dominate|failed to verify|"
                        r"expects different type|type mismatch|requires the same type|"
                        r"use of value .* expects")
-LOC_ERR_RE = re.compile(r"seed-\d+[^:\s]*\.mlir:\d+:\d+: error: (.*)")
+LOC_ERR_RE = re.compile(r"(?:seed-\d+[^:\s]*\.mlir|<stdin>):\d+:\d+: error: (.*)")
 
 
 def classify_compile(rc, err):
@@ -1994,8 +2563,10 @@ def signature(msg):
 
 
 class Result:
-    def __init__(self, kind):
-        self.kind = kind
+    def __init__(self, kind, seed=0):
+        self.kind, self.seed = kind, seed
+        self.seq_inplace = False            # a run planned with sequencing and in-place on
+        self.unplanned = 0                  # mplan.unplanned allocations in the source (optout)
         self.fails, self.rejects = [], []   # (config, message)
         self.generator = None               # upstream rejected the program: a generator bug
         self.runs = 0
@@ -2018,7 +2589,52 @@ def runner_cmd(args, libs=()):
     return run
 
 
-def run_tensor(seed, args, src, res, options_kind):
+# The baseline once more with glibc's malloc filling new and freed blocks with a pattern: an
+# output that changes reads memory nobody wrote (or freed): a generator bug.
+PERTURB = {"MALLOC_PERTURB_": "165"}
+
+
+def reads_uninitialised(run, ll, base, res, env=None):
+    e = dict(env or {})
+    e.update(PERTURB)
+    rc, out, err = sh(run, ll, timeout=60, env=e)
+    if rc or norm(out) != base:
+        res.generator = ("baseline output changes with MALLOC_PERTURB_ (reads uninitialised or freed "
+                         f"memory): rc {rc} {err.strip()[:300]}")
+        return True
+    return False
+
+
+def issue20_runs(seed, kind, head, base, res, args, run, needs, env=None, libs=(), pre_lower="",
+                 post_lower=""):
+    """A reference run (heap, sequence/inplace drawn) with its report, one drawn run, and half
+    the time a run with capacity=default:C, C below the reference's max lower bound (must be a
+    located error), between bound and arena (either), at or above its max arena (must plan)."""
+    strategies, arenas = plan_choices(args.mplan_opt)
+    rc_ = random.Random(f"cfg:{kind}:{seed}")
+    seq_rc = random.Random(f"seq:{kind}:{seed}")
+    ref = Cfg("heap", seq_opts(seq_rc))
+    report = planned_memref(ref, head, base, res, args, run, needs, env, libs, pre_lower, post_lower)
+    runs = random_cfgs(rc_, strategies, arenas, 1, seq_rc=seq_rc)
+    if report and report.get("functions") and rc_.random() < 0.5:
+        fns = report["functions"]
+        lb = max(fn.get("lower_bound_bytes", 0) for fn in fns)
+        top = max(fn.get("arena_bytes", 0) for fn in fns)
+        mode = rc_.choice(["below", "below", "between", "at", "above"])
+        if mode == "below" and lb > 1:
+            cap, expect = rc_.choice([lb - 1, rc_.randint(1, lb - 1)]), "reject"
+        elif mode == "between" and top > lb:
+            cap, expect = rc_.randint(max(lb, 1), top - 1), None
+        elif mode == "at" and top > 0:
+            cap, expect = top, "plan"
+        else:
+            cap, expect = top + rc_.randint(1, 4096), "plan"
+        runs.append(Cfg(rc_.choice(arenas), ref.opts, capacity=cap, expect=expect))
+    for c in runs:
+        planned_memref(c, head, base, res, args, run, needs, env, libs, pre_lower, post_lower)
+
+
+def run_tensor(seed, args, src, res, kind):
     """The tensor kinds: One-Shot Bufferize, then the baseline and the planned pipeline."""
     opt = os.path.join(args.llvm_bin, "mlir-opt")
     # The generator must produce programs upstream accepts: otherwise it's a generator bug.
@@ -2041,8 +2657,10 @@ def run_tensor(seed, args, src, res, options_kind):
         res.generator = f"upstream: baseline failed (rc {rc}): {err.strip()[:2000]}"
         return
     base = norm(base)
+    if reads_uninitialised(run, ll, base, res):
+        return
     mpo = args.mplan_opt
-    if not options_kind:
+    if kind == "tensor":
         runs = [Cfg("heap")]
         if seed % args.every_arena == 0:
             runs += [Cfg("stack"), Cfg("global"), Cfg("argument")]
@@ -2074,20 +2692,37 @@ def run_tensor(seed, args, src, res, options_kind):
             os.remove(rep)
         return
     strategies, arenas = plan_choices(mpo)
-    rc_ = random.Random(f"cfg:options:{seed}")
-    runs = random_cfgs(rc_, strategies, arenas, 3, mid=True)
+    head = f"{opt} {src} {mp.BUFFERIZE} | {mpo}"
+    if kind in ISSUE20_KINDS:
+        issue20_runs(seed, kind, head, base, res, args, run, set())
+        return
+    rc_ = random.Random(f"cfg:{kind}:{seed}")
+    seq_rc = random.Random(f"seq:{kind}:{seed}")
+    if kind == "branchy":
+        # Sequencing and in-place under every arena kind (arena within 1.02 x the bound of
+        # program order), then greedy sequencing with a drawn strategy and arena.
+        runs = [Cfg(a, "sequence=best inplace=true", check_arena=True) for a in arenas]
+        runs.append(Cfg(rc_.choice(arenas), f"strategy={rc_.choice(strategies)} sequence=greedy "
+                                            f"inplace={rc_.choice(['true', 'false'])}"))
+    else:
+        runs = random_cfgs(rc_, strategies, arenas, 3, mid=True, seq_rc=seq_rc)
     for c in runs:
-        planned_memref(c, f"{opt} {src} {mp.BUFFERIZE} | {mpo}", base, res, args, run, set())
+        planned_memref(c, head, base, res, args, run, set())
 
 
 def planned_memref(c, head, base, res, args, run, needs, env=None, libs=(), pre_lower="",
                    post_lower=""):
-    """Plans (head ... plan | convert), checks the memref IR, lowers, runs, compares with base."""
+    """Plans (head ... plan | convert), checks the plan report and the memref IR, lowers, runs,
+    compares with base. Returns the plan report (None if there is none)."""
     mpo = args.mplan_opt
     opt = os.path.join(args.llvm_bin, "mlir-opt")
     res.runs += 1
     what = str(c)
-    plan = "--mplan-plan-pipeline" + (f"=\"{c.opts}\"" if c.opts else "")
+    rep = os.path.join(args.out, f"seed-{res.seed}-run{res.runs}.json")
+    popts = [c.opts, f"report={rep}"]
+    if c.capacity is not None:
+        popts.append(f"capacity=default:{c.capacity}")
+    plan = f"--mplan-plan-pipeline=\"{' '.join(o for o in popts if o)}\""
     if c.mid:
         step1 = (f"{head} {plan} --mplan-verify-plan | {mpo} {c.mid} | "
                  f"{mpo} --convert-mplan-to-memref=\"arena={c.arena}\"")
@@ -2097,20 +2732,50 @@ def planned_memref(c, head, base, res, args, run, needs, env=None, libs=(), pre_
         rc, mid, err = sh(step1)
     except subprocess.TimeoutExpired:
         res.fails.append((what, "plan/convert timed out"))
-        return
+        return None
     st, msg = classify_compile(rc, err)
+    report = None
+    if os.path.exists(rep):
+        try:
+            with open(rep) as f:
+                report = json.load(f)
+        except (OSError, ValueError) as e:
+            res.fails.append((what, f"plan report unreadable: {e}"))
+        os.remove(rep)
+    if c.capacity is not None:
+        if st == "rejected":
+            if c.expect == "plan":
+                res.fails.append((what, f"capacity {c.capacity} at or above the reference arena "
+                                        f"rejected: {msg}"))
+            elif f"capacity of {c.capacity} bytes" not in msg or "'default'" not in msg:
+                res.fails.append((what, f"capacity run rejected for another reason: {msg}"))
+            else:
+                res.rejects.append((what, "capacity below what the plan needs (expected): " +
+                                    re.sub(r"function '\w+'", "function F", msg)))
+            return report
+        if st == "ok" and c.expect == "reject":
+            res.fails.append((what, f"capacity {c.capacity} below the reference lower bound planned"))
+            return report
     if st == "rejected":
         res.rejects.append((what, msg))
-        return
+        return report
     if st == "fail":
         res.fails.append((what, f"plan/convert: {msg}"))
-        return
+        return report
+    if c.seq_inplace:
+        res.seq_inplace = True
+    check_report(c, report, res, what)
+    if res.unplanned and not c.mid:
+        kept = len(re.findall(r"memref\.alloca?\(\)[^\n]*mplan\.unplanned", mid))
+        if kept != res.unplanned:
+            res.fails.append((what, f"{res.unplanned} mplan.unplanned allocations in the source, "
+                                    f"{kept} in the planned memref IR"))
     if "gpu" in needs:
         # The planned memref IR must be valid for upstream as it is (no memory space lost).
         rc, _, err = sh(f"{opt} -o /dev/null", mid)
         if rc:
             res.fails.append((what, f"mlir-opt rejects the planned memref IR: {err.strip()[:500]}"))
-            return
+            return report
         mid = mid.replace(GPU_WG, "3")
     if "memref.memory_space_cast" in mid and "memref.memory_space_cast" not in res.src_text:
         res.fails.append((what, "planned IR casts between memory spaces (a buffer changed space)"))
@@ -2119,13 +2784,13 @@ def planned_memref(c, head, base, res, args, run, needs, env=None, libs=(), pre_
     if rc:
         st, msg = classify_compile(rc, err)
         res.fails.append((what, f"lowering: {msg if msg else err.strip()[:500]}"))
-        return
+        return report
     libs = list(libs) + ([runtime_lib(args)] if c.observe else [])
     try:
         rc, out, err = sh(runner_cmd(args, libs), ll, timeout=RUN_TIMEOUT, env=env)
     except subprocess.TimeoutExpired:
         res.fails.append((what, f"planned run timed out ({RUN_TIMEOUT} s)"))
-        return
+        return report
     if rc:
         obs = [l for l in err.splitlines() if l.startswith("mplan-rt: error")]
         if obs:
@@ -2133,9 +2798,33 @@ def planned_memref(c, head, base, res, args, run, needs, env=None, libs=(), pre_
         else:
             el = [l for l in err.splitlines() if "error" in l.lower()] or err.strip().splitlines() or [""]
             res.fails.append((what, f"planned run failed (rc {rc}): {el[0][:300]}"))
-        return
+        return report
     if norm(out) != base:
         res.fails.append((what, "output differs from baseline"))
+    return report
+
+
+def check_report(c, data, res, what):
+    """The plan report: sequencing and in-place never raise the bound (lower_bound_bytes <=
+    lower_bound_program_order_bytes), a capacity holds, opted-out buffers are reported."""
+    if data is None:
+        if c.seq_inplace or c.capacity is not None or c.check_arena:
+            res.fails.append((what, "no plan report"))
+        return
+    opted = 0
+    for fn in data.get("functions", []):
+        name, a = fn.get("name"), fn.get("arena_bytes", 0)
+        lb, lbp = fn.get("lower_bound_bytes"), fn.get("lower_bound_program_order_bytes")
+        if lb is not None and lbp is not None and lb > lbp:
+            res.fails.append((what, f"@{name} lower_bound_bytes {lb} > lower_bound_program_order_bytes "
+                                    f"{lbp}: sequencing/in-place raised the bound"))
+        if c.capacity is not None and a > c.capacity:
+            res.fails.append((what, f"@{name} arena {a} above capacity {c.capacity}"))
+        if c.check_arena and lbp is not None and a > 1.02 * lbp:
+            res.fails.append((what, f"@{name} arena {a} > 1.02 x program-order bound {lbp}"))
+        opted += sum(1 for u in fn.get("unmanaged", []) if "mplan.unplanned" in u.get("reason", ""))
+    if res.unplanned and opted != res.unplanned:
+        res.fails.append((what, f"{res.unplanned} mplan.unplanned allocations, {opted} reported opted out"))
 
 
 def run_memref(seed, args, src, res, prog):
@@ -2170,6 +2859,13 @@ def run_memref(seed, args, src, res, prog):
         res.generator = f"upstream: baseline failed (rc {rc}): {err.strip()[:2000]}"
         return
     base = norm(base)
+    if reads_uninitialised(run, ll, base, res, env):
+        return
+    res.unplanned = getattr(prog, "n_unplanned", 0)
+    if prog.kind in ISSUE20_KINDS:
+        issue20_runs(seed, prog.kind, f"{mpo} {src}", base, res, args, run, needs, env, libs,
+                     pre_lower, post_lower)
+        return
     if prog.observe:
         # The observer on the unplanned program (its own deallocs and clones): no error.
         res.runs += 1
@@ -2191,7 +2887,8 @@ def run_memref(seed, args, src, res, prog):
     runs = [Cfg(a, "", prog.observe) for a in forced]
     if prog.arenas:
         runs.append(Cfg("heap", "", prog.observe))
-    runs += random_cfgs(rc_, strategies, arenas, 2, prog.arenas, prog.observe)
+    runs += random_cfgs(rc_, strategies, arenas, 2, prog.arenas, prog.observe,
+                        seq_rc=random.Random(f"seq:{prog.kind}:{seed}"))
     if prog.kind == "elems":
         # Alignment options below what the elements need, with the arenas that do not come
         # from malloc (stack, global, a slice of the caller's).
@@ -2206,10 +2903,10 @@ def run_memref(seed, args, src, res, prog):
 
 def run_seed(seed, args, kind="tensor"):
     """Returns a Result (failures, rejections, outcome)."""
-    res = Result(kind)
+    res = Result(kind, seed)
     src = os.path.join(args.out, f"seed-{seed}.mlir")
     prog = None
-    if kind in ("tensor", "options"):
+    if kind in TENSOR_KINDS:
         text = generate(seed, kind)
     else:
         prog = MProg(kind, seed)
@@ -2218,7 +2915,7 @@ def run_seed(seed, args, kind="tensor"):
     with open(src, "w") as f:
         f.write(text)
     if prog is None:
-        run_tensor(seed, args, src, res, kind == "options")
+        run_tensor(seed, args, src, res, kind)
     else:
         run_memref(seed, args, src, res, prog)
     return res
@@ -2280,6 +2977,7 @@ def main():
         oc = res.outcome
         table.setdefault(kind, {}).setdefault(oc, 0)
         table[kind][oc] += 1
+        table[kind]["seq+inplace"] = table[kind].get("seq+inplace", 0) + res.seq_inplace
         for what, msg in res.fails + ([("", res.generator)] if res.generator else []):
             sg = signature(msg.splitlines()[0] if msg else msg)
             e = sigs.setdefault(sg, [0, s, kind, what, msg])
@@ -2303,11 +3001,12 @@ def main():
         sys.stdout.flush()
     nfail = sum(t.get("fail", 0) + t.get("generator", 0) for t in table.values())
     print(f"{nrun} seeds run ({nruns} planned runs), {nfail} failed ({time.monotonic() - t0:.0f} s)")
-    outcomes = ["ok", "rejected", "fail", "generator"]
-    print(f"{'kind':<10} " + " ".join(f"{o:>9}" for o in outcomes))
-    for k in kinds:
+    outcomes = ["ok", "rejected", "fail", "generator", "seq+inplace"]
+    print(f"{'kind':<10} " + " ".join(f"{o:>11}" for o in outcomes))
+    for k in dict.fromkeys(kinds):
         if k in table:
-            print(f"{k:<10} " + " ".join(f"{table[k].get(o, 0):>9}" for o in outcomes))
+            print(f"{k:<10} " + " ".join(f"{table[k].get(o, 0):>11}" for o in outcomes))
+    print("(seq+inplace: seeds with a run planned with sequence=greedy|best|exact and inplace=true)")
     if sigs:
         print("failure signatures (count, first seed, kind, run):")
         for sg, (n, s, k, what, msg) in sorted(sigs.items(), key=lambda x: -x[1][0]):
