@@ -2504,8 +2504,8 @@ class Cfg:
 
 def seq_opts(rs):
     """sequence= and inplace= drawn from rs (issue 12)."""
-    seq = rs.choices(["program", "greedy", "best", "exact"], [2, 3, 4, 1])[0]
-    return f"sequence={seq} inplace={'true' if rs.random() < 0.65 else 'false'}"
+    seq = rs.choices(["program", "greedy", "best", "exact"], [1, 3, 4, 1])[0]
+    return f"sequence={seq} inplace={'true' if rs.random() < 0.75 else 'false'}"
 
 
 def random_cfgs(rc, strategies, arenas, n, forced=None, observe=False, mid=False, seq_rc=None):
