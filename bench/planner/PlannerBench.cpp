@@ -209,6 +209,7 @@ int portfolioOnly(int64_t n, int runs, const std::string &strategy,
 /// One whole-process run of mplan-plan.
 struct ChildRun {
   double wall = 0;
+  double cpu = 0; ///< user + system, all threads
   long maxRssKb = 0;
   int64_t arena = -1;
   std::string strategy; ///< as mplan-plan reports it
@@ -256,6 +257,9 @@ ChildRun runMplanPlan(const std::string &binary,
                                          begin)
                .count();
   r.maxRssKb = usage.ru_maxrss;
+  r.cpu = static_cast<double>(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) +
+          1e-6 * static_cast<double>(usage.ru_utime.tv_usec +
+                                     usage.ru_stime.tv_usec);
   std::string err;
   lseek(errFd, 0, SEEK_SET);
   char buf[4096];
@@ -279,7 +283,8 @@ double medianOf(std::vector<double> v) {
 /// The scaling table of docs/benchmarks.md: for each size, writes the
 /// instance as CSV and runs `mplan-plan` on it (whole process, CSV parsing
 /// and writing included) per strategy, the strategies interleaved within
-/// each of `runs` rounds; prints median wall time, arena / bound, and the
+/// each of `runs` rounds; prints median wall and CPU time (user + system of
+/// the child), arena / bound, and the
 /// peak RSS of the portfolio run. A strategy that exceeds `timeout` on a size
 /// is not run on larger sizes.
 int scaleTable(const std::string &kind, const std::vector<int64_t> &sizes,
@@ -287,7 +292,7 @@ int scaleTable(const std::string &kind, const std::vector<int64_t> &sizes,
                const std::vector<std::string> &strategies) {
   std::printf("| buffers | bound |");
   for (const std::string &s : strategies)
-    std::printf(" %s s | arena/bound |", s.c_str());
+    std::printf(" %s wall / CPU s | arena/bound |", s.c_str());
   std::printf(" portfolio RSS (MiB) | portfolio winner |\n|---:|---:|");
   for (size_t k = 0; k < strategies.size(); ++k)
     std::printf("---:|---:|");
@@ -303,7 +308,8 @@ int scaleTable(const std::string &kind, const std::vector<int64_t> &sizes,
       std::fwrite(text.data(), 1, text.size(), f);
       std::fclose(f);
     }
-    std::vector<std::vector<double>> walls(strategies.size());
+    std::vector<std::vector<double>> walls(strategies.size()),
+        cpus(strategies.size());
     std::vector<ChildRun> last(strategies.size());
     long rss = 0;
     std::string winner;
@@ -326,6 +332,7 @@ int scaleTable(const std::string &kind, const std::vector<int64_t> &sizes,
           continue;
         }
         walls[k].push_back(r.wall);
+        cpus[k].push_back(r.cpu);
         last[k] = r;
         if (name == "portfolio") {
           rss = std::max(rss, r.maxRssKb);
@@ -341,7 +348,7 @@ int scaleTable(const std::string &kind, const std::vector<int64_t> &sizes,
         gaveUp[k] = 1;
         continue;
       }
-      std::printf(" %.3f | %.4f |", medianOf(walls[k]),
+      std::printf(" %.3f / %.3f | %.4f |", medianOf(walls[k]), medianOf(cpus[k]),
                   static_cast<double>(last[k].arena) / static_cast<double>(lb));
       if (gaveUp[k] == 2)
         gaveUp[k] = 1;

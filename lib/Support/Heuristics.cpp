@@ -520,13 +520,14 @@ bool mplan::detail::runPortfolio(const Problem &p, Placement &result,
   }
   auto estimate = [&](const Member &m) {
     if (m.stack)
-      return 8e-7 * n;
+      return 2e-6 * n;
     if (m.order == Order::Start)
-      return 4e-7 * n;
+      return (m.fit == Fit::Best ? 1e-6 : 2e-6) * n;
     return 1.5e-6 * n + 8e-8 * pairs;
   };
   // Members join in this priority order while the estimated work, spread
-  // over the threads, fits the budget; the sweeps always run.
+  // over the threads, fits the budget; time-ordered best fit always runs
+  // (the portfolio is never worse than it), then peak stacking if it fits.
   static const std::pair<Order, Fit> priority[] = {
       {Order::Start, Fit::Best},    {Order::Start, Fit::First},
       {Order::Size, Fit::Best},     {Order::Area, Fit::Best},
@@ -538,25 +539,31 @@ bool mplan::detail::runPortfolio(const Problem &p, Placement &result,
       std::max(1u, std::min(2u, std::thread::hardware_concurrency()));
   std::vector<size_t> admitted;
   double work = 0;
-  for (size_t m = firstPeak; m < members.size(); ++m) {
-    work += estimate(members[m]);
-    admitted.push_back(m);
-  }
-  for (const auto &[o, f] : priority) {
-    size_t m = 0;
-    while (members[m].order != o || members[m].fit != f)
-      ++m;
+  auto admit = [&](size_t m) {
     double cost = estimate(members[m]);
-    if (o != Order::Start && (work + cost) / threads > budgetSeconds) {
+    bool always = members[m].order == Order::Start &&
+                  members[m].fit == Fit::Best && !members[m].stack;
+    if (!always && (work + cost) / threads > budgetSeconds) {
       if (skipped) {
         char text[64];
         std::snprintf(text, sizeof(text), " (estimated %.3g s)", cost);
         skipped->push_back(memberName(members[m]) + text);
       }
-      continue;
+      return;
     }
     work += cost;
     admitted.push_back(m);
+  };
+  admit(2 * 2); // start/best-fit (orders[2] x fits[0])
+  for (size_t m = firstPeak; m < members.size(); ++m)
+    admit(m);
+  for (const auto &[o, f] : priority) {
+    size_t m = 0;
+    while (members[m].order != o || members[m].fit != f || members[m].stack)
+      ++m;
+    if (o == Order::Start && f == Fit::Best)
+      continue;
+    admit(m);
   }
   bool needIndex = false;
   for (size_t m : admitted)
