@@ -22,6 +22,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "mplan/Analysis/BufferLiveness.h"
+#include "mplan/Analysis/UpperBounds.h"
 #include "mplan/Dialect/MPlan/IR/MPlanOps.h"
 #include "mplan/Transforms/Passes.h"
 
@@ -30,6 +31,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/SetVector.h"
+#include "llvm/Support/raw_ostream.h"
 
 namespace mlir {
 namespace mplan {
@@ -46,26 +48,164 @@ using namespace mlir::mplan;
 static constexpr llvm::StringLiteral kUnplannedAttr =
     BufferLiveness::kUnplannedAttr;
 
-/// Why `alloc` cannot become an mplan.alloc_tensor, or std::nullopt.
-static std::optional<std::string>
-getUnplannableReason(memref::AllocOp alloc, const BufferLiveness &liveness) {
-  if (BufferLiveness::isOptedOut(alloc))
-    return BufferLiveness::kOptedOutReason.str();
+/// How a dynamically shaped memref.alloc is captured: as an
+/// mplan.alloc_tensor of `staticType` (every dynamic dimension at its upper
+/// bound) viewed as the alloc's type.
+struct UpperBoundShape {
+  MemRefType staticType;
+  /// Which bounds made the buffer plannable (the kBoundSourceAttr text).
+  std::string source;
+};
+
+/// What capture does with one memref.alloc: leave it (a reason) or capture it,
+/// at its upper-bound shape if it is dynamically shaped.
+struct CaptureDecision {
+  std::optional<std::string> reason;
+  std::optional<UpperBoundShape> bounded;
+};
+
+/// The upper-bound shape of the dynamically shaped `alloc`, or why it has
+/// none: a dynamic size without a constant upper bound, or a buffer larger
+/// than `maxBoundBytes` at its bounds (IREE had to cap its bounded
+/// allocations after unconstrained dimensions gave petabyte ones).
+static FailureOr<UpperBoundShape>
+computeUpperBoundShape(memref::AllocOp alloc, int64_t maxBoundBytes,
+                       std::string &reason) {
   MemRefType type = alloc.getType();
-  if (!type.hasStaticShape())
-    return std::string("dynamic shape");
+  if (maxBoundBytes <= 0) {
+    reason = "dynamic shape (bounded planning disabled: max-bound-bytes=0)";
+    return failure();
+  }
+  SmallVector<int64_t> shape(type.getShape());
+  std::string source;
+  llvm::raw_string_ostream os(source);
+  unsigned dynamicIndex = 0;
+  for (auto [dim, size] : llvm::enumerate(shape)) {
+    if (!ShapedType::isDynamic(size))
+      continue;
+    Value operand = alloc.getDynamicSizes()[dynamicIndex++];
+    std::optional<SizeUpperBound> bound = computeSizeUpperBound(operand);
+    if (!bound) {
+      reason = "dynamic shape: no upper bound for dimension " +
+               std::to_string(dim) + " (state one with '" +
+               kUpperBoundAttr.str() + "' or '" + kDimUpperBoundsAttr.str() +
+               "' on the function's arguments)";
+      return failure();
+    }
+    // A negative bound means no valid size: the allocation cannot run with
+    // the sizes it would need, so any slot fits.
+    size = std::max<int64_t>(bound->value, 0);
+    if (!source.empty())
+      os << "; ";
+    os << "dimension " << dim << " <= " << size << " (" << bound->source
+       << ")";
+  }
+  auto staticType = MemRefType::get(shape, type.getElementType(),
+                                    MemRefLayoutAttrInterface(),
+                                    type.getMemorySpace());
+  FailureOr<int64_t> bytes = getMemRefByteSize(staticType);
+  if (failed(bytes) || *bytes > maxBoundBytes) {
+    std::string text;
+    llvm::raw_string_ostream message(text);
+    message << "dynamic shape: the upper bound (" << source << ") gives ";
+    if (failed(bytes))
+      message << "a byte size that overflows int64";
+    else
+      message << *bytes << " bytes";
+    message << ", above the cap of " << maxBoundBytes
+            << " bytes (max-bound-bytes)";
+    reason = text;
+    return failure();
+  }
+  return UpperBoundShape{staticType, source};
+}
+
+/// Whether and how `alloc` becomes an mplan.alloc_tensor.
+static CaptureDecision decideCapture(memref::AllocOp alloc,
+                                     const BufferLiveness &liveness,
+                                     int64_t maxBoundBytes) {
+  auto leave = [](std::string reason) {
+    return CaptureDecision{std::move(reason), std::nullopt};
+  };
+  if (BufferLiveness::isOptedOut(alloc))
+    return leave(BufferLiveness::kOptedOutReason.str());
+  MemRefType type = alloc.getType();
   if (!type.getLayout().isIdentity())
-    return std::string("non-identity layout");
+    return leave("non-identity layout");
   if (failed(getElementByteSize(type.getElementType())))
-    return std::string("element type without a fixed byte size");
-  if (failed(getMemRefByteSize(type)))
-    return std::string("byte size overflows int64");
+    return leave("element type without a fixed byte size");
+  if (type.hasStaticShape() && failed(getMemRefByteSize(type)))
+    return leave("byte size overflows int64");
   if (!alloc.getSymbolOperands().empty())
-    return std::string("symbol operands");
+    return leave("symbol operands");
   if (std::optional<uint64_t> alignment = alloc.getAlignment())
     if (*alignment == 0 || !llvm::isPowerOf2_64(*alignment))
-      return std::string("alignment is not a power of two");
-  return liveness.getUnplannableReason(alloc.getResult());
+      return leave("alignment is not a power of two");
+  if (std::optional<std::string> reason =
+          liveness.getUnplannableReason(alloc.getResult()))
+    return leave(*reason);
+  if (type.hasStaticShape())
+    return {};
+  std::string reason;
+  FailureOr<UpperBoundShape> bounded =
+      computeUpperBoundShape(alloc, maxBoundBytes, reason);
+  if (failed(bounded))
+    return leave(reason);
+  return CaptureDecision{std::nullopt, *bounded};
+}
+
+/// Creates, before `alloc` (a dynamically shaped memref.alloc captured as
+/// `tensor` of its upper-bound shape), the view of `tensor` with `alloc`'s
+/// type: offset 0, `alloc`'s sizes and its identity layout's row-major
+/// strides (computed with arith.muli where an inner size is dynamic). The
+/// view's elements are the first ones of `tensor`, which has at least as
+/// many: every size is at most its bound. Announces the new ops to
+/// `liveness`.
+static Value createBoundedView(OpBuilder &builder, memref::AllocOp alloc,
+                               Value tensor, BufferLiveness &liveness) {
+  MemRefType type = alloc.getType();
+  Location loc = alloc.getLoc();
+  SmallVector<OpFoldResult> sizes;
+  unsigned dynamicIndex = 0;
+  for (int64_t size : type.getShape())
+    sizes.push_back(ShapedType::isDynamic(size)
+                        ? OpFoldResult(alloc.getDynamicSizes()[dynamicIndex++])
+                        : OpFoldResult(builder.getIndexAttr(size)));
+  // The stride of a dimension is staticFactor * dynamicFactor (null: 1).
+  SmallVector<OpFoldResult> strides(type.getRank());
+  int64_t staticFactor = 1;
+  Value dynamicFactor;
+  auto createConstant = [&](int64_t constant) -> Value {
+    auto op = arith::ConstantIndexOp::create(builder, loc, constant);
+    liveness.notifyOpInserted(op);
+    return op;
+  };
+  auto createMul = [&](Value lhs, Value rhs) -> Value {
+    auto op = arith::MulIOp::create(builder, loc, lhs, rhs);
+    liveness.notifyOpInserted(op);
+    return op;
+  };
+  for (int64_t dim = type.getRank() - 1; dim >= 0; --dim) {
+    if (!dynamicFactor)
+      strides[dim] = builder.getIndexAttr(staticFactor);
+    else if (staticFactor == 1)
+      strides[dim] = dynamicFactor;
+    else
+      strides[dim] = createMul(dynamicFactor, createConstant(staticFactor));
+    if (dim == 0)
+      break;
+    // Static sizes multiply into the static factor, which stays below the
+    // upper-bound type's element count and so fits in int64.
+    if (!ShapedType::isDynamic(type.getDimSize(dim)))
+      staticFactor *= type.getDimSize(dim);
+    else if (!dynamicFactor)
+      dynamicFactor = cast<Value>(sizes[dim]);
+    else
+      dynamicFactor = createMul(dynamicFactor, cast<Value>(sizes[dim]));
+  }
+  auto view = memref::ReinterpretCastOp::create(
+      builder, loc, type, tensor, builder.getIndexAttr(0), sizes, strides);
+  return view.getResult();
 }
 
 /// Erases the deallocations of a captured buffer. `deallocUses` are the uses
@@ -225,7 +365,8 @@ LogicalResult mlir::mplan::verifyOptOutAttrs(Operation *root) {
 
 bool mlir::mplan::captureBuffersInFunction(func::FuncOp func,
                                            BufferLiveness &liveness,
-                                           bool emitRemarks) {
+                                           bool emitRemarks,
+                                           int64_t maxBoundBytes) {
   // Inner ops first, so that an outer branch yields an inner op's hoisted
   // allocation directly.
   SmallVector<Operation *> branchOps;
@@ -247,15 +388,15 @@ bool mlir::mplan::captureBuffersInFunction(func::FuncOp func,
   });
 
   // Decide everything before changing the IR.
-  SmallVector<std::optional<std::string>> reasons;
-  reasons.reserve(allocs.size());
+  SmallVector<CaptureDecision> decisions;
+  decisions.reserve(allocs.size());
   for (memref::AllocOp alloc : allocs)
-    reasons.push_back(getUnplannableReason(alloc, liveness));
+    decisions.push_back(decideCapture(alloc, liveness, maxBoundBytes));
 
   OpBuilder builder(func.getContext());
   bool changed = false;
-  for (auto [alloc, reason] : llvm::zip_equal(allocs, reasons)) {
-    if (reason) {
+  for (auto [alloc, decision] : llvm::zip_equal(allocs, decisions)) {
+    if (std::optional<std::string> &reason = decision.reason) {
       // An opted-out buffer keeps the user's unit attribute.
       if (!BufferLiveness::isOptedOut(alloc))
         alloc->setAttr(kUnplannedAttr, builder.getStringAttr(*reason));
@@ -274,14 +415,26 @@ bool mlir::mplan::captureBuffersInFunction(func::FuncOp func,
     builder.setInsertionPoint(alloc);
     std::optional<uint64_t> alignment = alloc.getAlignment();
     auto tensor = AllocTensorOp::create(
-        builder, alloc.getLoc(), alloc.getType(),
+        builder, alloc.getLoc(),
+        decision.bounded ? decision.bounded->staticType : alloc.getType(),
         builder.getI64IntegerAttr(nextId++), /*start=*/nullptr,
         /*end=*/nullptr, /*slab=*/Value(), /*offset=*/nullptr,
         alignment ? builder.getI64IntegerAttr(*alignment) : nullptr);
-    // Same position, same uses: the tensor takes over the alloc's aliases,
-    // range and reason in place (no re-analysis).
-    alloc.replaceAllUsesWith(tensor.getResult());
-    liveness.notifyRootReplaced(alloc.getResult(), tensor.getResult());
+    if (!decision.bounded) {
+      // Same position, same uses: the tensor takes over the alloc's
+      // aliases, range and reason in place (no re-analysis).
+      alloc.replaceAllUsesWith(tensor.getResult());
+      liveness.notifyRootReplaced(alloc.getResult(), tensor.getResult());
+    } else {
+      // Every user keeps its type through a view of the upper-bound buffer:
+      // the tensor takes over the alloc's root, the view joins its aliases.
+      tensor->setAttr(kBoundSourceAttr,
+                      builder.getStringAttr(decision.bounded->source));
+      Value view = createBoundedView(builder, alloc, tensor, liveness);
+      alloc.replaceAllUsesWith(view);
+      liveness.notifyRootReplaced(alloc.getResult(), tensor.getResult());
+      liveness.notifyOpInserted(view.getDefiningOp());
+    }
     liveness.notifyOpErased(alloc);
     alloc.erase();
     changed = true;
@@ -295,14 +448,25 @@ struct MPlanCaptureBuffersPass
           MPlanCaptureBuffersPass> {
   using Base::Base;
 
+  void getDependentDialects(DialectRegistry &registry) const override {
+    Base::getDependentDialects(registry);
+    registerUpperBoundInterfaces(registry);
+  }
+
   void runOnOperation() override {
     func::FuncOp func = getOperation();
     if (func.isExternal())
       return;
-    if (failed(verifyOptOutAttrs(func)))
+    if (maxBoundBytes < 0) {
+      func.emitError("max-bound-bytes must be >= 0; got ")
+          << static_cast<int64_t>(maxBoundBytes);
+      return signalPassFailure();
+    }
+    if (failed(verifyOptOutAttrs(func)) ||
+        failed(verifyUpperBoundAttrs(func)))
       return signalPassFailure();
     bool changed = captureBuffersInFunction(func, getAnalysis<BufferLiveness>(),
-                                            emitRemarks);
+                                            emitRemarks, maxBoundBytes);
     if (foldViews) {
       // The analysis is not updated by the view folding: drop it then.
       FailureOr<bool> folded = foldViewsInFunction(func);

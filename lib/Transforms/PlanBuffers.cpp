@@ -1,6 +1,7 @@
 //===- PlanBuffers.cpp - Place every buffer of a function in one slab -----===//
 
 #include "mplan/Analysis/BufferLiveness.h"
+#include "mplan/Analysis/UpperBounds.h"
 #include "mplan/Dialect/MPlan/IR/MPlanOps.h"
 #include "mplan/Support/Planner.h"
 #include "mplan/Transforms/PlanBuffers.h"
@@ -308,8 +309,11 @@ static LogicalResult planSlab(func::FuncOp func, const SlabBuffers &slab,
     op.setStartAttr(builder.getI64IntegerAttr(buffer.start));
     op.setEndAttr(builder.getI64IntegerAttr(buffer.end));
     op.setOffsetAttr(builder.getI64IntegerAttr(offset));
+    std::string bound;
+    if (auto source = op->getAttrOfType<StringAttr>(kBoundSourceAttr))
+      bound = source.str();
     report.buffers.push_back({buffer.id, buffer.start, buffer.end, buffer.size,
-                              offset, formatLoc(op.getLoc())});
+                              offset, formatLoc(op.getLoc()), bound});
   }
   return success();
 }
@@ -389,6 +393,9 @@ static void writeSlabFields(llvm::json::OStream &json,
         json.attribute("end", entry.end);
         json.attribute("size", entry.size);
         json.attribute("offset", entry.offset);
+        // A dynamically shaped buffer planned at its upper bound.
+        if (!entry.bound.empty())
+          json.attribute("bound", entry.bound);
       });
   });
 }

@@ -1,6 +1,7 @@
 //===- PlanPipeline.cpp - mplan-plan-pipeline -----------------------------===//
 
 #include "mplan/Analysis/BufferLiveness.h"
+#include "mplan/Analysis/UpperBounds.h"
 #include "mplan/Transforms/PlanBuffers.h"
 #include "mplan/Transforms/Passes.h"
 
@@ -21,14 +22,27 @@ namespace {
 struct MPlanPlanPass : public mlir::mplan::impl::MPlanPlanBase<MPlanPlanPass> {
   using Base::Base;
 
+  void getDependentDialects(DialectRegistry &registry) const override {
+    Base::getDependentDialects(registry);
+    registerUpperBoundInterfaces(registry);
+  }
+
   void runOnOperation() override {
+    if (maxBoundBytes < 0) {
+      getOperation().emitError("max-bound-bytes must be >= 0; got ")
+          << static_cast<int64_t>(maxBoundBytes);
+      return signalPassFailure();
+    }
     // Views and copies before live ranges are computed for planning: view
     // chains to one mplan.view of the root, then copies removed by aliasing
     // (with a liveness of the folded IR, built only if needed).
     auto prepare = [&](func::FuncOp func) -> LogicalResult {
       {
+        if (failed(verifyUpperBoundAttrs(func)))
+          return failure();
         BufferLiveness liveness(func);
-        (void)captureBuffersInFunction(func, liveness, emitRemarks);
+        (void)captureBuffersInFunction(func, liveness, emitRemarks,
+                                       maxBoundBytes);
       }
       // One analysis from copy elision on, updated in place by every rewrite
       // (built when the first rewrite needs it).
@@ -90,6 +104,7 @@ void mlir::mplan::buildPlanPipeline(OpPassManager &pm,
   plan.sequence = options.sequence;
   plan.inplace = options.inplace;
   plan.emitRemarks = options.remarks;
+  plan.maxBoundBytes = options.maxBoundBytes;
   pm.addPass(createMPlanPlan(plan));
 }
 

@@ -5,7 +5,7 @@
 // CHECK-LABEL: func @no_deallocs
 // CHECK: mplan.alloc_tensor id(0) -> memref<4xf32>
 // CHECK: mplan.alloc_tensor id(1) -> memref<4xf32>
-// CHECK: memref.alloc(%{{.*}}) {mplan.unplanned = "dynamic shape"}
+// CHECK: memref.alloc(%{{.*}}) {mplan.unplanned = "dynamic shape: no upper bound for dimension 0 (state one with
 // CHECK: memref.alloc() {mplan.unplanned = "escapes via return"}
 func.func @no_deallocs(%arg0: memref<4xf32>, %n: index) -> memref<4xf32> {
   %a = memref.alloc() : memref<4xf32>

@@ -89,6 +89,12 @@ struct PlanPipelineOptions : public PassPipelineOptions<PlanPipelineOptions> {
       llvm::cl::desc("Write the output of an elementwise op over an input "
                      "buffer that dies there (see mplan-inplace)"),
       llvm::cl::init(false)};
+  PassOptions::Option<int64_t> maxBoundBytes{
+      *this, "max-bound-bytes",
+      llvm::cl::desc("Largest byte size of a dynamically shaped buffer at its "
+                     "upper bound; a larger bound counts as no bound (0: plan "
+                     "no dynamically shaped buffer)"),
+      llvm::cl::init(int64_t(1) << 30)};
   PassOptions::Option<bool> remarks{
       *this, "remarks",
       llvm::cl::desc("Emit a remark for every buffer left unplanned"),
@@ -96,10 +102,12 @@ struct PlanPipelineOptions : public PassPipelineOptions<PlanPipelineOptions> {
 };
 
 /// The work of `mplan-capture-buffers` (without fold-views) on one function,
-/// whose analysis is `liveness` (kept up to date). Returns whether the IR
-/// changed.
+/// whose analysis is `liveness` (kept up to date). A dynamically shaped
+/// buffer is captured at its upper-bound size (UpperBounds.h) when that is
+/// at most `maxBoundBytes` bytes. Returns whether the IR changed.
 bool captureBuffersInFunction(func::FuncOp func, BufferLiveness &liveness,
-                              bool emitRemarks);
+                              bool emitRemarks,
+                              int64_t maxBoundBytes = int64_t(1) << 30);
 
 /// Checks every `mplan.unplanned` attribute under `root`: a unit attribute
 /// (opt-out) on a memref.alloc or memref.alloca, or a string (a reason an
@@ -147,6 +155,9 @@ struct SlabPlanReport {
   struct Entry {
     int64_t id, start, end, size, offset;
     std::string loc;
+    /// For a dynamically shaped buffer planned at its upper bound: which
+    /// bounds made it plannable (empty otherwise).
+    std::string bound;
   };
   std::vector<Entry> buffers;
 };

@@ -10,7 +10,11 @@ def MPlanCaptureBuffers : Pass<"mplan-capture-buffers", "func::FuncOp"> {
   let description = [{
     Every statically shaped, identity-layout `memref.alloc` whose lifetime the
     analysis can bound becomes an unplanned `mplan.alloc_tensor` with a fresh
-    id; the `memref.dealloc` ops of captured buffers are erased (the slab's
+    id; a dynamically shaped one whose dynamic sizes have constant upper
+    bounds (from the IR, or from `mplan.upper_bound` /
+    `mplan.dim_upper_bounds` on the function's arguments) becomes one of its
+    upper-bound static type, viewed as the original type through a
+    `memref.reinterpret_cast`, with the bounds it relied on in `mplan.bound`; the `memref.dealloc` ops of captured buffers are erased (the slab's
     release replaces them). A buffer that is left alone (dynamic shape,
     escaping through a return, captured by an op the analysis does not model,
     ...) stays a `memref.alloc` and is reported with its reason as a remark
@@ -24,6 +28,11 @@ def MPlanCaptureBuffers : Pass<"mplan-capture-buffers", "func::FuncOp"> {
     Option<"foldViews", "fold-views", "bool", /*default=*/"false",
            "Then fold view chains as mplan-fold-views does, in the same pass "
            "(one verifier run less than the two passes)">,
+    Option<"maxBoundBytes", "max-bound-bytes", "int64_t",
+           /*default=*/"1073741824",
+           "Largest byte size of a dynamically shaped buffer at its upper "
+           "bound; a larger bound counts as no bound (0: plan no dynamically "
+           "shaped buffer)">,
   ];
 }
 
@@ -69,6 +78,12 @@ def MPlanPlanBuffers : Pass<"mplan-plan-buffers", "ModuleOp"> {
     Option<"stagger", "stagger", "int64_t", /*default=*/"0",
            "Cache stagger in bytes: move every offset o up by "
            "(o / 4096) * stagger (0: off; a multiple of 'alignment')">,
+    ListOption<"capacity", "capacity", "std::string",
+               "Capacities per memory space, SPACE:BYTES,... (SPACE: default, "
+               "an integer, or global/workgroup/private for "
+               "#gpu.address_space); a space whose plan does not fit is an "
+               "error naming the space, the arena, the capacity, the lower "
+               "bound and the buffers live at the peak">,
   ];
 }
 
@@ -99,6 +114,12 @@ def MPlanPlan : Pass<"mplan-plan", "ModuleOp"> {
     Option<"stagger", "stagger", "int64_t", /*default=*/"0",
            "Cache stagger in bytes: move every offset o up by "
            "(o / 4096) * stagger (0: off; a multiple of 'alignment')">,
+    ListOption<"capacity", "capacity", "std::string",
+               "Capacities per memory space, SPACE:BYTES,... (SPACE: default, "
+               "an integer, or global/workgroup/private for "
+               "#gpu.address_space); a space whose plan does not fit is an "
+               "error naming the space, the arena, the capacity, the lower "
+               "bound and the buffers live at the peak">,
     Option<"sequence", "sequence", "std::string", /*default=*/"\"program\"",
            "Order the ops of each function to lower the max-live bound "
            "after copy elision, as mplan-sequence does (program: keep the "
@@ -120,6 +141,11 @@ def MPlanPlan : Pass<"mplan-plan", "ModuleOp"> {
            "die there, as mplan-inplace does">,
     Option<"emitRemarks", "remarks", "bool", /*default=*/"false",
            "Emit a remark for every buffer that is left unplanned">,
+    Option<"maxBoundBytes", "max-bound-bytes", "int64_t",
+           /*default=*/"1073741824",
+           "Largest byte size of a dynamically shaped buffer at its upper "
+           "bound; a larger bound counts as no bound (0: plan no dynamically "
+           "shaped buffer)">,
   ];
 }
 

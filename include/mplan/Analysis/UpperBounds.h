@@ -1,0 +1,82 @@
+//===- UpperBounds.h - Constant upper bounds of dynamic sizes ---*- C++ -*-===//
+//
+// Constant upper bounds of the dynamic sizes of buffers, so that a bounded
+// dynamic buffer can be planned at its upper-bound size in the static arena.
+//
+// Sources, tried in this order for each dynamic size:
+//   1. The IR alone: MLIR's value-bounds machinery (ValueBoundsOpInterface,
+//      ValueBoundsConstraintSet::computeConstantBound) sees constants,
+//      `affine.min` clamps, loop bounds, arithmetic, `memref.dim` /
+//      `tensor.dim` of values with static or bounded dimensions.
+//   2. Bounds the user states on the function's arguments:
+//      `{mplan.upper_bound = N : i64}` on an index argument (the argument is
+//      at most N) and `{mplan.dim_upper_bounds = array<i64: ...>}` on a
+//      ranked memref or tensor argument (one entry per dimension: a bound
+//      N > 0 for a dynamic dimension, -1 for a dimension without one, always
+//      -1 for a static dimension). They are added as constraints of the same
+//      constraint set whenever the analysis reaches the argument (or the
+//      dimension of it), so arithmetic on bounded arguments is bounded
+//      exactly as the constraint system can bound it: no monotonicity is
+//      assumed.
+//
+// Bounds are inclusive. Stating a bound is a promise about every call: a run
+// that violates it writes past the buffer's slot.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MPLAN_ANALYSIS_UPPERBOUNDS_H
+#define MPLAN_ANALYSIS_UPPERBOUNDS_H
+
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/IR/Value.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/Support/LLVM.h"
+#include "llvm/ADT/StringRef.h"
+
+#include <optional>
+#include <string>
+
+namespace mlir {
+namespace mplan {
+
+/// Argument attribute: an index argument is at most this (an i64 > 0).
+constexpr llvm::StringLiteral kUpperBoundAttr = "mplan.upper_bound";
+/// Argument attribute: per dimension of a ranked memref or tensor argument,
+/// its upper bound (> 0) or -1 (none; the only value for static dimensions).
+constexpr llvm::StringLiteral kDimUpperBoundsAttr = "mplan.dim_upper_bounds";
+/// What made a captured dynamic buffer plannable (a string on its
+/// mplan.alloc_tensor, copied into the plan report's `bound`).
+constexpr llvm::StringLiteral kBoundSourceAttr = "mplan.bound";
+/// Default cap on the byte size of a buffer at its upper bound: a larger
+/// derived bound counts as no bound (1 GiB).
+constexpr int64_t kDefaultMaxBoundBytes = int64_t(1) << 30;
+
+/// An inclusive constant upper bound of a dynamic size and where it came
+/// from ("derived from the IR", "mplan.upper_bound 1024 of %arg1", ...).
+struct SizeUpperBound {
+  int64_t value = 0;
+  std::string source;
+};
+
+/// Checks the bound attributes on the arguments of `func`: kUpperBoundAttr
+/// only on index arguments, as an integer > 0; kDimUpperBoundsAttr only on
+/// ranked memref or tensor arguments, as an i64 array with one entry per
+/// dimension, -1 for static dimensions and -1 or > 0 for dynamic ones.
+/// Emits an error at the argument otherwise.
+LogicalResult verifyUpperBoundAttrs(FunctionOpInterface func);
+
+/// The smallest constant upper bound of the index value `size` that the IR
+/// and the bound attributes of the arguments of the function holding it
+/// imply, or std::nullopt. The IR alone is tried first; the source names
+/// the user bounds the result relied on.
+std::optional<SizeUpperBound> computeSizeUpperBound(Value size);
+
+/// Registers the ValueBoundsOpInterface external models the analysis needs
+/// (arith, affine, memref, scf, tensor) in `registry`; call it from the
+/// getDependentDialects of a pass that uses computeSizeUpperBound.
+void registerUpperBoundInterfaces(DialectRegistry &registry);
+
+} // namespace mplan
+} // namespace mlir
+
+#endif // MPLAN_ANALYSIS_UPPERBOUNDS_H

@@ -1,0 +1,153 @@
+//===- UpperBounds.cpp - Constant upper bounds of dynamic sizes -----------===//
+//
+// See UpperBounds.h. The IR is asked first with upstream's default stop
+// condition (stop as soon as a constant bound is known). Only if that fails is
+// the constraint set built again with the users' bounds: the stop condition,
+// called once for every value (or shaped value's dimension) the set reaches,
+// adds `arg <= N` / `dim(arg, d) <= N` when it reaches a function argument
+// that carries a bound, and never stops the traversal.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mplan/Analysis/UpperBounds.h"
+
+#include "mlir/Dialect/Affine/IR/ValueBoundsOpInterfaceImpl.h"
+#include "mlir/Dialect/Arith/IR/ValueBoundsOpInterfaceImpl.h"
+#include "mlir/Dialect/MemRef/IR/ValueBoundsOpInterfaceImpl.h"
+#include "mlir/Dialect/SCF/IR/ValueBoundsOpInterfaceImpl.h"
+#include "mlir/Dialect/Tensor/IR/ValueBoundsOpInterfaceImpl.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/Interfaces/ValueBoundsOpInterface.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace mlir;
+using namespace mlir::mplan;
+
+/// The location to report a problem with argument `index` of `func` at.
+static Location getArgLoc(FunctionOpInterface func, unsigned index) {
+  if (func.isExternal())
+    return func.getLoc();
+  return func.getArgument(index).getLoc();
+}
+
+LogicalResult mlir::mplan::verifyUpperBoundAttrs(FunctionOpInterface func) {
+  ArrayRef<Type> argTypes = func.getArgumentTypes();
+  for (unsigned index = 0, e = argTypes.size(); index < e; ++index) {
+    Type type = argTypes[index];
+    if (Attribute attr = func.getArgAttr(index, kUpperBoundAttr)) {
+      auto emit = [&]() {
+        return emitError(getArgLoc(func, index))
+               << "argument #" << index << " carries '" << kUpperBoundAttr
+               << "', ";
+      };
+      if (!type.isIndex())
+        return emit() << "which bounds an argument of type 'index'; the "
+                         "argument has type "
+                      << type;
+      auto value = dyn_cast<IntegerAttr>(attr);
+      if (!value || !value.getType().isInteger(64))
+        return emit() << "which must be an i64 integer; got " << attr;
+      if (value.getInt() <= 0)
+        return emit() << "which must be a positive bound; got "
+                      << value.getInt();
+    }
+    if (Attribute attr = func.getArgAttr(index, kDimUpperBoundsAttr)) {
+      auto emit = [&]() {
+        return emitError(getArgLoc(func, index))
+               << "argument #" << index << " carries '"
+               << kDimUpperBoundsAttr << "', ";
+      };
+      auto shaped = dyn_cast<ShapedType>(type);
+      if (!shaped || !isa<MemRefType, RankedTensorType>(type))
+        return emit() << "which bounds the dimensions of a ranked memref or "
+                         "tensor argument; the argument has type "
+                      << type;
+      auto bounds = dyn_cast<DenseI64ArrayAttr>(attr);
+      if (!bounds)
+        return emit() << "which must be an array<i64: ...>; got " << attr;
+      if (bounds.size() != shaped.getRank())
+        return emit() << "which needs one entry per dimension (" << shaped.getRank()
+                      << "); got " << bounds.size();
+      for (auto [dim, bound] : llvm::enumerate(bounds.asArrayRef())) {
+        if (!shaped.isDynamicDim(dim) && bound != -1)
+          return emit() << "whose entry " << bound << " bounds static dimension "
+                        << dim << " of " << type << "; use -1 there";
+        if (shaped.isDynamicDim(dim) && bound != -1 && bound <= 0)
+          return emit() << "whose entry for dimension " << dim
+                        << " must be a positive bound or -1 (none); got "
+                        << bound;
+      }
+    }
+  }
+  return success();
+}
+
+/// The bound the user states for `value` (dimension `dim` of a shaped value,
+/// or the value itself), a function argument, and a description of it.
+static std::optional<SizeUpperBound>
+getUserBound(Value value, std::optional<int64_t> dim) {
+  auto arg = dyn_cast<BlockArgument>(value);
+  if (!arg || !arg.getOwner()->isEntryBlock())
+    return std::nullopt;
+  auto func = dyn_cast_if_present<FunctionOpInterface>(
+      arg.getOwner()->getParentOp());
+  if (!func)
+    return std::nullopt;
+  unsigned index = arg.getArgNumber();
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  if (!dim) {
+    auto attr = func.getArgAttrOfType<IntegerAttr>(index, kUpperBoundAttr);
+    if (!attr || !arg.getType().isIndex() || attr.getInt() <= 0)
+      return std::nullopt;
+    os << kUpperBoundAttr << " " << attr.getInt() << " of %arg" << index;
+    return SizeUpperBound{attr.getInt(), text};
+  }
+  auto attr =
+      func.getArgAttrOfType<DenseI64ArrayAttr>(index, kDimUpperBoundsAttr);
+  if (!attr || *dim < 0 || *dim >= attr.size() || attr[*dim] <= 0)
+    return std::nullopt;
+  os << kDimUpperBoundsAttr << " " << attr[*dim] << " of dimension " << *dim
+     << " of %arg" << index;
+  return SizeUpperBound{attr[*dim], text};
+}
+
+std::optional<SizeUpperBound>
+mlir::mplan::computeSizeUpperBound(Value size) {
+  using presburger::BoundType;
+  FailureOr<int64_t> fromIR = ValueBoundsConstraintSet::computeConstantBound(
+      BoundType::UB, ValueBoundsConstraintSet::Variable(size),
+      /*stopCondition=*/nullptr, /*closedUB=*/true);
+  if (succeeded(fromIR))
+    return SizeUpperBound{*fromIR, "derived from the IR"};
+
+  SmallVector<std::string> used;
+  auto addUserBounds = [&](Value value, std::optional<int64_t> dim,
+                           ValueBoundsConstraintSet &cstr) {
+    if (std::optional<SizeUpperBound> bound = getUserBound(value, dim)) {
+      if (dim)
+        cstr.bound(value)[*dim] <= bound->value;
+      else
+        cstr.bound(value) <= bound->value;
+      used.push_back(std::move(bound->source));
+    }
+    // Never stop: the bound may need values further up.
+    return false;
+  };
+  FailureOr<int64_t> withUser = ValueBoundsConstraintSet::computeConstantBound(
+      BoundType::UB, ValueBoundsConstraintSet::Variable(size), addUserBounds,
+      /*closedUB=*/true);
+  if (failed(withUser) || used.empty())
+    return std::nullopt;
+  return SizeUpperBound{*withUser, llvm::join(used, ", ")};
+}
+
+void mlir::mplan::registerUpperBoundInterfaces(DialectRegistry &registry) {
+  affine::registerValueBoundsOpInterfaceExternalModels(registry);
+  arith::registerValueBoundsOpInterfaceExternalModels(registry);
+  memref::registerValueBoundsOpInterfaceExternalModels(registry);
+  scf::registerValueBoundsOpInterfaceExternalModels(registry);
+  tensor::registerValueBoundsOpInterfaceExternalModels(registry);
+}

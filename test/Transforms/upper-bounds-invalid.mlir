@@ -1,0 +1,89 @@
+// RUN: mplan-opt %s --split-input-file --mplan-capture-buffers -verify-diagnostics
+// RUN: mplan-opt %s --split-input-file --mplan-plan-pipeline -verify-diagnostics
+// RUN: not mplan-opt %s --mplan-capture-buffers="max-bound-bytes=-1" 2>&1 | FileCheck %s --check-prefix=OPTION
+// RUN: not mplan-opt %s --mplan-plan-pipeline="max-bound-bytes=-1" 2>&1 | FileCheck %s --check-prefix=OPTION
+
+// Bound attributes the analysis cannot use are located errors, never ignored.
+// OPTION: max-bound-bytes must be >= 0; got -1
+
+// expected-error @below {{argument #0 carries 'mplan.upper_bound', which bounds an argument of type 'index'; the argument has type 'i64'}}
+func.func @not_index(%n: i64 {mplan.upper_bound = 16 : i64}) {
+  return
+}
+
+// -----
+
+// expected-error @below {{argument #1 carries 'mplan.upper_bound', which must be a positive bound; got 0}}
+func.func @zero(%a: index, %n: index {mplan.upper_bound = 0 : i64}) {
+  return
+}
+
+// -----
+
+// expected-error @below {{argument #0 carries 'mplan.upper_bound', which must be a positive bound; got -4}}
+func.func @negative(%n: index {mplan.upper_bound = -4 : i64}) {
+  return
+}
+
+// -----
+
+// expected-error @below {{argument #0 carries 'mplan.upper_bound', which must be an i64 integer; got "16"}}
+func.func @not_integer(%n: index {mplan.upper_bound = "16"}) {
+  return
+}
+
+// -----
+
+// expected-error @below {{argument #0 carries 'mplan.upper_bound', which must be an i64 integer; got 16 : i32}}
+func.func @not_i64(%n: index {mplan.upper_bound = 16 : i32}) {
+  return
+}
+
+// -----
+
+// expected-error @below {{argument #0 carries 'mplan.dim_upper_bounds', whose entry 8 bounds static dimension 1 of 'memref<?x4xf32>'; use -1 there}}
+func.func @static_dim(%m: memref<?x4xf32> {mplan.dim_upper_bounds = array<i64: 16, 8>}) {
+  return
+}
+
+// -----
+
+// expected-error @below {{argument #0 carries 'mplan.dim_upper_bounds', whose entry for dimension 0 must be a positive bound or -1 (none); got 0}}
+func.func @zero_dim(%m: memref<?x4xf32> {mplan.dim_upper_bounds = array<i64: 0, -1>}) {
+  return
+}
+
+// -----
+
+// expected-error @below {{argument #0 carries 'mplan.dim_upper_bounds', whose entry for dimension 1 must be a positive bound or -1 (none); got -2}}
+func.func @negative_dim(%t: memref<4x?xf32> {mplan.dim_upper_bounds = array<i64: -1, -2>}) {
+  return
+}
+
+// -----
+
+// expected-error @below {{argument #0 carries 'mplan.dim_upper_bounds', which needs one entry per dimension (2); got 1}}
+func.func @wrong_rank(%m: memref<?x?xf32> {mplan.dim_upper_bounds = array<i64: 16>}) {
+  return
+}
+
+// -----
+
+// expected-error @below {{argument #0 carries 'mplan.dim_upper_bounds', which must be an array<i64: ...>; got [16, -1]}}
+func.func @not_array(%m: memref<?x4xf32> {mplan.dim_upper_bounds = [16, -1]}) {
+  return
+}
+
+// -----
+
+// expected-error @below {{argument #1 carries 'mplan.dim_upper_bounds', which bounds the dimensions of a ranked memref or tensor argument; the argument has type 'index'}}
+func.func @not_shaped(%m: memref<?xf32>, %n: index {mplan.dim_upper_bounds = array<i64: 16>}) {
+  return
+}
+
+// -----
+
+// expected-error @below {{argument #0 carries 'mplan.dim_upper_bounds', which bounds the dimensions of a ranked memref or tensor argument; the argument has type 'memref<*xf32>'}}
+func.func @unranked(%m: memref<*xf32> {mplan.dim_upper_bounds = array<i64: 16>}) {
+  return
+}

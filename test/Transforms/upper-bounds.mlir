@@ -1,0 +1,160 @@
+// RUN: mplan-opt %s --split-input-file --mplan-capture-buffers="remarks=true" -verify-diagnostics | FileCheck %s
+// RUN: mplan-opt %s --split-input-file --mplan-capture-buffers="max-bound-bytes=4096" | FileCheck %s --check-prefix=CAP
+// RUN: mplan-opt %s --split-input-file --mplan-plan-pipeline="report=-" -o /dev/null | FileCheck %s --check-prefix=REPORT
+
+// Dynamically shaped buffers whose sizes have constant upper bounds are captured at their
+// upper-bound size (issue 15, item 1): an mplan.alloc_tensor of the static type, viewed as
+// the original type, with the bounds that made it plannable in `mplan.bound`.
+
+// An affine.min clamp bounds the size in the IR alone.
+// CHECK-LABEL: func @affine_min
+// CHECK:       %[[N:.*]] = affine.min
+// CHECK:       %[[T:.*]] = mplan.alloc_tensor id(0) {mplan.bound = "dimension 0 <= 128 (derived from the IR)"} -> memref<128x64xf32>
+// CHECK:       %[[V:.*]] = memref.reinterpret_cast %[[T]] to offset: [0], sizes: [%[[N]], 64], strides: [64, 1] : memref<128x64xf32> to memref<?x64xf32>
+// CHECK:       linalg.fill {{.*}} outs(%[[V]] : memref<?x64xf32>)
+// CHECK-NOT:   memref.dealloc
+// CAP-LABEL:   func @affine_min
+// CAP:         memref.alloc(%{{.*}}) {mplan.unplanned = "dynamic shape: the upper bound (dimension 0 <= 128 (derived from the IR)) gives 32768 bytes, above the cap of 4096 bytes (max-bound-bytes)"}
+// REPORT:      "name": "affine_min"
+// REPORT:      "size": 32768
+// REPORT-NEXT: "offset": 0
+// REPORT-NEXT: "bound": "dimension 0 <= 128 (derived from the IR)"
+// REPORT:      "unmanaged": []
+func.func @affine_min(%n: index) {
+  %cst = arith.constant 1.0 : f32
+  %c = affine.min affine_map<(d0) -> (d0, 128)>(%n)
+  %a = memref.alloc(%c) : memref<?x64xf32>
+  linalg.fill ins(%cst : f32) outs(%a : memref<?x64xf32>)
+  memref.dealloc %a : memref<?x64xf32>
+  return
+}
+
+// -----
+
+// A size chosen by scf.if between constants, and a loop induction variable.
+// CHECK-LABEL: func @constants_and_loops
+// CHECK:       mplan.alloc_tensor id(0) {mplan.bound = "dimension 0 <= 32 (derived from the IR)"} -> memref<32xf32>
+// CHECK:       scf.for %[[I:.*]] =
+// CHECK:         mplan.alloc_tensor id(1) {mplan.bound = "dimension 0 <= 9 (derived from the IR)"} -> memref<9xf32>
+func.func @constants_and_loops(%c: i1) {
+  %cst = arith.constant 1.0 : f32
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c10 = arith.constant 10 : index
+  %c16 = arith.constant 16 : index
+  %c32 = arith.constant 32 : index
+  %n = arith.select %c, %c16, %c32 : index
+  %a = memref.alloc(%n) : memref<?xf32>
+  linalg.fill ins(%cst : f32) outs(%a : memref<?xf32>)
+  scf.for %i = %c0 to %c10 step %c1 {
+    %b = memref.alloc(%i) : memref<?xf32>
+    linalg.fill ins(%cst : f32) outs(%b : memref<?xf32>)
+  }
+  return
+}
+
+// -----
+
+// Bounds the user states on index arguments carry through arithmetic, without assuming
+// monotonicity: 2 * n is bounded, min(n, m) + n by 8 + 1024; 100 - m is not (no lower bound of m).
+// CHECK-LABEL: func @user_index_bounds
+// CHECK:       mplan.alloc_tensor id(0) {mplan.bound = "dimension 0 <= 2048 (mplan.upper_bound 1024 of %arg0)"} -> memref<2048xf32>
+// CHECK:       memref.alloc(%{{.*}}) {mplan.unplanned = "dynamic shape: no upper bound for dimension 0
+// CHECK:       mplan.alloc_tensor id(1) {mplan.bound = "dimension 0 <= 1032 (mplan.upper_bound 1024 of %arg0, mplan.upper_bound 8 of %arg1)"} -> memref<1032x4xf32>
+// CHECK:       memref.reinterpret_cast %{{.*}} to offset: [0], sizes: [%{{.*}}, 4], strides: [4, 1]
+func.func @user_index_bounds(%n: index {mplan.upper_bound = 1024 : i64},
+                             %m: index {mplan.upper_bound = 8 : i64}) {
+  %cst = arith.constant 1.0 : f32
+  %c2 = arith.constant 2 : index
+  %c100 = arith.constant 100 : index
+  %k = arith.muli %n, %c2 : index
+  %a = memref.alloc(%k) : memref<?xf32>
+  linalg.fill ins(%cst : f32) outs(%a : memref<?xf32>)
+  %d = arith.subi %c100, %m : index
+  // expected-remark @below {{buffer left unplanned: dynamic shape: no upper bound for dimension 0}}
+  %b = memref.alloc(%d) : memref<?xf32>
+  linalg.fill ins(%cst : f32) outs(%b : memref<?xf32>)
+  %mn = affine.min affine_map<(d0, d1) -> (d0, d1)>(%n, %m)
+  %s = arith.addi %mn, %n : index
+  %c = memref.alloc(%s) : memref<?x4xf32>
+  linalg.fill ins(%cst : f32) outs(%c : memref<?x4xf32>)
+  return
+}
+
+// -----
+
+// memref.dim of a memref argument with bounded dimensions; an unbounded dimension (-1) gives
+// no bound.
+// CHECK-LABEL: func @dim_of_bounded_argument
+// CHECK:       mplan.alloc_tensor id(0) {mplan.bound = "dimension 0 <= 16 (mplan.dim_upper_bounds 16 of dimension 0 of %arg0)"} -> memref<16x32xf32>
+// CHECK:       memref.alloc(%{{.*}}) {mplan.unplanned = "dynamic shape: no upper bound for dimension 0
+func.func @dim_of_bounded_argument(%in: memref<?x?xf32> {mplan.dim_upper_bounds = array<i64: 16, -1>}) {
+  %cst = arith.constant 1.0 : f32
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %d0 = memref.dim %in, %c0 : memref<?x?xf32>
+  %a = memref.alloc(%d0) : memref<?x32xf32>
+  linalg.fill ins(%cst : f32) outs(%a : memref<?x32xf32>)
+  %d1 = memref.dim %in, %c1 : memref<?x?xf32>
+  // expected-remark @below {{buffer left unplanned: dynamic shape: no upper bound for dimension 0}}
+  %b = memref.alloc(%d1) : memref<?x32xf32>
+  linalg.fill ins(%cst : f32) outs(%b : memref<?x32xf32>)
+  return
+}
+
+// -----
+
+// Inner dynamic dimensions: the identity layout's strides are dynamic, so the view computes
+// them from the sizes; the buffer at its bounds holds at least as many elements.
+// CHECK-LABEL: func @inner_dynamic
+// CHECK-SAME:  (%[[N:.*]]: index {{.*}}, %[[M:.*]]: index
+// CHECK:       %[[T:.*]] = mplan.alloc_tensor id(0) {mplan.bound = "dimension 1 <= 8 (mplan.upper_bound 8 of %arg0); dimension 2 <= 4 (mplan.upper_bound 4 of %arg1)"} -> memref<3x8x4xf32>
+// CHECK:       %[[S1:.*]] = arith.muli %[[M]], %[[N]] : index
+// CHECK:       memref.reinterpret_cast %[[T]] to offset: [0], sizes: [3, %[[N]], %[[M]]], strides: [%[[S1]], %[[M]], 1] : memref<3x8x4xf32> to memref<3x?x?xf32>
+// CHECK-LABEL: func @inner_static_after_dynamic
+// CHECK:       %[[T:.*]] = mplan.alloc_tensor id(0) {{.*}} -> memref<8x5xf32>
+// CHECK:       memref.reinterpret_cast %[[T]] to offset: [0], sizes: [%{{.*}}, 5], strides: [5, 1]
+// CHECK-LABEL: func @dynamic_between_static
+// CHECK:       %[[T:.*]] = mplan.alloc_tensor id(0) {{.*}} -> memref<2x8x5xf32>
+// CHECK:       %[[C5:.*]] = arith.constant 5 : index
+// CHECK:       %[[S:.*]] = arith.muli %[[N:.*]], %[[C5]] : index
+// CHECK:       memref.reinterpret_cast %[[T]] to offset: [0], sizes: [2, %[[N]], 5], strides: [%[[S]], 5, 1]
+func.func @inner_dynamic(%n: index {mplan.upper_bound = 8 : i64},
+                         %m: index {mplan.upper_bound = 4 : i64}) {
+  %cst = arith.constant 1.0 : f32
+  %a = memref.alloc(%n, %m) : memref<3x?x?xf32>
+  linalg.fill ins(%cst : f32) outs(%a : memref<3x?x?xf32>)
+  return
+}
+func.func @inner_static_after_dynamic(%n: index {mplan.upper_bound = 8 : i64}) {
+  %cst = arith.constant 1.0 : f32
+  %a = memref.alloc(%n) : memref<?x5xf32>
+  linalg.fill ins(%cst : f32) outs(%a : memref<?x5xf32>)
+  return
+}
+func.func @dynamic_between_static(%n: index {mplan.upper_bound = 8 : i64}) {
+  %cst = arith.constant 1.0 : f32
+  %a = memref.alloc(%n) : memref<2x?x5xf32>
+  linalg.fill ins(%cst : f32) outs(%a : memref<2x?x5xf32>)
+  return
+}
+
+// -----
+
+// A bounded buffer is still left alone for the analysis' reasons (here: returned), and
+// a bound the cap rejects counts as no bound.
+// CHECK-LABEL: func @still_unmanaged
+// CHECK:       memref.alloc(%{{.*}}) {mplan.unplanned = "escapes via return"}
+// CHECK:       memref.alloc(%{{.*}}) {mplan.unplanned = "dynamic shape: the upper bound (dimension 0 <= 4611686018427387904 (mplan.upper_bound 4611686018427387904 of %arg0)) gives a byte size that overflows int64, above the cap of 1073741824 bytes (max-bound-bytes)"}
+func.func @still_unmanaged(%n: index {mplan.upper_bound = 4611686018427387904 : i64}) -> memref<?xf32> {
+  %cst = arith.constant 1.0 : f32
+  %c4 = arith.constant 4 : index
+  %s = affine.min affine_map<(d0) -> (d0, 64)>(%n)
+  // expected-remark @below {{buffer left unplanned: escapes via return}}
+  %a = memref.alloc(%s) : memref<?xf32>
+  linalg.fill ins(%cst : f32) outs(%a : memref<?xf32>)
+  // expected-remark @below {{buffer left unplanned: dynamic shape: the upper bound}}
+  %b = memref.alloc(%n) : memref<?xf32>
+  linalg.fill ins(%cst : f32) outs(%b : memref<?xf32>)
+  return %a : memref<?xf32>
+}
