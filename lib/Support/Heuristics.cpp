@@ -523,14 +523,14 @@ bool mplan::detail::runPortfolio(const Problem &p, Placement &result,
       return 2e-6 * n;
     if (m.order == Order::Start)
       return (m.fit == Fit::Best ? 1e-6 : 2e-6) * n;
-    return 1.5e-6 * n + 8e-8 * pairs;
+    return 6e-7 * n + 8e-8 * pairs;
   };
   // Members join in this priority order while the estimated work, spread
   // over the threads, fits the budget; time-ordered best fit always runs
-  // (the portfolio is never worse than it), then peak stacking if it fits.
+  // (the portfolio is never worse than it).
   static const std::pair<Order, Fit> priority[] = {
-      {Order::Start, Fit::Best},    {Order::Start, Fit::First},
-      {Order::Size, Fit::Best},     {Order::Area, Fit::Best},
+      {Order::Start, Fit::Best},    {Order::Size, Fit::Best},
+      {Order::Area, Fit::Best},     {Order::Start, Fit::First},
       {Order::Breadth, Fit::Best},  {Order::Size, Fit::First},
       {Order::Area, Fit::First},    {Order::Length, Fit::Best},
       {Order::Degree, Fit::Best},   {Order::Breadth, Fit::First},
@@ -554,16 +554,16 @@ bool mplan::detail::runPortfolio(const Problem &p, Placement &result,
     work += cost;
     admitted.push_back(m);
   };
-  admit(2 * 2); // start/best-fit (orders[2] x fits[0])
-  for (size_t m = firstPeak; m < members.size(); ++m)
-    admit(m);
+  // The greedy members that win most often on bounded live sets (size and
+  // area best fit) before peak stacking, which wins on growing ones.
   for (const auto &[o, f] : priority) {
     size_t m = 0;
     while (members[m].order != o || members[m].fit != f || members[m].stack)
       ++m;
-    if (o == Order::Start && f == Fit::Best)
-      continue;
     admit(m);
+    if (o == Order::Area && f == Fit::Best)
+      for (size_t k = firstPeak; k < members.size(); ++k)
+        admit(k);
   }
   bool needIndex = false;
   for (size_t m : admitted)
