@@ -79,7 +79,8 @@ it has gpu spaces, then [--mplan-instrument] --mplan-to-llvm and mlir-runner (wi
 libmplan_runtime.so when observed). Each run is ok, rejected (mplan-opt exits non-zero with
 located errors only, no crash, no verifier-like or lowering message: an unsupported input) or a
 failure; the summary counts seeds per kind and outcome (and seeds with a run planned with
-sequencing and in-place on) and lists failure signatures and the rejection messages. Seeds run sequentially (one process at a time), under `nice`.
+sequencing and in-place on) and lists failure signatures and the rejection messages. Seeds run
+sequentially (one process at a time), under `nice` (the caller's niceness if it is niced).
 
 Usage:
   utils/fuzz_pipeline.py --seeds 0:300 [--kinds escape,realloc,...] [--mplan-opt build/bin/mplan-opt]
@@ -2231,12 +2232,23 @@ class MProg:
                 f.emit(f"call @poke({b.name}, {f.idx(r.randrange(n))}, {f.cf(r.choice([3.0, -2.5]))}) : "
                        f"({b.ty}, index, f32) -> ()")
 
+        pending = []
+
         def read(l):
+            """Reads l: mostly into a local buffer copied out once l is dead (a write to an
+            output, an argument, while l lives would keep the copy anyway)."""
+            k = r.random()
+            if k < 0.75:
+                t = f.alloc(l.n)
+                if k < 0.6:
+                    f.ew(t, [l])
+                else:
+                    f.copy(l, t)
+                pending.append(t)
+                return
             o = self.add_out(f, l.n)
-            if r.random() < 0.5:
+            if k < 0.9:
                 f.copy(l, o)
-            elif r.random() < 0.7:
-                f.ew(o, [l])
             else:
                 callees.add("peek")
                 lc = f.fresh("lc")
@@ -2278,6 +2290,10 @@ class MProg:
             if hazard == "after" or r.random() < 0.3:
                 write(a)                     # after the last read: the view is legal
             f.dealloc(loc)
+            for t in pending:
+                f.copy(t, self.add_out(f, t.n))
+                f.dealloc(t)
+            pending.clear()
         for b in xs:
             f.copy(b, self.add_out(f, n))
         f.emit("return")
@@ -2449,12 +2465,17 @@ def generate(seed, kind="tensor"):
     return MProg(kind, seed).text()
 
 
+# Children run under `nice` unless the fuzzer already runs niced (`nice -n 5 utils/fuzz...`
+# keeps its children at 5, not 15).
+NICE = [] if os.nice(0) > 0 else ["nice"]
+
+
 def sh(cmd, inp=None, timeout=120, env=None):
     e = None
     if env:
         e = dict(os.environ)
         e.update(env)
-    p = subprocess.run(["nice", "bash", "-o", "pipefail", "-c", cmd], input=inp, capture_output=True,
+    p = subprocess.run(NICE + ["bash", "-o", "pipefail", "-c", cmd], input=inp, capture_output=True,
                        text=True, timeout=timeout, env=e)
     return p.returncode, p.stdout, p.stderr
 
