@@ -38,7 +38,7 @@ struct PlanPipelineOptions : public PassPipelineOptions<PlanPipelineOptions> {
   PassOptions::Option<std::string> strategy{
       *this, "strategy",
       llvm::cl::desc("Planning strategy (naive, linear-scan, greedy-by-size, "
-                     "greedy-by-breadth, portfolio, best)"),
+                     "greedy-by-breadth, time-best-fit, portfolio, best)"),
       llvm::cl::init("best")};
   PassOptions::Option<double> timeLimit{
       *this, "time-limit",

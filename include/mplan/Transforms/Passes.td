@@ -68,7 +68,7 @@ def MPlanPlanBuffers : Pass<"mplan-plan-buffers", "ModuleOp"> {
   let options = [
     Option<"strategy", "strategy", "std::string", /*default=*/"\"best\"",
            "Planning strategy (naive, linear-scan, greedy-by-size, "
-           "greedy-by-breadth, portfolio, best)">,
+           "greedy-by-breadth, time-best-fit, portfolio, best)">,
     Option<"timeLimit", "time-limit", "double", /*default=*/"0.25",
            "Search budget in seconds per function for the 'best' strategy">,
     Option<"alignment", "alignment", "int64_t", /*default=*/"64",
@@ -104,7 +104,7 @@ def MPlanPlan : Pass<"mplan-plan", "ModuleOp"> {
   let options = [
     Option<"strategy", "strategy", "std::string", /*default=*/"\"best\"",
            "Planning strategy (naive, linear-scan, greedy-by-size, "
-           "greedy-by-breadth, portfolio, best)">,
+           "greedy-by-breadth, time-best-fit, portfolio, best)">,
     Option<"timeLimit", "time-limit", "double", /*default=*/"0.25",
            "Search budget in seconds per function for the 'best' strategy">,
     Option<"alignment", "alignment", "int64_t", /*default=*/"64",
