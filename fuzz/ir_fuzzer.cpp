@@ -42,8 +42,6 @@ using namespace mlir;
 
 namespace {
 DialectRegistry *registry;
-std::unique_ptr<MLIRContext> context;
-unsigned runsOnContext = 0;
 const char *stage = "";
 std::string_view currentInput;
 
@@ -75,6 +73,76 @@ uint64_t hashBytes(std::string_view s) {
   for (unsigned char c : s)
     h = (h ^ c) * 1099511628211ull;
   return h;
+}
+
+/// Inputs that crash MLIR 22's own parser are skipped (upstream bugs, not
+/// mplan's; docs/hardening.md): brackets nested more than 256 deep (recursion), and the
+/// custom parsers of linalg.reduce / linalg.transpose / linalg.broadcast,
+/// which dereference a null attribute when the list after
+/// `dimensions =` / `permutation =` does not parse. Skipping them keeps the
+/// fuzzer exploring mplan's code.
+bool mayCrashUpstreamParser(std::string_view text) {
+  // MLIR's parser recurses once per nested bracket: thousands of '(' or '<'
+  // overflow the stack (more so under ASan). mplan's own depth tests are
+  // lit tests (test/Hardening/ir-nesting.test).
+  int depth = 0;
+  for (char c : text) {
+    if (c == '(' || c == '<' || c == '[' || c == '{')
+      ++depth;
+    else if ((c == ')' || c == '>' || c == ']' || c == '}') && depth > 0)
+      --depth; // also the '>' of '->': an underestimate at worst
+    if (depth > 256)
+      return true;
+  }
+  for (std::string_view key : {"dimensions", "permutation"}) {
+    for (size_t pos = text.find(key); pos != std::string_view::npos;
+         pos = text.find(key, pos + 1)) {
+      size_t i = pos + key.size();
+      auto skipSpace = [&] {
+        while (i < text.size() && (text[i] == ' ' || text[i] == '\n'))
+          ++i;
+      };
+      skipSpace();
+      if (i >= text.size() || text[i] != '=')
+        continue;
+      ++i;
+      skipSpace();
+      if (i >= text.size() || text[i] != '[')
+        return true;
+      for (++i; i < text.size() && text[i] != ']'; ++i)
+        if (!(text[i] == ' ' || text[i] == ',' || text[i] == '-' ||
+              (text[i] >= '0' && text[i] <= '9')))
+          return true;
+      if (i >= text.size())
+        return true;
+    }
+  }
+  return false;
+}
+
+/// Open findings reported to the owners of the code, skipped until fixed so
+/// that `make fuzz` (and CI's smoke run) keeps looking for new ones. Set
+/// MPLAN_FUZZ_QUARANTINE=0 to run them (docs/hardening.md lists them).
+bool quarantined(ModuleOp module) {
+  static const bool enabled = [] {
+    const char *env = std::getenv("MPLAN_FUZZ_QUARANTINE");
+    return !env || std::string_view(env) != "0";
+  }();
+  if (!enabled)
+    return false;
+  // Finding 2: mplan-elide-copies erases a view twice (heap-use-after-free)
+  // when a memref.copy or linalg.copy copies a view onto itself.
+  bool found = false;
+  module.walk([&](Operation *op) {
+    if ((isa<memref::CopyOp>(op) ||
+         op->getName().getStringRef() == "linalg.copy") &&
+        op->getNumOperands() == 2 && op->getOperand(0) == op->getOperand(1)) {
+      found = true;
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return found;
 }
 
 bool hasMPlanOps(ModuleOp module) {
@@ -112,15 +180,11 @@ extern "C" int LLVMFuzzerInitialize(int *, char ***) {
 }
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-  // A fresh context now and then keeps uniqued types and attributes from
-  // piling up over millions of runs.
-  if (!context || ++runsOnContext > 2000) {
-    context = std::make_unique<MLIRContext>(*registry,
-                                            MLIRContext::Threading::DISABLED);
-    context->allowUnregisteredDialects();
-    runsOnContext = 0;
-  }
-  MLIRContext *ctx = context.get();
+  // A fresh context per input: every finding reproduces from its input
+  // alone (nothing carries over from earlier runs).
+  MLIRContext context(*registry, MLIRContext::Threading::DISABLED);
+  context.allowUnregisteredDialects();
+  MLIRContext *ctx = &context;
   currentInput = std::string_view(reinterpret_cast<const char *>(data), size);
 
   bool sawError = false;
@@ -130,12 +194,14 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     return success(); // swallow
   });
 
+  if (mayCrashUpstreamParser(currentInput))
+    return 0;
   stage = "parse";
   ParserConfig config(ctx);
   OwningOpRef<ModuleOp> module =
       parseSourceString<ModuleOp>(llvm::StringRef(currentInput.data(), size),
                                   config);
-  if (!module || failed(verify(*module)))
+  if (!module || failed(verify(*module)) || quarantined(*module))
     return 0;
   bool clean = !hasMPlanOps(*module);
 

@@ -25,11 +25,11 @@ Pictures of plans: ``python3 -m mplan.viz REPORT.json -o plan.svg`` or
 
 from __future__ import annotations
 
-import json
-import math
-import os
-import reprlib
-import tempfile
+import json as _json
+import math as _math
+import os as _os
+import reprlib as _reprlib
+import tempfile as _tempfile
 from dataclasses import dataclass, field
 from typing import (Any, Dict, Iterable, Iterator, List, Mapping, Optional, Sequence, Tuple,
                     Union)
@@ -43,7 +43,7 @@ try:
 except ImportError as _e:  # a clearer message than "No module named mplan._mplan"
     import glob as _glob
     import sys as _sys
-    _built = [os.path.basename(p) for p in _glob.glob(os.path.join(os.path.dirname(__file__), "_mplan*.so"))]
+    _built = [_os.path.basename(p) for p in _glob.glob(_os.path.join(_os.path.dirname(__file__), "_mplan*.so"))]
     raise ImportError(
         f"mplan: cannot load the native module ({_e}); this is Python "
         f"{_sys.version_info.major}.{_sys.version_info.minor} at {_sys.executable}, the build has "
@@ -61,6 +61,14 @@ __all__ = [
 ]
 
 __version__ = "0.1.0"
+
+
+def __dir__() -> List[str]:
+    """``dir(mplan)``: the API (``__all__``), the version and the submodules,
+    not the standard-library modules and typing names the implementation
+    imports."""
+    return sorted(set(__all__) | {"__version__", "BufferLike", "errors"} |
+                  {name for name in ("report", "viz") if name in globals()})
 
 #: Anything :func:`plan` accepts as one buffer: a :class:`Buffer`, a tuple
 #: (or list, or row of a 2-D integer numpy array) ``(id, start, end, size[,
@@ -87,7 +95,7 @@ def _describe(value: Any) -> str:
     cls = type(value)
     name = cls.__qualname__ if cls.__module__ == "builtins" else \
         f"{cls.__module__}.{cls.__qualname__}"
-    return f"{reprlib.repr(value)} ({name})"
+    return f"{_reprlib.repr(value)} ({name})"
 
 
 def _is_int64(value: Any) -> bool:
@@ -105,7 +113,7 @@ def _to_buffer(b: BufferLike, index: int) -> Buffer:
             for key in keys:
                 if key in b:
                     return b[key]
-            raise PlanError(f"{where}: no {' or '.join(map(repr, keys))} key in {reprlib.repr(b)}")
+            raise PlanError(f"{where}: no {' or '.join(map(repr, keys))} key in {_reprlib.repr(b)}")
         fields = [get("id"), get("start", "lower"), get("end", "upper"), get("size"),
                   b.get("alignment", 1)]
     elif isinstance(b, (str, bytes, bytearray)):
@@ -117,7 +125,7 @@ def _to_buffer(b: BufferLike, index: int) -> Buffer:
             raise PlanError(f"{where}: not a buffer: {_describe(b)}") from None
         if len(fields) not in (4, 5):
             raise PlanError(f"{where}: a buffer is (id, start, end, size[, alignment]), "
-                            f"got {reprlib.repr(b)}")
+                            f"got {_reprlib.repr(b)}")
     values = [_to_int64(fields[0], f"{where}: id")]
     where += f" (id {values[0]})"
     values += [_to_int64(v, f"{where}: {name}") for v, name in zip(fields[1:], _FIELDS[1:])]
@@ -161,17 +169,17 @@ def _to_seconds(value: Any) -> float:
     else:
         number = isinstance(value, (int, float)) and not isinstance(value, bool)
     try:
-        seconds = float(value) if number else math.nan
+        seconds = float(value) if number else _math.nan
     except (TypeError, ValueError):
         number = False
     except OverflowError:  # an int beyond the float range
-        seconds = math.inf
+        seconds = _math.inf
     if not number:
         raise PlanError(f"time limit {_describe(value)} is not a number of seconds")
     if not seconds >= 0:  # the message of mplan-plan, NaN included
         raise PlanError("the time limit must be non-negative")
     if seconds > _MAX_SECONDS:
-        raise PlanError(f"time limit {reprlib.repr(value)} is out of range (at most "
+        raise PlanError(f"time limit {_reprlib.repr(value)} is out of range (at most "
                         f"{_MAX_SECONDS} seconds)")
     return seconds
 
@@ -293,17 +301,17 @@ def parse_csv(text: str) -> CsvTable:
     return _mplan.parse_csv(_encode(text, "the CSV text"))
 
 
-def read_csv(path: Union[str, "os.PathLike[str]"]) -> CsvTable:
+def read_csv(path: Union[str, "_os.PathLike[str]"]) -> CsvTable:
     """Reads a MiniMalloc CSV file.
 
     Raises:
       CsvError: naming the file and line (also when it cannot be read).
     """
-    return _mplan.read_csv(os.fsencode(path))
+    return _mplan.read_csv(_os.fsencode(path))
 
 
 def write_csv(table: CsvTable, offsets: Sequence[int],
-              path: Union[str, "os.PathLike[str]", None] = None) -> str:
+              path: Union[str, "_os.PathLike[str]", None] = None) -> str:
     """Renders ``table`` with an ``offset`` column (extra columns kept), as
     ``mplan-plan`` does; also writes it to ``path`` when given (whole or not
     at all).
@@ -316,7 +324,7 @@ def write_csv(table: CsvTable, offsets: Sequence[int],
         raise TypeError(f"write_csv needs a CsvTable (read_csv, parse_csv), got {_describe(table)}")
     text = _mplan.write_csv(table, _to_offsets(offsets, table.buffers))
     if path is not None:
-        _write_atomically(os.fspath(path), text)
+        _write_atomically(_os.fspath(path), text)
     return text
 
 
@@ -330,7 +338,7 @@ def format_csv(buffers: Iterable[BufferLike], offsets: Optional[Sequence[int]] =
     return _mplan.format_csv(bufs, None if offsets is None else _to_offsets(offsets, bufs))
 
 
-def plan_csv(in_path: Union[str, "os.PathLike[str]"], out_path: Union[str, "os.PathLike[str]"],
+def plan_csv(in_path: Union[str, "_os.PathLike[str]"], out_path: Union[str, "_os.PathLike[str]"],
              strategy: str = "best", time_limit: float = 10.0, alignment: int = 1,
              stagger: int = 0) -> Plan:
     """Plans a MiniMalloc CSV file and writes the same rows with an
@@ -428,8 +436,8 @@ def plan_module(source: str, strategy: str = "best", time_limit: float = 0.25,
     Raises:
       MLIRError: with located diagnostics.
     """
-    with tempfile.TemporaryDirectory(prefix="mplan-") as tmp:
-        report_path = os.path.join(tmp, "report.json")
+    with _tempfile.TemporaryDirectory(prefix="mplan-") as tmp:
+        report_path = _os.path.join(tmp, "report.json")
         stages = []
         if bufferize:
             stages.append("one-shot-bufferize{bufferize-function-boundaries "
@@ -442,5 +450,5 @@ def plan_module(source: str, strategy: str = "best", time_limit: float = 0.25,
         diags: List[Diagnostic] = []
         text = run_pipeline(source, ",".join(stages), source_name=source_name, diagnostics=diags)
         with open(report_path) as f:
-            report = json.load(f)
+            report = _json.load(f)
     return PlannedModule(text=text, report=report, diagnostics=diags)
