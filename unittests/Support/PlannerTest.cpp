@@ -698,13 +698,13 @@ TEST(Deadline, HugeAndInvalidBudgetsSaturate) {
 TEST(Planner, InfiniteTimeLimitStillSearches) {
   // Every portfolio member needs 272 bytes here; only the exact search
   // reaches the bound, 256. An infinite budget must not skip it.
-  std::vector<Buffer> buffers = {{0, 5, 9, 32},  {1, 3, 6, 48}, {2, 2, 5, 16},
-                                 {3, 0, 3, 32},  {4, 4, 6, 112}, {5, 4, 5, 64},
-                                 {6, 1, 2, 96},  {7, 2, 5, 16}, {8, 0, 4, 112},
+  std::vector<Buffer> buffers = {{0, 5, 9, 32}, {1, 3, 6, 48},  {2, 2, 5, 16},
+                                 {3, 0, 3, 32}, {4, 4, 6, 112}, {5, 4, 5, 64},
+                                 {6, 1, 2, 96}, {7, 2, 5, 16},  {8, 0, 4, 112},
                                  {9, 6, 7, 48}};
   EXPECT_EQ(planOrDie(buffers, "portfolio").arenaSize, 272);
-  Plan plan = planOrDie(buffers, "best", 1,
-                        std::numeric_limits<double>::infinity());
+  Plan plan =
+      planOrDie(buffers, "best", 1, std::numeric_limits<double>::infinity());
   EXPECT_EQ(plan.lowerBound, 256);
   EXPECT_EQ(plan.arenaSize, 256);
   EXPECT_FALSE(validatePlan(buffers, plan.offsets, plan.arenaSize));
