@@ -495,8 +495,7 @@ BufferLiveness::getHiddenAccessReason(OpOperand &use, Operation *funcOp) {
     return std::nullopt; // a retained value: only compared by address
   // A use that ends the buffer's storage other than a plain deallocation
   // (memref.realloc): the bytes may move or be freed under the plan.
-  if (!isDeallocUse(use) &&
-      hasEffectOn<MemoryEffects::Free>(user, use.get()))
+  if (!isDeallocUse(use) && hasEffectOn<MemoryEffects::Free>(user, use.get()))
     return "freed or reallocated by " + opName(user);
   if (user->hasTrait<OpTrait::IsTerminator>()) {
     // Branches and the terminators of region ops that model their control

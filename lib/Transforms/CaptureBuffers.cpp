@@ -68,9 +68,9 @@ struct CaptureDecision {
 /// none: a dynamic size without a constant upper bound, or a buffer larger
 /// than `maxBoundBytes` at its bounds (IREE had to cap its bounded
 /// allocations after unconstrained dimensions gave petabyte ones).
-static FailureOr<UpperBoundShape>
-computeUpperBoundShape(memref::AllocOp alloc, int64_t maxBoundBytes,
-                       std::string &reason) {
+static FailureOr<UpperBoundShape> computeUpperBoundShape(memref::AllocOp alloc,
+                                                         int64_t maxBoundBytes,
+                                                         std::string &reason) {
   MemRefType type = alloc.getType();
   if (maxBoundBytes <= 0) {
     reason = "dynamic shape (bounded planning disabled: max-bound-bytes=0)";
@@ -97,12 +97,11 @@ computeUpperBoundShape(memref::AllocOp alloc, int64_t maxBoundBytes,
     size = std::max<int64_t>(bound->value, 0);
     if (!source.empty())
       os << "; ";
-    os << "dimension " << dim << " <= " << size << " (" << bound->source
-       << ")";
+    os << "dimension " << dim << " <= " << size << " (" << bound->source << ")";
   }
-  auto staticType = MemRefType::get(shape, type.getElementType(),
-                                    MemRefLayoutAttrInterface(),
-                                    type.getMemorySpace());
+  auto staticType =
+      MemRefType::get(shape, type.getElementType(), MemRefLayoutAttrInterface(),
+                      type.getMemorySpace());
   FailureOr<int64_t> bytes = getMemRefByteSize(staticType);
   if (failed(bytes) || *bytes > maxBoundBytes) {
     std::string text;
@@ -303,8 +302,7 @@ static bool hoistBranchResults(Operation *op, BufferLiveness &liveness) {
       continue;
     SmallVector<memref::AllocOp> allocs;
     for (Region &region : op->getRegions()) {
-      memref::AllocOp alloc =
-          getYieldedAlloc(region, result.getResultNumber());
+      memref::AllocOp alloc = getYieldedAlloc(region, result.getResultNumber());
       if (!alloc || alloc.getNumOperands() != 0 ||
           (!allocs.empty() && alloc.getType() != allocs[0].getType()))
         break;
@@ -462,8 +460,7 @@ struct MPlanCaptureBuffersPass
           << static_cast<int64_t>(maxBoundBytes);
       return signalPassFailure();
     }
-    if (failed(verifyOptOutAttrs(func)) ||
-        failed(verifyUpperBoundAttrs(func)))
+    if (failed(verifyOptOutAttrs(func)) || failed(verifyUpperBoundAttrs(func)))
       return signalPassFailure();
     bool changed = captureBuffersInFunction(func, getAnalysis<BufferLiveness>(),
                                             emitRemarks, maxBoundBytes);

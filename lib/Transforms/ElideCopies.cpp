@@ -327,8 +327,7 @@ AccessAnalysis::AccessAnalysis(func::FuncOp func) : func(func) {
       // An opted-out buffer is never rewritten, as source or target.
       MemRefType type = alloc.getType();
       if (!BufferLiveness::isOptedOut(alloc) && alloc->getNumOperands() == 0 &&
-          type.hasStaticShape() &&
-          type.getLayout().isIdentity())
+          type.hasStaticShape() && type.getLayout().isIdentity())
         roots.push_back(RootState{alloc, false, true, false, {}});
     }
   });
@@ -1342,8 +1341,8 @@ bool CopyEliminator::tryArgumentSlice(Operation *copy, Value source,
         // A fresh allocation writes no existing bytes.
         if (isa<MemoryEffects::Allocate>(effect.getEffect()) && target)
           continue;
-        auto it = target ? analysis.aliasOf.find(target)
-                         : analysis.aliasOf.end();
+        auto it =
+            target ? analysis.aliasOf.find(target) : analysis.aliasOf.end();
         if (it == analysis.aliasOf.end() || it->second.root == x)
           return WalkResult::interrupt();
       }

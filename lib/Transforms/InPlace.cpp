@@ -139,10 +139,10 @@ bool InPlaceReuse::tryOp(linalg::LinalgOp op,
       Value x = xAlloc.getResult(), y = yAlloc.getResult();
       Builder builder(func.getContext());
       merges.push_back(builder.getDictionaryAttr(
-          {builder.getNamedAttr("buffer", builder.getI64IntegerAttr(
-                                              xAlloc.getId())),
-           builder.getNamedAttr("reused_by", builder.getI64IntegerAttr(
-                                                 yAlloc.getId())),
+          {builder.getNamedAttr("buffer",
+                                builder.getI64IntegerAttr(xAlloc.getId())),
+           builder.getNamedAttr("reused_by",
+                                builder.getI64IntegerAttr(yAlloc.getId())),
            builder.getNamedAttr("at", op->getLoc())}));
       std::optional<uint64_t> xAlign = xAlloc.getAlignment();
       std::optional<uint64_t> yAlign = yAlloc.getAlignment();

@@ -1,10 +1,10 @@
 //===- PlanBuffers.cpp - Place every buffer of a function in one slab -----===//
 
+#include "mplan/Transforms/PlanBuffers.h"
 #include "mplan/Analysis/BufferLiveness.h"
 #include "mplan/Analysis/UpperBounds.h"
 #include "mplan/Dialect/MPlan/IR/MPlanOps.h"
 #include "mplan/Support/Planner.h"
-#include "mplan/Transforms/PlanBuffers.h"
 #include "mplan/Transforms/Passes.h"
 
 #include "mlir/IR/Builders.h"
@@ -68,10 +68,10 @@ struct MPlanPlanBuffersPass
   using Base::Base;
 
   void runOnOperation() override {
-    if (failed(planModule(getOperation(),
-                          {strategy, timeLimit, alignment, reportPath, stagger,
-                           SmallVector<std::string>(capacity.begin(),
-                                                    capacity.end())})))
+    if (failed(planModule(
+            getOperation(),
+            {strategy, timeLimit, alignment, reportPath, stagger,
+             SmallVector<std::string>(capacity.begin(), capacity.end())})))
       signalPassFailure();
   }
 };
@@ -100,10 +100,8 @@ static std::string formatMemorySpace(Attribute space) {
   return text;
 }
 
-FailureOr<SmallVector<SlabBuffers>>
-mlir::mplan::collectSlabBuffers(func::FuncOp func,
-                                const BufferLiveness &liveness,
-                                int64_t alignment) {
+FailureOr<SmallVector<SlabBuffers>> mlir::mplan::collectSlabBuffers(
+    func::FuncOp func, const BufferLiveness &liveness, int64_t alignment) {
   // One slab per memory space: buffers of different spaces never share one.
   SmallVector<SlabBuffers> slabs;
   llvm::DenseMap<Attribute, unsigned> slabOf;
@@ -146,10 +144,8 @@ mlir::mplan::collectSlabBuffers(func::FuncOp func,
   return slabs;
 }
 
-std::optional<int64_t>
-mlir::mplan::recordProgramOrderBound(func::FuncOp func,
-                                     const BufferLiveness &liveness,
-                                     int64_t alignment) {
+std::optional<int64_t> mlir::mplan::recordProgramOrderBound(
+    func::FuncOp func, const BufferLiveness &liveness, int64_t alignment) {
   if (auto recorded =
           func->getAttrOfType<IntegerAttr>(kLowerBoundProgramOrderAttr))
     return recorded.getInt();
@@ -162,9 +158,9 @@ mlir::mplan::recordProgramOrderBound(func::FuncOp func,
     if (!slab.memorySpace)
       bound = ::mplan::lowerBound(slab.buffers, alignment);
   if (bound)
-    func->setAttr(kLowerBoundProgramOrderAttr,
-                  IntegerAttr::get(IntegerType::get(func.getContext(), 64),
-                                   *bound));
+    func->setAttr(
+        kLowerBoundProgramOrderAttr,
+        IntegerAttr::get(IntegerType::get(func.getContext(), 64), *bound));
   return bound;
 }
 
@@ -235,8 +231,8 @@ static std::string describePeak(const SlabBuffers &slab, size_t limit = 8) {
   os << atPeak.size() << " buffers live at op " << when << ":";
   for (size_t i : ArrayRef<size_t>(atPeak).take_front(limit)) {
     AllocTensorOp op = slab.ops[i];
-    os << " id " << slab.buffers[i].id << " (" << slab.buffers[i].size
-       << " B, " << formatLoc(op.getLoc()) << ")";
+    os << " id " << slab.buffers[i].id << " (" << slab.buffers[i].size << " B, "
+       << formatLoc(op.getLoc()) << ")";
   }
   if (atPeak.size() > limit)
     os << " ...";
@@ -329,7 +325,8 @@ mlir::mplan::planBuffersInFunction(func::FuncOp func,
     report.viewCopyCounts.emplace_back(key.str(), count ? count.getInt() : 0);
   }
   report.defaultSpace.strategy = options.strategy;
-  if (auto bound = func->getAttrOfType<IntegerAttr>(kLowerBoundProgramOrderAttr))
+  if (auto bound =
+          func->getAttrOfType<IntegerAttr>(kLowerBoundProgramOrderAttr))
     report.lowerBoundProgramOrder = bound.getInt();
   report.sequenceOptimal = func->hasAttr(kSequenceOptimalAttr);
   if (auto merges = func->getAttrOfType<ArrayAttr>("mplan.inplace"))
@@ -347,8 +344,8 @@ mlir::mplan::planBuffersInFunction(func::FuncOp func,
     if (BufferLiveness::isOptedOut(op))
       report.unmanaged.emplace_back(formatLoc(op->getLoc()),
                                     BufferLiveness::kOptedOutReason.str());
-    else if (auto reason = op->getAttrOfType<StringAttr>(
-                 BufferLiveness::kUnplannedAttr))
+    else if (auto reason =
+                 op->getAttrOfType<StringAttr>(BufferLiveness::kUnplannedAttr))
       report.unmanaged.emplace_back(formatLoc(op->getLoc()),
                                     reason.getValue().str());
   });
@@ -469,11 +466,12 @@ static void warnIfNotBufferized(func::FuncOp func) {
   func.walk([&](Operation *op) {
     if (isa<memref::AllocOp, memref::AllocaOp, AllocTensorOp>(op))
       allocations = true;
-    tensors |= llvm::any_of(op->getResultTypes(), llvm::IsaPred<RankedTensorType>);
+    tensors |=
+        llvm::any_of(op->getResultTypes(), llvm::IsaPred<RankedTensorType>);
     return allocations ? WalkResult::interrupt() : WalkResult::advance();
   });
-  tensors |= llvm::any_of(func.getArgumentTypes(),
-                          llvm::IsaPred<RankedTensorType>);
+  tensors |=
+      llvm::any_of(func.getArgumentTypes(), llvm::IsaPred<RankedTensorType>);
   if (tensors && !allocations)
     func.emitWarning("function '")
         << func.getSymName()

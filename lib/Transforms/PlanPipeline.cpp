@@ -2,8 +2,8 @@
 
 #include "mplan/Analysis/BufferLiveness.h"
 #include "mplan/Analysis/UpperBounds.h"
-#include "mplan/Transforms/PlanBuffers.h"
 #include "mplan/Transforms/Passes.h"
+#include "mplan/Transforms/PlanBuffers.h"
 
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
@@ -75,11 +75,11 @@ struct MPlanPlanPass : public mlir::mplan::impl::MPlanPlanBase<MPlanPlanPass> {
       }
       return success();
     };
-    if (failed(planModule(getOperation(),
-                          {strategy, timeLimit, alignment, reportPath, stagger,
-                           SmallVector<std::string>(capacity.begin(),
-                                                    capacity.end())},
-                          prepare)))
+    if (failed(planModule(
+            getOperation(),
+            {strategy, timeLimit, alignment, reportPath, stagger,
+             SmallVector<std::string>(capacity.begin(), capacity.end())},
+            prepare)))
       signalPassFailure();
   }
 };
