@@ -550,6 +550,7 @@ struct CopyEliminator {
   int64_t bytesAvoided = 0;
   int64_t viewsRemoved = 0;
   int64_t copiesKeptForPeak = 0;
+  int64_t copiesKeptForBudget = 0;
   int64_t fillsNarrowed = 0;
 
 private:
@@ -635,6 +636,14 @@ private:
 /// The slab alignment the plan pass uses by default: the planner rounds every
 /// buffer up to it.
 static constexpr int64_t kSlabAlignment = 64;
+
+/// The most accesses the legality checks of one rewrite scan (those of the
+/// two roots together). A root grows by the accesses of every root merged
+/// into it, so without a limit a chain of n copies into one root costs
+/// O(n^2); with it, each rewrite costs O(kMaxScannedAccesses) and such a
+/// root stops absorbing others (its copies stay) once it is that large.
+/// Concatenation destinations of real networks have far fewer accesses.
+static constexpr size_t kMaxScannedAccesses = 512;
 
 void CopyEliminator::initProfile() {
   // Live ranges as the plan pass will compute them, computed once and kept
@@ -1027,6 +1036,8 @@ void CopyEliminator::merge(
 linalg::FillOp CopyEliminator::getOnlyFill(unsigned root, int64_t before) {
   RootState &state = analysis.roots[root];
   linalg::FillOp fill;
+  if (state.accesses.size() > kMaxScannedAccesses)
+    return nullptr;
   for (const Access &access : state.accesses) {
     if (!access.write || analysis.pos(access.op) >= before)
       continue;
@@ -1088,7 +1099,9 @@ void CopyEliminator::eraseCopy(Operation *copy, ArrayRef<unsigned> roots) {
   for (unsigned root : roots)
     llvm::erase_if(analysis.roots[root].accesses,
                    [&](const Access &access) { return access.user == copy; });
-  SmallVector<Value> copyOperands(copy->getOperands());
+  // A copy of a view onto itself names the view twice: erase it once.
+  llvm::SetVector<Value> copyOperands(copy->getOperands().begin(),
+                                      copy->getOperands().end());
   notifyErased(copy);
   copy->erase();
   // Its views go with it if nothing else uses them (a root allocates, so it
@@ -1126,6 +1139,15 @@ bool CopyEliminator::tryCopy(Operation *copy, Value source, Value target) {
       sourceType.getMemorySpace() != targetType.getMemorySpace())
     return false;
   int64_t copyPos = analysis.pos(copy);
+  // Merges scan the accesses of both roots: within a budget (see
+  // kMaxScannedAccesses).
+  auto withinBudget = [&](unsigned x, unsigned y) {
+    if (analysis.roots[x].accesses.size() + analysis.roots[y].accesses.size() <=
+        kMaxScannedAccesses)
+      return true;
+    ++copiesKeptForBudget;
+    return false;
+  };
   FailureOr<int64_t> elementSize =
       getElementByteSize(sourceType.getElementType());
   if (failed(elementSize))
@@ -1163,7 +1185,8 @@ bool CopyEliminator::tryCopy(Operation *copy, Value source, Value target) {
 
   // Write in place: the source (whole) becomes the target's region.
   if (std::optional<unsigned> x = getWholeRoot(source, block)) {
-    if (auto region = getRegion(target, block); region && region->first != *x) {
+    if (auto region = getRegion(target, block);
+        region && region->first != *x && withinBudget(*x, region->first)) {
       auto [y, regionType] = *region;
       RootState &xs = analysis.roots[*x];
       RootState &ys = analysis.roots[y];
@@ -1247,7 +1270,8 @@ bool CopyEliminator::tryCopy(Operation *copy, Value source, Value target) {
 
   // View copy to view: the target (whole) becomes the source's region.
   if (std::optional<unsigned> x = getWholeRoot(target, block)) {
-    if (auto region = getRegion(source, block); region && region->first != *x) {
+    if (auto region = getRegion(source, block);
+        region && region->first != *x && withinBudget(*x, region->first)) {
       auto [y, regionType] = *region;
       RootState &xs = analysis.roots[*x];
       RootState &ys = analysis.roots[y];
@@ -1324,8 +1348,12 @@ bool CopyEliminator::tryArgumentSlice(Operation *copy, Value source,
   // While X is live nothing may write the argument: arguments may alias each
   // other and whatever a callee or an op with unknown effects reaches, so
   // the only writes allowed are to the function's own allocations.
+  // The window is scanned op by op, nested ops included, within the budget.
+  size_t scanned = 0;
   auto writesOnlyLocalBuffers = [&](Operation *op) {
     WalkResult result = op->walk([&](Operation *nested) {
+      if (++scanned > kMaxScannedAccesses)
+        return WalkResult::interrupt();
       auto iface = dyn_cast<MemoryEffectOpInterface>(nested);
       if (!iface) {
         if (nested->hasTrait<OpTrait::HasRecursiveMemoryEffects>())
@@ -1399,6 +1427,8 @@ bool mlir::mplan::elideCopiesInFunction(
       addToCounterAttr(func, "mplan.views_removed", eliminator.viewsRemoved);
   changed |= addToCounterAttr(func, "mplan.copies_kept_for_peak",
                               eliminator.copiesKeptForPeak);
+  changed |= addToCounterAttr(func, "mplan.copies_kept_for_budget",
+                              eliminator.copiesKeptForBudget);
   changed |=
       addToCounterAttr(func, "mplan.fills_narrowed", eliminator.fillsNarrowed);
   // Every rewrite is counted: no count, no change.

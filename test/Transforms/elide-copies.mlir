@@ -417,3 +417,20 @@ func.func @fill_copies_only(%out: memref<8xf32>, %out2: memref<4xf32>) {
   memref.copy %ones, %out2 : memref<4xf32> to memref<4xf32>
   return
 }
+
+// -----
+
+// A copy of a view onto itself changes nothing and goes; the view it named
+// twice goes with it once (it was erased twice: a use after free).
+// CHECK-LABEL: func.func @self_copy_of_view
+// CHECK-NOT:     memref.copy
+// CHECK-NOT:     memref.expand_shape
+// CHECK:         memref.collapse_shape
+func.func @self_copy_of_view(%i: index) -> f32 {
+  %a = memref.alloc() : memref<4x6xf32>
+  %e = memref.expand_shape %a [[0, 1], [2]] output_shape [2, 2, 6] : memref<4x6xf32> into memref<2x2x6xf32>
+  memref.copy %e, %e : memref<2x2x6xf32> to memref<2x2x6xf32>
+  %c = memref.collapse_shape %a [[0, 1]] : memref<4x6xf32> into memref<24xf32>
+  %v = memref.load %c[%i] : memref<24xf32>
+  return %v : f32
+}
