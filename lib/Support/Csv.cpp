@@ -92,6 +92,10 @@ Expected<CsvTable> mplan::parseBufferCsv(std::string_view text) {
 
   size_t headerLine = lines.front().first;
   std::string_view headerText = lines.front().second;
+  // A second byte order mark would name the first column: the writer could
+  // not write that header back (the reader strips the mark at the start).
+  if (headerText.substr(0, 3) == "\xEF\xBB\xBF")
+    return lineError(headerLine, "a second byte order mark starts the header");
   table.header = splitFields(headerText);
   std::unordered_map<std::string, size_t> column;
   for (size_t c = 0; c < table.header.size(); ++c) {

@@ -38,6 +38,15 @@ TEST(Hardening, ByteOrderMarkBeforeBlankLines) {
             "line 2: column 'id': '\\xef\\xbb\\xbf0' is not an integer");
 }
 
+// Found by mplan-fuzz-csv: a second mark named the first column, and the
+// written CSV (header first) no longer parsed.
+TEST(Hardening, SecondByteOrderMarkIsAnError) {
+  EXPECT_EQ(errorOf("\xEF\xBB\xBF\xEF\xBB\xBF,x,size,upper,id,lower\r\r\n"),
+            "line 1: a second byte order mark starts the header");
+  EXPECT_EQ(errorOf("\xEF\xBB\xBF\n\xEF\xBB\xBFid,lower,upper,size\n"),
+            "line 2: a second byte order mark starts the header");
+}
+
 // Messages are one printable line whatever bytes the field holds.
 TEST(Hardening, ErrorsEscapeBytesThatAreNotText) {
   std::string text("id,lower,upper,size\n0,0,2,4\0" "7\n", 29);
