@@ -107,14 +107,29 @@ bool mayCrashUpstreamParser(std::string_view text) {
         continue;
       ++i;
       skipSpace();
+      // Only `[` (integer (`,` integer)*)? `]` is safe.
       if (i >= text.size() || text[i] != '[')
         return true;
-      for (++i; i < text.size() && text[i] != ']'; ++i)
-        if (!(text[i] == ' ' || text[i] == ',' || text[i] == '-' ||
-              (text[i] >= '0' && text[i] <= '9')))
+      ++i;
+      skipSpace();
+      if (i < text.size() && text[i] == ']')
+        continue;
+      while (true) {
+        if (i < text.size() && text[i] == '-')
+          ++i;
+        size_t digits = i;
+        while (i < text.size() && text[i] >= '0' && text[i] <= '9')
+          ++i;
+        if (i == digits)
           return true;
-      if (i >= text.size())
-        return true;
+        skipSpace();
+        if (i < text.size() && text[i] == ']')
+          break;
+        if (i >= text.size() || text[i] != ',')
+          return true;
+        ++i;
+        skipSpace();
+      }
     }
   }
   return false;
