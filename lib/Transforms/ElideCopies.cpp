@@ -652,8 +652,11 @@ void CopyEliminator::initProfile() {
   profile.emplace(liveness->getNumIndices() + 1);
   arenaBytes.assign(analysis.roots.size(), 0);
   for (auto [id, state] : llvm::enumerate(analysis.roots)) {
+    // An erased root's allocation is gone: check before touching it.
+    if (state.erased)
+      continue;
     Value root = state.value();
-    if (state.erased || !liveness->isRoot(root))
+    if (!liveness->isRoot(root))
       continue;
     auto alloc = dyn_cast<AllocTensorOp>(state.alloc);
     if (!alloc || liveness->getUnplannableReason(root))
