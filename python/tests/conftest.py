@@ -67,7 +67,7 @@ func.func @f(%arg0: memref<16xf32>) -> f32 {
   %c0 = arith.constant 0 : index
   %a = memref.alloc() : memref<16xf32>
   %b = memref.alloc() : memref<32xf32>
-  memref.copy %arg0, %a : memref<16xf32> to memref<16xf32>
+  linalg.map { math.absf } ins(%arg0 : memref<16xf32>) outs(%a : memref<16xf32>)
   %x = memref.load %a[%c0] : memref<16xf32>
   memref.store %x, %b[%c0] : memref<32xf32>
   %y = memref.load %b[%c0] : memref<32xf32>
