@@ -119,6 +119,11 @@ static FailureOr<UpperBoundShape> computeUpperBoundShape(memref::AllocOp alloc,
   return UpperBoundShape{staticType, source};
 }
 
+/// The largest buffer the planner places: 256 TiB, beyond any address space
+/// in use, and far enough below 2^63 that alignment padding and the sums of
+/// the planner's bound never overflow for any realistic number of buffers.
+static constexpr int64_t kMaxPlannedBytes = int64_t(1) << 48;
+
 /// Whether and how `alloc` becomes an mplan.alloc_tensor.
 static CaptureDecision decideCapture(memref::AllocOp alloc,
                                      const BufferLiveness &liveness,
@@ -133,8 +138,16 @@ static CaptureDecision decideCapture(memref::AllocOp alloc,
     return leave("non-identity layout");
   if (failed(getElementByteSize(type.getElementType())))
     return leave("element type without a fixed byte size");
-  if (type.hasStaticShape() && failed(getMemRefByteSize(type)))
-    return leave("byte size overflows int64");
+  if (type.hasStaticShape()) {
+    FailureOr<int64_t> bytes = getMemRefByteSize(type);
+    if (failed(bytes))
+      return leave("byte size overflows int64");
+    // No machine addresses more; the planner's padding and sums of such
+    // sizes would overflow int64.
+    if (*bytes > kMaxPlannedBytes)
+      return leave("byte size " + std::to_string(*bytes) +
+                   " above the 2^48 bytes a planned buffer may take");
+  }
   if (!alloc.getSymbolOperands().empty())
     return leave("symbol operands");
   if (std::optional<uint64_t> alignment = alloc.getAlignment())
