@@ -33,11 +33,9 @@ FailureOr<ElementLayout> mlir::mplan::getElementLayout(Type type) {
   constexpr int64_t kMaxBits = int64_t(1) << 50;
   if (type.isIndex())
     return getNaturalLayout(64);
-  if (type.isIntOrFloat()) {
-    if (type.getIntOrFloatBitWidth() > kMaxBits)
-      return failure();
+  // MLIR caps integer widths at 2^24 bits: a scalar never overflows.
+  if (type.isIntOrFloat())
     return getNaturalLayout(type.getIntOrFloatBitWidth());
-  }
   if (auto complex = dyn_cast<ComplexType>(type)) {
     // {T, T}: two parts, aligned as one.
     FailureOr<ElementLayout> part = getElementLayout(complex.getElementType());
