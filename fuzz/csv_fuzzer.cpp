@@ -61,8 +61,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   int64_t staggerSteps = (h >> 16) % 4 == 0 ? (h >> 20) % 4 : 0;
   if (options.alignment <= (int64_t(1) << 40))
     options.stagger = options.alignment * staggerSteps;
-  options.capacity = (h >> 24) % 8 == 0 ? static_cast<int64_t>((h >> 28) % 4096)
-                                        : 0;
+  options.capacity =
+      (h >> 24) % 8 == 0 ? static_cast<int64_t>((h >> 28) % 4096) : 0;
 
   std::optional<std::string> inputError = validateInput(buffers);
   std::optional<int64_t> bound = lowerBound(buffers, options.alignment);

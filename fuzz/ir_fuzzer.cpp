@@ -76,9 +76,9 @@ uint64_t hashBytes(std::string_view s) {
 }
 
 /// Inputs that crash MLIR 22's own parser are skipped (upstream bugs, not
-/// mplan's; docs/hardening.md): brackets nested more than 256 deep (recursion), and the
-/// custom parsers of linalg.reduce / linalg.transpose / linalg.broadcast,
-/// which dereference a null attribute when the list after
+/// mplan's; docs/hardening.md): brackets nested more than 256 deep (recursion),
+/// and the custom parsers of linalg.reduce / linalg.transpose /
+/// linalg.broadcast, which dereference a null attribute when the list after
 /// `dimensions =` / `permutation =` does not parse. Skipping them keeps the
 /// fuzzer exploring mplan's code.
 bool mayCrashUpstreamParser(std::string_view text) {
@@ -138,8 +138,8 @@ bool mayCrashUpstreamParser(std::string_view text) {
 bool hasMPlanOps(ModuleOp module) {
   bool found = false;
   module.walk([&](Operation *op) {
-    if (op->getDialect() &&
-        op->getDialect()->getNamespace() == mplan::MPlanDialect::getDialectNamespace()) {
+    if (op->getDialect() && op->getDialect()->getNamespace() ==
+                                mplan::MPlanDialect::getDialectNamespace()) {
       found = true;
       return WalkResult::interrupt();
     }
@@ -191,9 +191,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   // MLIR's lexer reads the byte after the buffer (MemoryBuffer guarantees a
   // NUL there); libFuzzer's data has none, so parse a NUL-terminated copy.
   std::string text(currentInput);
-  OwningOpRef<ModuleOp> module =
-      parseSourceString<ModuleOp>(llvm::StringRef(text.data(), text.size()),
-                                  config);
+  OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(
+      llvm::StringRef(text.data(), text.size()), config);
   if (!module || failed(verify(*module)))
     return 0;
   bool clean = !hasMPlanOps(*module);

@@ -30,15 +30,15 @@
 #include "mplan/Support/Planner.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <fcntl.h>
 #include <random>
 #include <string>
-#include <chrono>
-#include <csignal>
-#include <fcntl.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -253,9 +253,9 @@ ChildRun runMplanPlan(const std::string &binary,
     }
     usleep(500);
   }
-  r.wall = std::chrono::duration<double>(std::chrono::steady_clock::now() -
-                                         begin)
-               .count();
+  r.wall =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - begin)
+          .count();
   r.maxRssKb = usage.ru_maxrss;
   r.cpu = static_cast<double>(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) +
           1e-6 * static_cast<double>(usage.ru_utime.tv_usec +
@@ -323,10 +323,11 @@ int scaleTable(const std::string &kind, const std::vector<int64_t> &sizes,
           limit = name.substr(colon + 1);
           name = name.substr(0, colon);
         }
-        ChildRun r = runMplanPlan(binary,
-                                  {"--strategy=" + name, "--time-limit=" +
-                                   limit, path, "-o", "/dev/null"},
-                                  timeout);
+        ChildRun r =
+            runMplanPlan(binary,
+                         {"--strategy=" + name, "--time-limit=" + limit, path,
+                          "-o", "/dev/null"},
+                         timeout);
         if (r.timedOut) {
           gaveUp[k] = 2;
           continue;
@@ -348,7 +349,8 @@ int scaleTable(const std::string &kind, const std::vector<int64_t> &sizes,
         gaveUp[k] = 1;
         continue;
       }
-      std::printf(" %.3f / %.3f | %.4f |", medianOf(walls[k]), medianOf(cpus[k]),
+      std::printf(" %.3f / %.3f | %.4f |", medianOf(walls[k]),
+                  medianOf(cpus[k]),
                   static_cast<double>(last[k].arena) / static_cast<double>(lb));
       if (gaveUp[k] == 2)
         gaveUp[k] = 1;
@@ -424,10 +426,11 @@ int main(int argc, char **argv) {
       // --write KIND:N:SEED -> CSV on stdout.
       std::string spec = argv[i + 1];
       size_t a = spec.find(':'), b = spec.find(':', a + 1);
-      std::string text = writeBufferCsv(makeInstance(
-          spec.substr(0, a), std::atoll(spec.c_str() + a + 1),
-          b == std::string::npos ? 42 : std::strtoull(spec.c_str() + b + 1,
-                                                      nullptr, 10)));
+      std::string text = writeBufferCsv(
+          makeInstance(spec.substr(0, a), std::atoll(spec.c_str() + a + 1),
+                       b == std::string::npos
+                           ? 42
+                           : std::strtoull(spec.c_str() + b + 1, nullptr, 10)));
       std::fwrite(text.data(), 1, text.size(), stdout);
       return 0;
     }

@@ -68,11 +68,11 @@ static Base classifyBase(Value value, const BufferLiveness &liveness,
       Operation *table = SymbolTable::getNearestSymbolTable(funcOp);
       if (table && !symbols)
         symbols.emplace(table);
-      auto global = symbols ? symbols->lookup<memref::GlobalOp>(
-                                  getGlobal.getName())
-                            : memref::GlobalOp();
-      result = global && global.getConstant() ? Base::ConstantGlobal
-                                              : Base::Unknown;
+      auto global = symbols
+                        ? symbols->lookup<memref::GlobalOp>(getGlobal.getName())
+                        : memref::GlobalOp();
+      result =
+          global && global.getConstant() ? Base::ConstantGlobal : Base::Unknown;
       break;
     }
     auto view = value.getDefiningOp<ViewLikeOpInterface>();

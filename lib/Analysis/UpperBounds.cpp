@@ -56,8 +56,8 @@ LogicalResult mlir::mplan::verifyUpperBoundAttrs(FunctionOpInterface func) {
     if (Attribute attr = func.getArgAttr(index, kDimUpperBoundsAttr)) {
       auto emit = [&]() {
         return emitError(getArgLoc(func, index))
-               << "argument #" << index << " carries '"
-               << kDimUpperBoundsAttr << "', ";
+               << "argument #" << index << " carries '" << kDimUpperBoundsAttr
+               << "', ";
       };
       auto shaped = dyn_cast<ShapedType>(type);
       if (!shaped || !isa<MemRefType, RankedTensorType>(type))
@@ -68,12 +68,13 @@ LogicalResult mlir::mplan::verifyUpperBoundAttrs(FunctionOpInterface func) {
       if (!bounds)
         return emit() << "which must be an array<i64: ...>; got " << attr;
       if (bounds.size() != shaped.getRank())
-        return emit() << "which needs one entry per dimension (" << shaped.getRank()
-                      << "); got " << bounds.size();
+        return emit() << "which needs one entry per dimension ("
+                      << shaped.getRank() << "); got " << bounds.size();
       for (auto [dim, bound] : llvm::enumerate(bounds.asArrayRef())) {
         if (!shaped.isDynamicDim(dim) && bound != -1)
-          return emit() << "whose entry " << bound << " bounds static dimension "
-                        << dim << " of " << type << "; use -1 there";
+          return emit() << "whose entry " << bound
+                        << " bounds static dimension " << dim << " of " << type
+                        << "; use -1 there";
         if (shaped.isDynamicDim(dim) && bound != -1 && bound <= 0)
           return emit() << "whose entry for dimension " << dim
                         << " must be a positive bound or -1 (none); got "
@@ -86,13 +87,13 @@ LogicalResult mlir::mplan::verifyUpperBoundAttrs(FunctionOpInterface func) {
 
 /// The bound the user states for `value` (dimension `dim` of a shaped value,
 /// or the value itself), a function argument, and a description of it.
-static std::optional<SizeUpperBound>
-getUserBound(Value value, std::optional<int64_t> dim) {
+static std::optional<SizeUpperBound> getUserBound(Value value,
+                                                  std::optional<int64_t> dim) {
   auto arg = dyn_cast<BlockArgument>(value);
   if (!arg || !arg.getOwner()->isEntryBlock())
     return std::nullopt;
-  auto func = dyn_cast_if_present<FunctionOpInterface>(
-      arg.getOwner()->getParentOp());
+  auto func =
+      dyn_cast_if_present<FunctionOpInterface>(arg.getOwner()->getParentOp());
   if (!func)
     return std::nullopt;
   unsigned index = arg.getArgNumber();
@@ -114,8 +115,7 @@ getUserBound(Value value, std::optional<int64_t> dim) {
   return SizeUpperBound{attr[*dim], text};
 }
 
-std::optional<SizeUpperBound>
-mlir::mplan::computeSizeUpperBound(Value size) {
+std::optional<SizeUpperBound> mlir::mplan::computeSizeUpperBound(Value size) {
   using presburger::BoundType;
   FailureOr<int64_t> fromIR = ValueBoundsConstraintSet::computeConstantBound(
       BoundType::UB, ValueBoundsConstraintSet::Variable(size),

@@ -137,8 +137,8 @@ Expected<CsvTable> mplan::parseBufferCsv(std::string_view text) {
         return lineError(line, "column '" + table.header[c] + "': '" +
                                    printable(f) + "' is not an integer");
       if (ec == std::errc::result_out_of_range)
-        return lineError(line, "column '" + table.header[c] + "': " +
-                                   printable(f) +
+        return lineError(line, "column '" + table.header[c] +
+                                   "': " + printable(f) +
                                    " is out of range for a 64-bit integer");
       return std::nullopt;
     };

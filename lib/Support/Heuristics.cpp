@@ -13,10 +13,10 @@
 #include "mplan/Support/CheckedMath.h"
 
 #include <algorithm>
-#include <limits>
-#include <numeric>
 #include <atomic>
 #include <cstdio>
+#include <limits>
+#include <numeric>
 #include <optional>
 #include <thread>
 
@@ -450,7 +450,6 @@ std::vector<int32_t> mplan::detail::makeOrder(const Problem &p, Order order) {
   return idx;
 }
 
-
 double mplan::detail::portfolioBudget(int32_t n, double timeLimitSeconds) {
   // About what the cheapest members need on large inputs, never less than
   // 50 ms (small instances run every member whatever the limit).
@@ -529,12 +528,12 @@ bool mplan::detail::runPortfolio(const Problem &p, Placement &result,
   // over the threads, fits the budget; time-ordered best fit always runs
   // (the portfolio is never worse than it).
   static const std::pair<Order, Fit> priority[] = {
-      {Order::Start, Fit::Best},    {Order::Size, Fit::Best},
-      {Order::Area, Fit::Best},     {Order::Start, Fit::First},
-      {Order::Breadth, Fit::Best},  {Order::Size, Fit::First},
-      {Order::Area, Fit::First},    {Order::Length, Fit::Best},
-      {Order::Degree, Fit::Best},   {Order::Breadth, Fit::First},
-      {Order::Length, Fit::First},  {Order::Degree, Fit::First}};
+      {Order::Start, Fit::Best},   {Order::Size, Fit::Best},
+      {Order::Area, Fit::Best},    {Order::Start, Fit::First},
+      {Order::Breadth, Fit::Best}, {Order::Size, Fit::First},
+      {Order::Area, Fit::First},   {Order::Length, Fit::Best},
+      {Order::Degree, Fit::Best},  {Order::Breadth, Fit::First},
+      {Order::Length, Fit::First}, {Order::Degree, Fit::First}};
   unsigned threads =
       std::max(1u, std::min(2u, std::thread::hardware_concurrency()));
   std::vector<size_t> admitted;
@@ -590,10 +589,10 @@ bool mplan::detail::runPortfolio(const Problem &p, Placement &result,
         continue;
       }
       std::vector<int32_t> order = makeOrder(p, member.order);
-      status[m] = member.order == Order::Start
-                      ? placeSweep(p, order, member.fit, results[m])
-                      : placeGreedy(p, *index, order, member.fit, results[m],
-                                    deadline);
+      status[m] =
+          member.order == Order::Start
+              ? placeSweep(p, order, member.fit, results[m])
+              : placeGreedy(p, *index, order, member.fit, results[m], deadline);
       ran[m] = 1;
     }
   };

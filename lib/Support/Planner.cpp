@@ -12,9 +12,13 @@ using namespace mplan;
 using namespace mplan::detail;
 
 const std::vector<std::string> &mplan::strategyNames() {
-  static const std::vector<std::string> names = {
-      "naive",         "linear-scan", "greedy-by-size", "greedy-by-breadth",
-      "time-best-fit", "portfolio",   "best"};
+  static const std::vector<std::string> names = {"naive",
+                                                 "linear-scan",
+                                                 "greedy-by-size",
+                                                 "greedy-by-breadth",
+                                                 "time-best-fit",
+                                                 "portfolio",
+                                                 "best"};
   return names;
 }
 
@@ -411,8 +415,8 @@ Expected<Plan> mplan::planBuffers(const std::vector<Buffer> &buffers,
           name = "best(search)";
         // Instances too large for the exact search: repair the peak.
         before = placement.arena;
-        if (!proven && placement.arena > std::max(p.lowerBound,
-                                                  options.capacity) &&
+        if (!proven &&
+            placement.arena > std::max(p.lowerBound, options.capacity) &&
             repairPeak(p, placement, deadline, options.capacity) &&
             placement.arena < before)
           name = "best(" + winner + "+repair)";

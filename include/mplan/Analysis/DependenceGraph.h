@@ -1,4 +1,5 @@
-//===- DependenceGraph.h - Which ops of a block must stay ordered -*- C++ -*-===//
+//===- DependenceGraph.h - Which ops of a block must stay ordered -*- C++
+//-*-===//
 //
 // The dependence graph over the operations of one block, for passes that
 // reorder them (mplan-sequence). Node i is the i-th op of the block; an edge

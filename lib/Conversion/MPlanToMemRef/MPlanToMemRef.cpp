@@ -459,7 +459,8 @@ Value ConvertMPlanToMemRefPass::createArena(OpBuilder &builder,
         SymbolTable::getNearestSymbolTable(func->getParentOp());
     OpBuilder detached(builder.getContext());
     auto global = memref::GlobalOp::create(
-        detached, loc, getGlobalArenaName(func.getName(), slabType.getMemorySpace()),
+        detached, loc,
+        getGlobalArenaName(func.getName(), slabType.getMemorySpace()),
         builder.getStringAttr("private"), arenaType, builder.getUnitAttr(),
         /*constant=*/false, alignment);
     // Before the function if it is a child of the table, renamed on a clash
@@ -478,9 +479,8 @@ Value ConvertMPlanToMemRefPass::createArena(OpBuilder &builder,
 
 /// The slab of `func` in `memorySpace`, or null if it has none. Fails (with a
 /// diagnostic naming `mode`) on more than one.
-static FailureOr<AllocSlabOp> getSpaceSlab(func::FuncOp func,
-                                           Attribute memorySpace,
-                                           StringRef mode) {
+static FailureOr<AllocSlabOp>
+getSpaceSlab(func::FuncOp func, Attribute memorySpace, StringRef mode) {
   AllocSlabOp slab;
   WalkResult result = func.walk([&](AllocSlabOp op) {
     if (op.getType().getMemorySpace() != memorySpace)
@@ -491,8 +491,8 @@ static FailureOr<AllocSlabOp> getSpaceSlab(func::FuncOp func,
         diag << "memory-space " << memorySpace;
       else
         diag << "default-memory-space";
-      diag << " slab of function '" << func.getSymName() << "'; arena="
-           << mode << " needs at most one per function";
+      diag << " slab of function '" << func.getSymName() << "'; arena=" << mode
+           << " needs at most one per function";
       return WalkResult::interrupt();
     }
     slab = op;
@@ -845,8 +845,7 @@ struct SharedUser {
 
   std::string describe() {
     if (slab)
-      return ("'" +
-              slab->getParentOfType<func::FuncOp>().getSymName() + "'")
+      return ("'" + slab->getParentOfType<func::FuncOp>().getSymName() + "'")
           .str();
     return ("the call of '" + call.getCallee() + "' in '" +
             call->getParentOfType<func::FuncOp>().getSymName() + "'")
@@ -919,8 +918,8 @@ LogicalResult ConvertMPlanToMemRefPass::lowerSharedGlobalArenas(
   auto heapAroundCall = [&](func::CallOp call, const Twine &why) {
     auto callee = symbols.lookup<func::FuncOp>(call.getCallee());
     call.emitRemark("the arena of '")
-        << callee.getSymName() << "' is allocated on the heap around this call: "
-        << why;
+        << callee.getSymName()
+        << "' is allocated on the heap around this call: " << why;
     allocateArenaAroundCall(builder, call, argFuncs[callee]);
   };
 
@@ -931,7 +930,8 @@ LogicalResult ConvertMPlanToMemRefPass::lowerSharedGlobalArenas(
       if (!space && argFuncs.count(func))
         continue;
       // Recursion and concurrency as for arena=global.
-      if (chooseArenaKind(slab, ArenaKind::Global, hazards) != ArenaKind::Global) {
+      if (chooseArenaKind(slab, ArenaKind::Global, hazards) !=
+          ArenaKind::Global) {
         builder.setInsertionPoint(slab);
         arenas[slab.getResult()] =
             createArena(builder, slab, ArenaKind::Heap, tables);
@@ -939,25 +939,31 @@ LogicalResult ConvertMPlanToMemRefPass::lowerSharedGlobalArenas(
       }
       unsigned node = graph.nodeOf.lookup(func);
       SlabType type = slab.getType();
-      users.push_back({slab, {}, node, graph.getReachable(node, true),
-                       type.getSize(), type.getAlignment()});
+      users.push_back({slab,
+                       {},
+                       node,
+                       graph.getReachable(node, true),
+                       type.getSize(),
+                       type.getAlignment()});
     }
     if (!space) {
       for (DeferredCall d : deferred) {
         auto caller = d.call->getParentOfType<func::FuncOp>();
         switch (d.reason) {
         case DeferReason::Concurrent:
-          heapAroundCall(d.call,
-                         "it is nested in " +
-                             getConcurrentAncestor(d.call)->getName().getStringRef() +
-                             ", whose regions may run at once");
+          heapAroundCall(
+              d.call,
+              "it is nested in " +
+                  getConcurrentAncestor(d.call)->getName().getStringRef() +
+                  ", whose regions may run at once");
           continue;
         case DeferReason::NotCovered:
           heapAroundCall(d.call, "the caller's slab does not dominate it");
           continue;
         case DeferReason::NotFinal:
-          heapAroundCall(d.call, "the callee and the caller are in a call-graph "
-                                 "cycle (recursive)");
+          heapAroundCall(d.call,
+                         "the callee and the caller are in a call-graph "
+                         "cycle (recursive)");
           continue;
         case DeferReason::NoSlab:
           break;
@@ -970,20 +976,23 @@ LogicalResult ConvertMPlanToMemRefPass::lowerSharedGlobalArenas(
         }
         if (Operation *region = hazards.concurrent.lookup(caller)) {
           heapAroundCall(
-              d.call, "the caller '" + caller.getSymName() +
-                          "' has no slab and may run in several instances at "
-                          "once (from " +
-                          region->getName().getStringRef() + " in function '" +
-                          region->getParentOfType<FunctionOpInterface>()
-                              .getName() +
-                          "')");
+              d.call,
+              "the caller '" + caller.getSymName() +
+                  "' has no slab and may run in several instances at "
+                  "once (from " +
+                  region->getName().getStringRef() + " in function '" +
+                  region->getParentOfType<FunctionOpInterface>().getName() +
+                  "')");
           continue;
         }
         auto callee = symbols.lookup<func::FuncOp>(d.call.getCallee());
         const ArgumentArena &info = argFuncs[callee];
-        users.push_back({{}, d.call, graph.nodeOf.lookup(caller),
+        users.push_back({{},
+                         d.call,
+                         graph.nodeOf.lookup(caller),
                          graph.getReachable(graph.nodeOf.lookup(callee), true),
-                         info.size, info.alignment});
+                         info.size,
+                         info.alignment});
       }
     }
     if (users.empty())
@@ -1024,11 +1033,11 @@ LogicalResult ConvertMPlanToMemRefPass::lowerSharedGlobalArenas(
                           " uses the shared global arena from offset 0 "
                           "(reachable through calls from it)";
         if (user.call) {
-          heapAroundCall(user.call,
-                         "the caller '" +
-                             user.call->getParentOfType<func::FuncOp>()
-                                 .getSymName() +
-                             "'" + why);
+          heapAroundCall(
+              user.call,
+              "the caller '" +
+                  user.call->getParentOfType<func::FuncOp>().getSymName() +
+                  "'" + why);
         } else {
           user.slab.emitRemark("function ")
               << user.describe() << why << "; allocated on the heap instead";
@@ -1038,8 +1047,8 @@ LogicalResult ConvertMPlanToMemRefPass::lowerSharedGlobalArenas(
         }
         continue;
       }
-      Operation *at = user.slab ? user.slab.getOperation()
-                                : user.call.getOperation();
+      Operation *at =
+          user.slab ? user.slab.getOperation() : user.call.getOperation();
       builder.setInsertionPoint(at);
       auto get = memref::GetGlobalOp::create(builder, at->getLoc(), globalType,
                                              global.getSymName());
@@ -1050,11 +1059,10 @@ LogicalResult ConvertMPlanToMemRefPass::lowerSharedGlobalArenas(
       }
       // The callee's arena is the first `user.size` bytes.
       Value zero = arith::ConstantIndexOp::create(builder, at->getLoc(), 0);
-      auto slice = memref::ViewOp::create(
-          builder, at->getLoc(), getArenaType(ctx, user.size, space),
-          get.getResult(), zero, ValueRange());
-      user.call->insertOperands(user.call->getNumOperands(),
-                                slice.getResult());
+      auto slice = memref::ViewOp::create(builder, at->getLoc(),
+                                          getArenaType(ctx, user.size, space),
+                                          get.getResult(), zero, ValueRange());
+      user.call->insertOperands(user.call->getNumOperands(), slice.getResult());
     }
 
     // At the module's location, without the module printed after it.
@@ -1064,9 +1072,8 @@ LogicalResult ConvertMPlanToMemRefPass::lowerSharedGlobalArenas(
       remark << "memory-space " << space << " ";
     remark << "arena '" << global.getSymName() << "' of " << size
            << " bytes from offset 0 for " << names.size() << " user"
-           << (names.size() == 1 ? "" : "s") << " ("
-           << llvm::join(names, ", ") << "), instead of their sum, " << sum
-           << " bytes; not re-entrant";
+           << (names.size() == 1 ? "" : "s") << " (" << llvm::join(names, ", ")
+           << "), instead of their sum, " << sum << " bytes; not re-entrant";
   }
   return addArenaArguments(symbols, defaultSlabs, argFuncs, arenas);
 }
@@ -1076,7 +1083,8 @@ void ConvertMPlanToMemRefPass::runOnOperation() {
   FailureOr<ArenaKind> kind = parseArenaKind(arena);
   if (failed(kind)) {
     module.emitError("convert-mplan-to-memref: unknown arena kind '")
-        << arena << "'; expected heap, stack, global, argument or shared-global";
+        << arena
+        << "'; expected heap, stack, global, argument or shared-global";
     return signalPassFailure();
   }
   if (*kind != ArenaKind::Argument && !functions.empty()) {
