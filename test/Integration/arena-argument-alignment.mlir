@@ -16,7 +16,7 @@
 // RUN: diff %t.base %t.plan
 
 // IR-LABEL: func.func @vec(
-// IR-SAME: memref<[[N:[0-9]+]]xi8> {mplan.arena})
+// IR-SAME: memref<[[N:[0-9]+]]xi8> {llvm.noalias, mplan.arena})
 // IR-SAME: mplan.arena_alignment = 16
 // IR-LABEL: func.func @main(
 // IR: %[[ARENA:.*]] = memref.alloc() {alignment = 16 : i64, mplan.arena} : memref<[[M:[0-9]+]]xi8>

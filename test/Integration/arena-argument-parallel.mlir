@@ -19,7 +19,7 @@
 // RUN: FileCheck %s --check-prefix=OUT < %t.plan
 
 // IR-LABEL: func.func @row(
-// IR-SAME: memref<{{[0-9]+}}xi8> {mplan.arena}
+// IR-SAME: memref<{{[0-9]+}}xi8> {llvm.noalias, mplan.arena}
 // IR-LABEL: func.func @main(
 // IR: %[[ARENA:.*]] = memref.alloc() {{.*}}mplan.arena{{.*}} : memref<[[M:[0-9]+]]xi8>
 // IR: scf.parallel

@@ -28,7 +28,7 @@
 // OUT-NEXT: {{\[\[}}0.0889
 
 // IR-LABEL: func.func @compute(
-// IR-SAME: %[[ARENA:[a-z0-9]+]]: memref<[[N:[0-9]+]]xi8> {mplan.arena})
+// IR-SAME: %[[ARENA:[a-z0-9]+]]: memref<[[N:[0-9]+]]xi8> {llvm.noalias, mplan.arena})
 // IR-SAME: attributes {mplan.arena_alignment = 64 : i64, mplan.arena_size = [[N]] : i64}
 // IR: %[[A:.*]] = memref.assume_alignment %[[ARENA]], 64
 // IR-NOT: memref.alloc

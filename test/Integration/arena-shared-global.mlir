@@ -30,7 +30,7 @@
 // IR: memref.global "private" @__mplan_arena_shared : memref<[[N:[0-9]+]]xi8> = uninitialized {alignment = 64 : i64}
 // IR-NOT: memref.global "private" @__mplan_arena
 // IR-LABEL: func.func @shared(
-// IR-SAME: memref<[[S:[0-9]+]]xi8> {mplan.arena}
+// IR-SAME: memref<[[S:[0-9]+]]xi8> {llvm.noalias, mplan.arena}
 // IR-NOT: mplan.arena}
 // IR-LABEL: func.func @prefill(
 // IR-NEXT: %[[G:.*]] = memref.get_global @__mplan_arena_shared : memref<[[N]]xi8> {mplan.arena}

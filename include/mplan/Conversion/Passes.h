@@ -32,6 +32,12 @@ struct MPlanToLLVMOptions : public PassPipelineOptions<MPlanToLLVMOptions> {
                      "(convert-mplan-arenas-to-llvm) and every other "
                      "allocation as finalize-memref-to-llvm does"),
       llvm::cl::init(false)};
+  PassOptions::Option<bool> aliasScopes{
+      *this, "alias-scopes",
+      llvm::cl::desc("Give the accesses to arena buffers alias scopes and "
+                     "noalias sets (mplan-tag-buffer-accesses and "
+                     "mplan-buffer-alias-scopes)"),
+      llvm::cl::init(true)};
 };
 
 /// Adds the upstream passes that lower linalg, scf, memref, arith, math, cf

@@ -52,8 +52,12 @@ def ConvertMPlanToMemRef : Pass<"convert-mplan-to-memref", "ModuleOp"> {
       empty: all functions with a default-space slab but `main`, the
       program's entry point, which nothing can hand an arena); the function
       gets `mplan.arena_size` / `mplan.arena_alignment` attributes, its
-      argument `mplan.arena`, a `memref.assume_alignment` (callers must pass
-      memory aligned to `mplan.arena_alignment`) and a companion
+      argument `mplan.arena` and (option `arena-noalias`, on by default)
+      `llvm.noalias`, a `memref.assume_alignment` (callers must pass memory
+      aligned to `mplan.arena_alignment`, and that no other argument, global
+      or other pointer the function reaches during the call points into:
+      `llvm.noalias` states it to LLVM, and `mplan-buffer-alias-scopes` then
+      treats the other arguments as outside the arena) and a companion
       `<name>_arena_size() -> index` function. Slabs in other memory spaces,
       and the slabs of functions not named, keep a heap arena in their space.
       Call sites in the module pass memory: functions are processed callees
@@ -115,6 +119,10 @@ def ConvertMPlanToMemRef : Pass<"convert-mplan-to-memref", "ModuleOp"> {
     Option<"stackLimit", "stack-limit", "int64_t", /*default=*/"1048576",
            "With arena=stack: the largest stack arena in bytes; a larger "
            "slab gets a heap arena and a remark (default 1 MiB)">,
+    Option<"arenaNoAlias", "arena-noalias", "bool", /*default=*/"true",
+           "With arena=argument: mark the arena argument `llvm.noalias` "
+           "(callers pass memory that nothing else the function reaches "
+           "during the call points into, as mplan's own call sites do)">,
     Option<"verifyPlan", "verify-plan", "bool", /*default=*/"true",
            "Check the plan against live ranges recomputed from the IR "
            "before lowering (as --mplan-verify-plan does)">,
@@ -176,6 +184,78 @@ def ConvertMPlanArenasToLLVM : Pass<"convert-mplan-arenas-to-llvm", "ModuleOp"> 
     docs/benchmarks.md).
   }];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
+def MPlanTagBufferAccesses : Pass<"mplan-tag-buffer-accesses",
+                                  "::mlir::func::FuncOp"> {
+  let summary = "Mark which arena bytes each memory access may touch";
+  let description = [{
+    The first half of mplan's alias scopes (the second is
+    `mplan-buffer-alias-scopes`; `mplan-to-llvm` runs both). In a function
+    with an arena made by `convert-mplan-to-memref` -- an op or argument
+    marked `mplan.arena`: a `memref.alloc`/`memref.alloca` in the function's
+    entry block (allocated once per call), a `memref.get_global`, or the
+    arena argument of `arena=argument` -- every op that reads or writes
+    memrefs gets, in its location, the set of places it may access:
+
+    * a byte range of an arena: a `memref.view` of the arena at a constant
+      byte shift (a planned buffer) spans the bytes of its static type from
+      there; views of it (`ViewLikeOpInterface`: subview, reinterpret_cast,
+      cast, collapse/expand_shape, extract_strided_metadata, ...) stay
+      inside it, as the planner already assumes. An access to the arena
+      itself spans all of it.
+    * outside every arena: a memref rooted at any other allocation, at
+      another global, or at a function argument. A function argument never
+      points into the function's own arena: a heap or stack arena is
+      allocated after the call started, and a global arena is private to
+      its function (or shared by entry points that never run at once) and
+      never escapes; with `arena=argument` this holds under the caller's
+      obligation that the arena argument is marked `llvm.noalias` for, and
+      only then.
+
+    An op that accesses a memref of any other origin (a block argument, a
+    call result, a memref loaded from memory, ...) gets no mark. So does
+    every op of a function without such an arena, and every access when the
+    arena is allocated in a loop or other nested block (a new arena each
+    time). The mark is a `FusedLoc` wrapping the op's location, with a
+    dictionary `{mplan.access = [array<i64: arena, first byte, end>, ...]}`
+    (arena -1: outside) as metadata, because upstream's lowering patterns
+    give the LLVM ops they create the location of the op they replace and
+    drop its attributes. Run after loops are lowered to `cf` (as
+    `mplan-to-llvm` does), so that each load and store is marked with the
+    one buffer it reads or writes.
+  }];
+  let dependentDialects = ["::mlir::memref::MemRefDialect"];
+}
+
+def MPlanBufferAliasScopes : Pass<"mplan-buffer-alias-scopes", "ModuleOp"> {
+  let summary = "Give arena buffers alias scopes and noalias sets";
+  let description = [{
+    The second half of mplan's alias scopes, after the LLVM lowering: in
+    each `llvm.func`, every distinct place named by the marks of
+    `mplan-tag-buffer-accesses` (an arena byte range, or "outside the
+    arenas") becomes an `#llvm.alias_scope` of one `#llvm.alias_scope_domain`
+    for the function. Every `llvm.load`, `llvm.store`, `llvm.intr.memcpy`,
+    `llvm.intr.memmove`, `llvm.intr.memset`, `llvm.atomicrmw` and
+    `llvm.cmpxchg` with a mark gets the scopes of its places as
+    `alias_scopes`, and as `noalias_scopes` the scopes whose bytes can never
+    be the same as any of its places': another arena, outside vs. inside the
+    arenas, or a byte range of the same arena that does not intersect. Two
+    buffers that reuse the same bytes at different times are never declared
+    noalias with each other, whatever their live ranges: scoped noalias
+    lets LLVM reorder accesses across the whole function, which would move a
+    later buffer's store above an earlier buffer's load of the same bytes.
+    Each `noalias_scopes` list keeps at most `max-noalias-scopes` scopes
+    (outside first, then in the order the places appear): a shorter list
+    only claims less. Every mark is then removed from every location, so
+    the module keeps the locations it had before the first half.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+  let options = [
+    Option<"maxNoAliasScopes", "max-noalias-scopes", "unsigned",
+           /*default=*/"500",
+           "The longest noalias_scopes list of an access">,
+  ];
 }
 
 #endif // MPLAN_CONVERSION_PASSES_TD

@@ -6,7 +6,8 @@
 // default space, see mplan-dealloc-in-default-space; ub.poison that the
 // vector lowering leaves behind included). With `aligned-arenas`,
 // convert-mplan-arenas-to-llvm first lowers the heap arenas with upstream's
-// aligned_alloc pattern.
+// aligned_alloc pattern; with `alias-scopes` (the default), the accesses to
+// arena buffers get alias scopes (AliasScopes.cpp).
 //
 //===----------------------------------------------------------------------===//
 
@@ -151,6 +152,10 @@ void mlir::mplan::buildMPlanToLLVMPipeline(OpPassManager &pm,
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());
   pm.addPass(createSCFToControlFlowPass());
+  // Each load and store now reads or writes one memref: mark the arena bytes
+  // it may touch (the marks travel in locations through the lowering).
+  if (options.aliasScopes)
+    pm.addNestedPass<func::FuncOp>(mplan::createMPlanTagBufferAccesses());
   pm.addPass(createConvertVectorToLLVMPass());
   // The n-D vector lowerings (vector.transpose, vector.broadcast, ...) build
   // their results from ub.poison, which convert-vector-to-llvm leaves.
@@ -168,6 +173,8 @@ void mlir::mplan::buildMPlanToLLVMPipeline(OpPassManager &pm,
   pm.addPass(createConvertFuncToLLVMPass());
   pm.addPass(createConvertControlFlowToLLVMPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
+  if (options.aliasScopes)
+    pm.addPass(mplan::createMPlanBufferAliasScopes());
 }
 
 void mlir::mplan::registerMPlanToLLVMPipeline() {

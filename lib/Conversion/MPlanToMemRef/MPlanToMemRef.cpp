@@ -701,13 +701,13 @@ static void allocateArenaAroundCall(OpBuilder &builder, func::CallOp call,
 }
 
 /// Rewrites the signatures of `argFuncs`: the default-memory-space slab
-/// becomes a trailing argument (mapped to it in `arenas`), with a
-/// `<name>_arena_size() -> index` companion.
+/// becomes a trailing argument (mapped to it in `arenas`; `llvm.noalias` if
+/// `noAlias`), with a `<name>_arena_size() -> index` companion.
 static LogicalResult
 addArenaArguments(SymbolTable &symbols,
                   const llvm::MapVector<func::FuncOp, AllocSlabOp> &slabs,
                   const llvm::MapVector<func::FuncOp, ArgumentArena> &argFuncs,
-                  llvm::DenseMap<Value, Value> &arenas) {
+                  llvm::DenseMap<Value, Value> &arenas, bool noAlias) {
   for (const auto &argFunc : argFuncs) {
     func::FuncOp func = argFunc.first;
     const ArgumentArena &info = argFunc.second;
@@ -722,6 +722,9 @@ addArenaArguments(SymbolTable &symbols,
       return func.emitError("convert-mplan-to-memref: cannot add the arena "
                             "argument");
     func.setArgAttr(argIndex, kArenaAttr, UnitAttr::get(ctx));
+    if (noAlias)
+      func.setArgAttr(argIndex, LLVM::LLVMDialect::getNoAliasAttrName(),
+                      UnitAttr::get(ctx));
     func->setAttr(kArenaSizeAttr, builder.getI64IntegerAttr(info.size));
     func->setAttr(kArenaAlignAttr, builder.getI64IntegerAttr(info.alignment));
     builder.setInsertionPointToStart(&entry);
@@ -823,7 +826,7 @@ LogicalResult ConvertMPlanToMemRefPass::lowerArgumentArenas(
     auto callee = symbols.lookup<func::FuncOp>(d.call.getCallee());
     allocateArenaAroundCall(builder, d.call, argFuncs[callee]);
   }
-  return addArenaArguments(symbols, slabs, argFuncs, arenas);
+  return addArenaArguments(symbols, slabs, argFuncs, arenas, arenaNoAlias);
 }
 
 namespace {
@@ -1075,7 +1078,8 @@ LogicalResult ConvertMPlanToMemRefPass::lowerSharedGlobalArenas(
            << (names.size() == 1 ? "" : "s") << " (" << llvm::join(names, ", ")
            << "), instead of their sum, " << sum << " bytes; not re-entrant";
   }
-  return addArenaArguments(symbols, defaultSlabs, argFuncs, arenas);
+  return addArenaArguments(symbols, defaultSlabs, argFuncs, arenas,
+                           arenaNoAlias);
 }
 
 void ConvertMPlanToMemRefPass::runOnOperation() {

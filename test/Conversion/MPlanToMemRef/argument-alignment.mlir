@@ -5,7 +5,7 @@
 // free byte (8, after %a), and the caller's slab takes the larger alignment.
 
 // CHECK-LABEL: func.func @vec(
-// CHECK-SAME: %[[ARG:[a-z0-9]+]]: memref<16xi8> {mplan.arena})
+// CHECK-SAME: %[[ARG:[a-z0-9]+]]: memref<16xi8> {llvm.noalias, mplan.arena})
 // CHECK-SAME: attributes {mplan.arena_alignment = 16 : i64, mplan.arena_size = 16 : i64}
 func.func @vec(%x: vector<4xf32>) {
   %slab = mplan.alloc_slab : !mplan.slab<16, 16>

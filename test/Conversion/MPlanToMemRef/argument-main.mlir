@@ -7,7 +7,7 @@
 // a slice of it. Named explicitly, it takes its arena like any other function.
 
 // CHECK-LABEL: func.func @inner(
-// CHECK-SAME:    memref<128xi8> {mplan.arena})
+// CHECK-SAME:    memref<128xi8> {llvm.noalias, mplan.arena})
 func.func @inner(%x: f32) {
   %slab = mplan.alloc_slab : !mplan.slab<128, 64>
   %a = mplan.alloc_tensor id(0) live [1, 2) at %slab[0] : !mplan.slab<128, 64> -> memref<32xf32>
@@ -23,7 +23,7 @@ func.func @inner(%x: f32) {
 // CHECK:         memref.dealloc %[[H]] : memref<192xi8>
 // CHECK-NOT:   func.func @main_arena_size
 // NAMED-LABEL: func.func @main(
-// NAMED-SAME:    memref<192xi8> {mplan.arena})
+// NAMED-SAME:    memref<192xi8> {llvm.noalias, mplan.arena})
 // NAMED-LABEL: func.func @main_arena_size() -> index
 func.func @main() {
   %x = arith.constant 1.0 : f32

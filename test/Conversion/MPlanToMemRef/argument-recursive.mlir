@@ -4,7 +4,7 @@
 // final while its caller is planned): it allocates the callee's arena on the heap around
 // the call.
 // CHECK-LABEL: func.func @rec(
-// CHECK-SAME: %[[ARG:[a-z0-9]+]]: memref<64xi8> {mplan.arena})
+// CHECK-SAME: %[[ARG:[a-z0-9]+]]: memref<64xi8> {llvm.noalias, mplan.arena})
 // CHECK: %[[H:.*]] = memref.alloc() {alignment = 64 : i64, mplan.arena} : memref<64xi8>
 // CHECK-NEXT: call @rec(%{{.*}}, %[[H]])
 // CHECK-NEXT: memref.dealloc %[[H]]
@@ -25,13 +25,13 @@ func.func @rec(%n: i1, %x: f32) {
 // comes first in the post-order, before @even's size is known: @even's final 128-byte
 // arena comes from the heap around that call.
 // CHECK-LABEL: func.func @even(
-// CHECK-SAME: %[[ARG:[a-z0-9]+]]: memref<128xi8> {mplan.arena})
+// CHECK-SAME: %[[ARG:[a-z0-9]+]]: memref<128xi8> {llvm.noalias, mplan.arena})
 // CHECK: %[[A:.*]] = memref.assume_alignment %[[ARG]], 64 : memref<128xi8>
 // CHECK: %[[C64:.*]] = arith.constant 64 : index
 // CHECK-NEXT: %[[S:.*]] = memref.view %[[A]][%[[C64]]][] {{.*}} : memref<128xi8> to memref<64xi8>
 // CHECK-NEXT: call @odd(%{{.*}}, %[[S]])
 // CHECK-LABEL: func.func @odd(
-// CHECK-SAME: %{{.*}}: memref<64xi8> {mplan.arena})
+// CHECK-SAME: %{{.*}}: memref<64xi8> {llvm.noalias, mplan.arena})
 // CHECK: %[[H:.*]] = memref.alloc() {alignment = 64 : i64, mplan.arena} : memref<128xi8>
 // CHECK-NEXT: call @even(%{{.*}}, %[[H]])
 // CHECK-NEXT: memref.dealloc %[[H]]

@@ -9,7 +9,7 @@
 // it. @noslab has no slab: it allocates @inner's arena on the heap around the call.
 
 // CHECK-LABEL: func.func @inner(
-// CHECK-SAME: %[[ARG:[a-z0-9]+]]: memref<128xi8> {mplan.arena})
+// CHECK-SAME: %[[ARG:[a-z0-9]+]]: memref<128xi8> {llvm.noalias, mplan.arena})
 // CHECK-SAME: attributes {mplan.arena_alignment = 64 : i64, mplan.arena_size = 128 : i64}
 // CHECK: %[[A:.*]] = memref.assume_alignment %[[ARG]], 64 : memref<128xi8>
 // CHECK: memref.view %[[A]]
@@ -26,7 +26,7 @@ func.func @inner(%x: f32) {
 }
 
 // CHECK-LABEL: func.func @outer(
-// CHECK-SAME: %[[ARG:[a-z0-9]+]]: memref<192xi8> {mplan.arena})
+// CHECK-SAME: %[[ARG:[a-z0-9]+]]: memref<192xi8> {llvm.noalias, mplan.arena})
 // CHECK-SAME: mplan.arena_size = 192 : i64
 // CHECK: %[[A:.*]] = memref.assume_alignment %[[ARG]], 64 : memref<192xi8>
 // CHECK: memref.view %[[A]][%{{.*}}][] {mplan.buffer_id = 0 : i64{{.*}}} : memref<192xi8> to memref<16xf32>
@@ -59,7 +59,7 @@ func.func @noslab(%x: f32) {
 // functions=inner: only @inner takes its arena from its caller; @outer keeps a heap arena
 // that now also holds @inner's arena, and @noslab calls @outer unchanged.
 // NAMED-LABEL: func.func @inner(
-// NAMED-SAME: memref<128xi8> {mplan.arena})
+// NAMED-SAME: memref<128xi8> {llvm.noalias, mplan.arena})
 // NAMED-LABEL: func.func @inner_arena_size() -> index
 // NAMED-LABEL: func.func @outer(
 // NAMED-SAME: %{{.*}}: f32) {

@@ -51,7 +51,7 @@
 // arena=argument: the default-space slab becomes the argument; the slabs in the other
 // spaces keep a heap arena in their space.
 // ARG-LABEL: func.func @three_spaces(
-// ARG-SAME: %[[ARENA:[a-z0-9]+]]: memref<64xi8> {mplan.arena})
+// ARG-SAME: %[[ARENA:[a-z0-9]+]]: memref<64xi8> {llvm.noalias, mplan.arena})
 // ARG-SAME: attributes {mplan.arena_alignment = 64 : i64, mplan.arena_size = 64 : i64}
 // ARG: %[[D:.*]] = memref.assume_alignment %[[ARENA]], 64 : memref<64xi8>
 // ARG-DAG: %[[I:.*]] = memref.alloc() {alignment = 16 : i64, mplan.arena} : memref<64xi8, 1>
@@ -86,10 +86,10 @@ func.func @three_spaces(%x: f32) {
 // only slab is in another space has no arena to slice from: the heap, around the call.
 
 // ARG-LABEL: func.func @callee(
-// ARG-SAME: %{{.*}}: f32, %[[ARENA:[a-z0-9]+]]: memref<64xi8> {mplan.arena})
+// ARG-SAME: %{{.*}}: f32, %[[ARENA:[a-z0-9]+]]: memref<64xi8> {llvm.noalias, mplan.arena})
 // ARG: memref.alloc() {alignment = 64 : i64, mplan.arena} : memref<64xi8, 1>
 // ARG-LABEL: func.func @caller(
-// ARG-SAME: %[[CA:[a-z0-9]+]]: memref<128xi8> {mplan.arena})
+// ARG-SAME: %[[CA:[a-z0-9]+]]: memref<128xi8> {llvm.noalias, mplan.arena})
 // ARG: %[[A:.*]] = memref.assume_alignment %[[CA]], 64 : memref<128xi8>
 // ARG: %[[S:.*]] = memref.view %[[A]][%{{.*}}][] {{.*}} : memref<128xi8> to memref<64xi8>
 // ARG-NEXT: call @callee(%{{.*}}, %[[S]]) : (f32, memref<64xi8>) -> ()

@@ -12,7 +12,7 @@
 // CHECK: memref.global "private" @__mplan_arena_shared : memref<320xi8> = uninitialized {alignment = 64 : i64}
 // CHECK-NOT: memref.global
 // CHECK-LABEL: func.func @shared(
-// CHECK-SAME: %[[ARG:[a-z0-9]+]]: memref<64xi8> {mplan.arena})
+// CHECK-SAME: %[[ARG:[a-z0-9]+]]: memref<64xi8> {llvm.noalias, mplan.arena})
 // CHECK: %[[A:.*]] = memref.assume_alignment %[[ARG]], 64
 // CHECK: memref.view %[[A]]
 // CHECK-LABEL: func.func @shared_arena_size() -> index
@@ -89,7 +89,7 @@ module {
 // CHECK: %[[H:.*]] = memref.alloc() {alignment = 64 : i64, mplan.arena} : memref<512xi8>
 // CHECK: memref.dealloc %[[H]]
 // CHECK-LABEL: func.func @leaf(
-// CHECK-SAME: memref<64xi8> {mplan.arena}
+// CHECK-SAME: memref<64xi8> {llvm.noalias, mplan.arena}
 // CHECK-LABEL: func.func @mid2(
 // CHECK-NEXT: %[[H:.*]] = memref.alloc() {alignment = 64 : i64, mplan.arena} : memref<64xi8>
 // CHECK-NEXT: call @leaf(%{{.*}}, %[[H]])
@@ -148,7 +148,7 @@ module {
 // CHECK-LABEL: func.func @body(
 // CHECK: memref.alloc() {alignment = 64 : i64, mplan.arena} : memref<64xi8>
 // CHECK-LABEL: func.func @work(
-// CHECK-SAME: memref<64xi8> {mplan.arena}
+// CHECK-SAME: memref<64xi8> {llvm.noalias, mplan.arena}
 // CHECK-LABEL: func.func @seq(
 // CHECK-NEXT: memref.get_global @__mplan_arena_shared : memref<128xi8> {mplan.arena}
 // CHECK-LABEL: func.func @par(
@@ -256,7 +256,7 @@ module {
 // CHECK-LABEL: func.func @a(
 // CHECK: memref.get_global @__mplan_arena_shared_1 : memref<512xi8, 1> {mplan.arena}
 // CHECK-LABEL: func.func @b(
-// CHECK-SAME: memref<64xi8> {mplan.arena}
+// CHECK-SAME: memref<64xi8> {llvm.noalias, mplan.arena}
 // CHECK: memref.alloc() {alignment = 64 : i64, mplan.arena} : memref<128xi8, 1>
 // CHECK-LABEL: func.func @c(
 // CHECK: memref.get_global @__mplan_arena_shared_1 : memref<512xi8, 1> {mplan.arena}

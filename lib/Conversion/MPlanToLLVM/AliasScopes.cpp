@@ -1,0 +1,383 @@
+//===- AliasScopes.cpp - alias scopes for arena buffers -------------------===//
+//
+// Every planned buffer is a view of one arena pointer, so LLVM no longer sees
+// the separate objects that per-buffer allocations gave it. These two passes
+// give it the facts back as scoped noalias metadata:
+//
+//   * mplan-tag-buffer-accesses (memref level, after loops are lowered to cf)
+//     finds, for every memory access, the places it may touch: byte ranges of
+//     the function's arenas, or "outside every arena"; it records them in the
+//     op's location, which upstream's lowering patterns copy to the LLVM ops
+//     they create (they drop attributes);
+//   * mplan-buffer-alias-scopes (LLVM level) turns the places of each function
+//     into alias scopes of one domain, gives each access the scopes of its
+//     places and, as noalias, the scopes of the places that can never share a
+//     byte with them, and removes the marks.
+//
+// The criterion is disjoint bytes, never disjoint live ranges: buffers that
+// reuse bytes at different times are not noalias.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mplan/Conversion/Passes.h"
+
+#include "mplan/Dialect/MPlan/IR/MPlanOps.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/IR/AttrTypeSubElements.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/CheckedArithmetic.h"
+#include "llvm/Support/FormatVariadic.h"
+
+#include <map>
+
+namespace mlir {
+namespace mplan {
+#define GEN_PASS_DEF_MPLANTAGBUFFERACCESSES
+#define GEN_PASS_DEF_MPLANBUFFERALIASSCOPES
+#include "mplan/Conversion/Passes.h.inc"
+} // namespace mplan
+} // namespace mlir
+
+using namespace mlir;
+
+static constexpr llvm::StringLiteral kArenaAttr = "mplan.arena";
+static constexpr llvm::StringLiteral kAccessKey = "mplan.access";
+
+namespace {
+/// A place a memory access may touch: bytes [begin, end) of arena `arena`, or
+/// anything outside the function's arenas (`arena` == kOutside).
+struct Place {
+  static constexpr int64_t kOutside = -1;
+  int64_t arena = kOutside;
+  int64_t begin = 0;
+  int64_t end = 0;
+
+  bool isOutside() const { return arena == kOutside; }
+  /// Whether no byte of `this` can be a byte of `other`.
+  bool isDisjointFrom(const Place &other) const {
+    if (isOutside() || other.isOutside())
+      return !(isOutside() && other.isOutside());
+    return arena != other.arena || end <= other.begin || other.end <= begin;
+  }
+  bool operator==(const Place &other) const {
+    return arena == other.arena && begin == other.begin && end == other.end;
+  }
+  bool operator<(const Place &other) const {
+    return std::tie(arena, begin, end) <
+           std::tie(other.arena, other.begin, other.end);
+  }
+};
+
+/// The places of a memref value; `known` is false when the value may point
+/// anywhere (then `places` is empty).
+struct Places {
+  bool known = false;
+  SmallVector<Place, 1> places;
+
+  static Places unknown() { return {}; }
+  static Places of(Place place) { return {true, {place}}; }
+};
+
+/// Finds the places of the memref values of one function.
+class PlaceFinder {
+public:
+  explicit PlaceFinder(func::FuncOp func) : func(func) {
+    Block &entry = func.getBody().front();
+    // The arena argument (arena=argument): other arguments are outside it
+    // only under the caller's obligation, stated by `llvm.noalias`.
+    argumentsAreOutside = true;
+    for (BlockArgument arg : entry.getArguments()) {
+      if (!func.getArgAttr(arg.getArgNumber(), kArenaAttr))
+        continue;
+      addArena(arg);
+      if (!func.getArgAttr(arg.getArgNumber(),
+                           LLVM::LLVMDialect::getNoAliasAttrName()))
+        argumentsAreOutside = false;
+    }
+    // Arenas allocated once per call, and global arenas (by symbol: every
+    // memref.get_global of one is the same bytes).
+    func.walk([&](Operation *op) {
+      if (!op->hasAttr(kArenaAttr) || op->getNumResults() != 1)
+        return;
+      if (auto get = dyn_cast<memref::GetGlobalOp>(op)) {
+        arenaGlobals.try_emplace(get.getNameAttr(), -1);
+        return;
+      }
+      if (isa<memref::AllocOp, memref::AllocaOp>(op) &&
+          op->getBlock() == &entry)
+        addArena(op->getResult(0));
+    });
+  }
+
+  bool hasArenas() const { return numArenas != 0 || !arenaGlobals.empty(); }
+
+  /// The places of memref `value`, memoized.
+  const Places &get(Value value) {
+    auto it = cache.find(value);
+    if (it != cache.end())
+      return it->second;
+    Places result = compute(value);
+    return cache[value] = std::move(result);
+  }
+
+private:
+  void addArena(Value arena) {
+    int64_t size = arenaSize(arena);
+    cache[arena] = Places::of({numArenas++, 0, size});
+  }
+
+  static int64_t arenaSize(Value arena) {
+    auto type = dyn_cast<MemRefType>(arena.getType());
+    if (type) {
+      FailureOr<int64_t> bytes = mplan::getMemRefByteSize(type);
+      if (succeeded(bytes))
+        return *bytes;
+    }
+    return std::numeric_limits<int64_t>::max();
+  }
+
+  Places compute(Value value) {
+    if (auto arg = dyn_cast<BlockArgument>(value)) {
+      // Arguments of the function (the arena argument is cached already).
+      if (arg.getOwner() == &func.getBody().front() && argumentsAreOutside)
+        return Places::of({});
+      return Places::unknown();
+    }
+    Operation *def = value.getDefiningOp();
+    if (auto get = dyn_cast<memref::GetGlobalOp>(def)) {
+      auto it = arenaGlobals.find(get.getNameAttr());
+      if (it == arenaGlobals.end())
+        return Places::of({});
+      if (it->second < 0)
+        it->second = numArenas++;
+      return Places::of({it->second, 0, arenaSize(value)});
+    }
+    // Every other allocation is a different object from the arenas (which
+    // stay allocated for the whole call).
+    if (isa<memref::AllocOp, memref::AllocaOp>(def))
+      return Places::of({});
+    if (auto view = dyn_cast<memref::ViewOp>(def))
+      return computeView(view);
+    if (auto select = dyn_cast<arith::SelectOp>(def)) {
+      Places result = get(select.getTrueValue());
+      const Places &other = get(select.getFalseValue());
+      if (!result.known || !other.known)
+        return Places::unknown();
+      for (const Place &place : other.places)
+        if (!llvm::is_contained(result.places, place))
+          result.places.push_back(place);
+      return result;
+    }
+    // A view stays inside its source.
+    if (auto viewLike = dyn_cast<ViewLikeOpInterface>(def))
+      return get(viewLike.getViewSource());
+    return Places::unknown();
+  }
+
+  /// A `memref.view` at a constant byte shift of a source with one arena
+  /// place spans its type's bytes from there (a planned buffer); otherwise
+  /// it stays inside its source.
+  Places computeView(memref::ViewOp view) {
+    Places source = get(view.getSource());
+    if (!source.known || source.places.size() != 1 ||
+        source.places.front().isOutside())
+      return source;
+    Place place = source.places.front();
+    APInt shift;
+    FailureOr<int64_t> bytes = mplan::getMemRefByteSize(view.getType());
+    if (!matchPattern(view.getByteShift(), m_ConstantInt(&shift)) ||
+        failed(bytes) || shift.isNegative() || shift.getActiveBits() > 62)
+      return source;
+    std::optional<int64_t> begin =
+        llvm::checkedAdd(place.begin, shift.getSExtValue());
+    std::optional<int64_t> end =
+        begin ? llvm::checkedAdd(*begin, *bytes) : std::nullopt;
+    if (!end || *end > place.end)
+      return source;
+    return Places::of({place.arena, *begin, *end});
+  }
+
+  func::FuncOp func;
+  int64_t numArenas = 0;
+  bool argumentsAreOutside = true;
+  /// Global arenas by symbol, with their arena number once used (-1 before).
+  llvm::DenseMap<Attribute, int64_t> arenaGlobals;
+  llvm::DenseMap<Value, Places> cache;
+};
+
+struct MPlanTagBufferAccessesPass
+    : public mlir::mplan::impl::MPlanTagBufferAccessesBase<
+          MPlanTagBufferAccessesPass> {
+  void runOnOperation() override {
+    func::FuncOp func = getOperation();
+    if (func.isExternal())
+      return;
+    PlaceFinder finder(func);
+    if (!finder.hasArenas())
+      return;
+    MLIRContext *ctx = &getContext();
+    func.walk([&](Operation *op) {
+      auto effecting = dyn_cast<MemoryEffectOpInterface>(op);
+      if (!effecting)
+        return;
+      SmallVector<MemoryEffects::EffectInstance> effects;
+      effecting.getEffects(effects);
+      SmallVector<Place> places;
+      for (const MemoryEffects::EffectInstance &effect : effects) {
+        if (!isa<MemoryEffects::Read, MemoryEffects::Write>(effect.getEffect()))
+          continue;
+        Value value = effect.getValue();
+        if (!value || !isa<BaseMemRefType>(value.getType()))
+          return; // An access to memory we cannot name.
+        const Places &found = finder.get(value);
+        if (!found.known)
+          return;
+        for (const Place &place : found.places)
+          if (!llvm::is_contained(places, place))
+            places.push_back(place);
+      }
+      if (places.empty())
+        return;
+      llvm::sort(places);
+      SmallVector<Attribute> encoded;
+      for (const Place &place : places)
+        encoded.push_back(
+            DenseI64ArrayAttr::get(ctx, {place.arena, place.begin, place.end}));
+      auto tag = DictionaryAttr::get(
+          ctx, {NamedAttribute(StringAttr::get(ctx, kAccessKey),
+                               ArrayAttr::get(ctx, encoded))});
+      op->setLoc(FusedLoc::get(ctx, {op->getLoc()}, tag));
+    });
+  }
+};
+
+/// The places of a mark, or failure if `attr` is not one.
+static FailureOr<SmallVector<Place>> decodeMark(Attribute attr) {
+  auto dict = dyn_cast_if_present<DictionaryAttr>(attr);
+  auto list = dict ? dict.getAs<ArrayAttr>(kAccessKey) : ArrayAttr();
+  if (!list)
+    return failure();
+  SmallVector<Place> places;
+  for (Attribute element : list) {
+    auto triple = dyn_cast<DenseI64ArrayAttr>(element);
+    if (!triple || triple.size() != 3)
+      return failure();
+    places.push_back({triple[0], triple[1], triple[2]});
+  }
+  return places;
+}
+
+/// The mark of `loc` if it is a marked location.
+static FailureOr<SmallVector<Place>> getMark(Location loc) {
+  auto fused = dyn_cast<FusedLoc>(loc);
+  if (!fused)
+    return failure();
+  return decodeMark(fused.getMetadata());
+}
+
+static bool mayCarryScopes(Operation *op) {
+  return isa<LLVM::LoadOp, LLVM::StoreOp, LLVM::MemcpyOp, LLVM::MemmoveOp,
+             LLVM::MemsetOp, LLVM::AtomicRMWOp, LLVM::AtomicCmpXchgOp>(op);
+}
+
+struct MPlanBufferAliasScopesPass
+    : public mlir::mplan::impl::MPlanBufferAliasScopesBase<
+          MPlanBufferAliasScopesPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    getOperation()->walk([&](LLVM::LLVMFuncOp func) { annotate(func); });
+    // No mark survives, in the locations of ops and block arguments alike.
+    AttrTypeReplacer replacer;
+    replacer.addReplacement([](FusedLoc fused) -> std::optional<Attribute> {
+      if (failed(decodeMark(fused.getMetadata())))
+        return std::nullopt;
+      ArrayRef<Location> inner = fused.getLocations();
+      if (inner.size() == 1)
+        return inner.front();
+      return FusedLoc::get(fused.getContext(), inner);
+    });
+    replacer.recursivelyReplaceElementsIn(getOperation(),
+                                          /*replaceAttrs=*/false,
+                                          /*replaceLocs=*/true,
+                                          /*replaceTypes=*/false);
+  }
+
+  void annotate(LLVM::LLVMFuncOp func) {
+    // The marked accesses and their places, in program order.
+    SmallVector<std::pair<LLVM::AliasAnalysisOpInterface, SmallVector<Place>>>
+        accesses;
+    llvm::MapVector<std::tuple<int64_t, int64_t, int64_t>, unsigned> index;
+    SmallVector<Place> places;
+    func.walk([&](LLVM::AliasAnalysisOpInterface op) {
+      if (!mayCarryScopes(op) || op.getAliasScopesOrNull() ||
+          op.getNoAliasScopesOrNull())
+        return;
+      FailureOr<SmallVector<Place>> mark = getMark(op->getLoc());
+      if (failed(mark))
+        return;
+      for (const Place &place : *mark) {
+        auto key = std::make_tuple(place.arena, place.begin, place.end);
+        if (index.insert({key, places.size()}).second)
+          places.push_back(place);
+      }
+      accesses.emplace_back(op, std::move(*mark));
+    });
+    if (accesses.empty())
+      return;
+
+    MLIRContext *ctx = func.getContext();
+    auto domain = LLVM::AliasScopeDomainAttr::get(
+        ctx,
+        StringAttr::get(ctx, "mplan arena buffers of @" + func.getSymName()));
+    SmallVector<LLVM::AliasScopeAttr> scopes;
+    for (const Place &place : places) {
+      std::string name =
+          place.isOutside() ? std::string("outside the arenas")
+                            : llvm::formatv("arena {0} bytes [{1}, {2})",
+                                            place.arena, place.begin, place.end)
+                                  .str();
+      scopes.push_back(
+          LLVM::AliasScopeAttr::get(domain, StringAttr::get(ctx, name)));
+    }
+    // The outside scope is listed first in every noalias list.
+    SmallVector<unsigned> order;
+    for (bool outside : {true, false})
+      for (unsigned i = 0, e = places.size(); i < e; ++i)
+        if (places[i].isOutside() == outside)
+          order.push_back(i);
+
+    // Accesses with the same places share their lists.
+    std::map<SmallVector<Place>, std::pair<ArrayAttr, ArrayAttr>> lists;
+    for (auto &[op, mark] : accesses) {
+      auto [it, inserted] = lists.try_emplace(mark);
+      if (inserted) {
+        SmallVector<Attribute> own, disjoint;
+        for (const Place &place : mark)
+          own.push_back(scopes[index.lookup(
+              std::make_tuple(place.arena, place.begin, place.end))]);
+        for (unsigned i : order) {
+          if (disjoint.size() >= maxNoAliasScopes)
+            break;
+          if (llvm::all_of(mark, [&](const Place &place) {
+                return place.isDisjointFrom(places[i]);
+              }))
+            disjoint.push_back(scopes[i]);
+        }
+        it->second = {ArrayAttr::get(ctx, own),
+                      disjoint.empty() ? ArrayAttr()
+                                       : ArrayAttr::get(ctx, disjoint)};
+      }
+      op.setAliasScopes(it->second.first);
+      if (it->second.second)
+        op.setNoAliasScopes(it->second.second);
+    }
+  }
+};
+} // namespace
