@@ -1,0 +1,230 @@
+// RUN: mplan-opt %s --split-input-file --mplan-to-llvm | FileCheck %s
+// RUN: mplan-opt %s --split-input-file --mplan-to-llvm="alias-scopes=false" \
+// RUN:   | FileCheck %s --check-prefix=OFF
+// RUN: mplan-opt %s --split-input-file --mplan-to-llvm -mlir-print-debuginfo \
+// RUN:   | FileCheck %s --check-prefix=LOC
+
+// Alias scopes of arena buffers (mplan-tag-buffer-accesses before the LLVM
+// lowering, mplan-buffer-alias-scopes after it). Two planned buffers at
+// disjoint bytes [0, 64) and [64, 128) of a heap arena, and the function's
+// arguments, which are outside the arena.
+
+// OFF-NOT: alias_scope
+// LOC-NOT: mplan.access
+
+// CHECK-DAG: #[[DOM:alias_scope_domain[0-9]*]] = #llvm.alias_scope_domain<{{.*}}description = "mplan arena buffers of @chain">
+// CHECK-DAG: #[[OUT:alias_scope[0-9]*]] = #llvm.alias_scope<{{.*}}domain = #[[DOM]], description = "outside the arenas">
+// CHECK-DAG: #[[B0:alias_scope[0-9]*]] = #llvm.alias_scope<{{.*}}domain = #[[DOM]], description = "arena 0 bytes [0, 64)">
+// CHECK-DAG: #[[B1:alias_scope[0-9]*]] = #llvm.alias_scope<{{.*}}domain = #[[DOM]], description = "arena 0 bytes [64, 128)">
+// CHECK-LABEL: llvm.func @chain
+// CHECK: llvm.load %{{.*}} {alias_scopes = [#[[OUT]]], noalias_scopes = [#[[B0]], #[[B1]]]} : !llvm.ptr -> f32
+// CHECK: llvm.store %{{.*}} {alias_scopes = [#[[B0]]], noalias_scopes = [#[[OUT]], #[[B1]]]} : f32, !llvm.ptr
+// CHECK: llvm.load %{{.*}} {alias_scopes = [#[[B0]]], noalias_scopes = [#[[OUT]], #[[B1]]]} : !llvm.ptr -> f32
+// CHECK: llvm.store %{{.*}} {alias_scopes = [#[[B1]]], noalias_scopes = [#[[OUT]], #[[B0]]]} : f32, !llvm.ptr
+// CHECK: llvm.load %{{.*}} {alias_scopes = [#[[B1]]], noalias_scopes = [#[[OUT]], #[[B0]]]} : !llvm.ptr -> f32
+// CHECK: llvm.store %{{.*}} {alias_scopes = [#[[OUT]]], noalias_scopes = [#[[B0]], #[[B1]]]} : f32, !llvm.ptr
+func.func @chain(%in: memref<16xf32>, %out: memref<16xf32>) {
+  %c0 = arith.constant 0 : index
+  %c64 = arith.constant 64 : index
+  %c3 = arith.constant 3 : index
+  %arena = memref.alloc() {alignment = 64 : i64, mplan.arena} : memref<128xi8>
+  %a = memref.view %arena[%c0][] : memref<128xi8> to memref<16xf32>
+  %b = memref.view %arena[%c64][] : memref<128xi8> to memref<16xf32>
+  %x = memref.load %in[%c3] : memref<16xf32>
+  memref.store %x, %a[%c3] : memref<16xf32>
+  %y = memref.load %a[%c3] : memref<16xf32>
+  memref.store %y, %b[%c3] : memref<16xf32>
+  %z = memref.load %b[%c3] : memref<16xf32>
+  memref.store %z, %out[%c3] : memref<16xf32>
+  memref.dealloc %arena : memref<128xi8>
+  return
+}
+
+// -----
+
+// Bytes shared at different times are never noalias: %a and %b are the same
+// bytes (one scope), %c overlaps both; only %d is disjoint from them. No
+// access is outside the arena, so there is no outside scope.
+
+// CHECK-DAG: #[[AB:alias_scope[0-9]*]] = #llvm.alias_scope<{{.*}}description = "arena 0 bytes [0, 64)">
+// CHECK-DAG: #[[C:alias_scope[0-9]*]] = #llvm.alias_scope<{{.*}}description = "arena 0 bytes [32, 96)">
+// CHECK-DAG: #[[D:alias_scope[0-9]*]] = #llvm.alias_scope<{{.*}}description = "arena 0 bytes [96, 128)">
+// CHECK-LABEL: llvm.func @reuse
+// CHECK: llvm.store %{{.*}} {alias_scopes = [#[[AB]]], noalias_scopes = [#[[D]]]}
+// CHECK: llvm.load %{{.*}} {alias_scopes = [#[[AB]]], noalias_scopes = [#[[D]]]}
+// CHECK: llvm.store %{{.*}} {alias_scopes = [#[[AB]]], noalias_scopes = [#[[D]]]}
+// CHECK: llvm.store %{{.*}} {alias_scopes = [#[[C]]], noalias_scopes = [#[[D]]]}
+// CHECK: llvm.store %{{.*}} {alias_scopes = [#[[D]]], noalias_scopes = [#[[AB]], #[[C]]]}
+func.func @reuse(%v: f32) {
+  %c0 = arith.constant 0 : index
+  %c32 = arith.constant 32 : index
+  %c96 = arith.constant 96 : index
+  %arena = memref.alloc() {alignment = 64 : i64, mplan.arena} : memref<128xi8>
+  %a = memref.view %arena[%c0][] : memref<128xi8> to memref<16xf32>
+  memref.store %v, %a[%c0] : memref<16xf32>
+  %x = memref.load %a[%c0] : memref<16xf32>
+  %b = memref.view %arena[%c0][] : memref<128xi8> to memref<4x4xf32>
+  memref.store %x, %b[%c0, %c0] : memref<4x4xf32>
+  %c = memref.view %arena[%c32][] : memref<128xi8> to memref<16xf32>
+  memref.store %x, %c[%c0] : memref<16xf32>
+  %d = memref.view %arena[%c96][] : memref<128xi8> to memref<8xf32>
+  memref.store %x, %d[%c0] : memref<8xf32>
+  memref.dealloc %arena : memref<128xi8>
+  return
+}
+
+// -----
+
+// Views of a buffer (subview, collapse_shape, cast, reinterpret_cast) keep
+// its scope; a memref.copy between two buffers carries both.
+
+// CHECK-DAG: #[[OUT:alias_scope[0-9]*]] = #llvm.alias_scope<{{.*}}description = "outside the arenas">
+// CHECK-DAG: #[[A:alias_scope[0-9]*]] = #llvm.alias_scope<{{.*}}description = "arena 0 bytes [0, 256)">
+// CHECK-DAG: #[[B:alias_scope[0-9]*]] = #llvm.alias_scope<{{.*}}description = "arena 0 bytes [256, 512)">
+// CHECK-LABEL: llvm.func @views
+// CHECK: llvm.store %{{.*}} {alias_scopes = [#[[A]]], noalias_scopes = [#[[OUT]], #[[B]]]}
+// CHECK: llvm.load %{{.*}} {alias_scopes = [#[[A]]], noalias_scopes = [#[[OUT]], #[[B]]]}
+// CHECK: llvm.store %{{.*}} {alias_scopes = [#[[A]]], noalias_scopes = [#[[OUT]], #[[B]]]}
+// CHECK: "llvm.intr.memcpy"(%{{.*}}) <{alias_scopes = [#[[A]], #[[B]]], isVolatile = false, noalias_scopes = [#[[OUT]]]}>
+// CHECK: llvm.load %{{.*}} {alias_scopes = [#[[B]]], noalias_scopes = [#[[OUT]], #[[A]]]}
+func.func @views(%v: f32, %out: memref<f32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c256 = arith.constant 256 : index
+  %arena = memref.alloc() {alignment = 64 : i64, mplan.arena} : memref<512xi8>
+  %a = memref.view %arena[%c0][] : memref<512xi8> to memref<8x8xf32>
+  %sub = memref.subview %a[2, 0] [4, 8] [1, 1]
+      : memref<8x8xf32> to memref<4x8xf32, strided<[8, 1], offset: 16>>
+  memref.store %v, %sub[%c1, %c1] : memref<4x8xf32, strided<[8, 1], offset: 16>>
+  %flat = memref.collapse_shape %a [[0, 1]] : memref<8x8xf32> into memref<64xf32>
+  %x = memref.load %flat[%c1] : memref<64xf32>
+  %cast = memref.cast %a : memref<8x8xf32> to memref<?x8xf32>
+  %re = memref.reinterpret_cast %cast to offset: [0], sizes: [64], strides: [1]
+      : memref<?x8xf32> to memref<64xf32>
+  memref.store %x, %re[%c0] : memref<64xf32>
+  %b = memref.view %arena[%c256][] : memref<512xi8> to memref<8x8xf32>
+  memref.copy %a, %b : memref<8x8xf32> to memref<8x8xf32>
+  %y = memref.load %b[%c1, %c1] : memref<8x8xf32>
+  memref.store %y, %out[] : memref<f32>
+  memref.dealloc %arena : memref<512xi8>
+  return
+}
+
+// -----
+
+// An access whose memref cannot be traced to a place (loaded from memory, a
+// call result, a block argument) gets no metadata.
+
+// CHECK-LABEL: llvm.func @unknown
+// CHECK: llvm.store %{{.*}} {alias_scopes = [#{{alias_scope[0-9]*}}]} : f32, !llvm.ptr
+// CHECK: llvm.call @opaque
+// CHECK: llvm.store %{{[0-9a-z_]+}}, %{{[0-9]+}} : f32, !llvm.ptr
+// CHECK: llvm.cond_br
+// CHECK: llvm.store %{{[0-9a-z_]+}}, %{{[0-9]+}} : f32, !llvm.ptr
+func.func private @opaque() -> memref<16xf32>
+func.func @unknown(%v: f32, %pick: i1) {
+  %c0 = arith.constant 0 : index
+  %arena = memref.alloc() {alignment = 64 : i64, mplan.arena} : memref<64xi8>
+  %a = memref.view %arena[%c0][] : memref<64xi8> to memref<16xf32>
+  memref.store %v, %a[%c0] : memref<16xf32>
+  %r = func.call @opaque() : () -> memref<16xf32>
+  memref.store %v, %r[%c0] : memref<16xf32>
+  cf.cond_br %pick, ^bb1(%a : memref<16xf32>), ^bb1(%r : memref<16xf32>)
+^bb1(%m: memref<16xf32>):
+  memref.store %v, %m[%c0] : memref<16xf32>
+  memref.dealloc %arena : memref<64xi8>
+  return
+}
+
+// -----
+
+// An arena allocated in a loop (a new one each iteration) gives no byte
+// ranges; a function without an arena gets no metadata at all.
+
+// CHECK-LABEL: llvm.func @nested_arena
+// CHECK-NOT: alias_scopes
+// CHECK-LABEL: llvm.func @no_arena
+// CHECK-NOT: alias_scopes
+// CHECK: llvm.return
+func.func @nested_arena(%v: f32, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  scf.for %i = %c0 to %n step %c1 {
+    %arena = memref.alloc() {alignment = 64 : i64, mplan.arena} : memref<128xi8>
+    %a = memref.view %arena[%c0][] : memref<128xi8> to memref<16xf32>
+    %b = memref.view %arena[%c64][] : memref<128xi8> to memref<16xf32>
+    memref.store %v, %a[%c0] : memref<16xf32>
+    memref.store %v, %b[%c0] : memref<16xf32>
+    memref.dealloc %arena : memref<128xi8>
+  }
+  return
+}
+func.func @no_arena(%v: f32, %m: memref<4xf32>) {
+  %c0 = arith.constant 0 : index
+  %a = memref.alloc() : memref<4xf32>
+  memref.store %v, %a[%c0] : memref<4xf32>
+  memref.copy %a, %m : memref<4xf32> to memref<4xf32>
+  memref.dealloc %a : memref<4xf32>
+  return
+}
+
+// -----
+
+// A global arena and a stack arena in two memory spaces of one function: two
+// arenas (numbered 0 for the alloca, 1 for the global), so any byte range of
+// one is disjoint from any of the other.
+
+// CHECK-DAG: #[[OUT:alias_scope[0-9]*]] = #llvm.alias_scope<{{.*}}description = "outside the arenas">
+// CHECK-DAG: #[[G:alias_scope[0-9]*]] = #llvm.alias_scope<{{.*}}description = "arena 1 bytes [0, 16)">
+// CHECK-DAG: #[[S:alias_scope[0-9]*]] = #llvm.alias_scope<{{.*}}description = "arena 0 bytes [0, 16)">
+// CHECK-LABEL: llvm.func @two_arenas
+// CHECK: llvm.store %{{.*}} {alias_scopes = [#[[G]]], noalias_scopes = [#[[OUT]], #[[S]]]} : f32, !llvm.ptr
+// CHECK: llvm.store %{{.*}} {alias_scopes = [#[[S]]], noalias_scopes = [#[[OUT]], #[[G]]]} : f32, !llvm.ptr<1>
+// CHECK: llvm.load %{{.*}} {alias_scopes = [#[[OUT]]], noalias_scopes = [#[[G]], #[[S]]]}
+memref.global "private" @__mplan_arena_two_arenas : memref<16xi8> = uninitialized {alignment = 64 : i64}
+func.func @two_arenas(%v: f32, %in: memref<4xf32>) -> f32 {
+  %c0 = arith.constant 0 : index
+  %g = memref.get_global @__mplan_arena_two_arenas : memref<16xi8> {mplan.arena}
+  %s = memref.alloca() {alignment = 64 : i64, mplan.arena} : memref<16xi8, 1>
+  %a = memref.view %g[%c0][] : memref<16xi8> to memref<4xf32>
+  %b = memref.view %s[%c0][] : memref<16xi8, 1> to memref<4xf32, 1>
+  memref.store %v, %a[%c0] : memref<4xf32>
+  memref.store %v, %b[%c0] : memref<4xf32, 1>
+  %x = memref.load %in[%c0] : memref<4xf32>
+  return %x : f32
+}
+
+// -----
+
+// arena=argument: the other arguments are outside the arena argument only
+// when it is `llvm.noalias` (the caller's obligation); without it they get
+// no metadata, and the arena's byte ranges are still disjoint from each other.
+
+// CHECK-DAG: #[[OUT:alias_scope[0-9]*]] = #llvm.alias_scope<{{.*}}description = "outside the arenas">
+// CHECK-DAG: #[[A:alias_scope[0-9]*]] = #llvm.alias_scope<{{.*}}description = "arena 0 bytes [0, 16)">
+// CHECK-DAG: #[[B:alias_scope[0-9]*]] = #llvm.alias_scope<{{.*}}description = "arena 0 bytes [16, 32)">
+// CHECK-LABEL: llvm.func @callee_noalias
+// CHECK: llvm.load %{{.*}} {alias_scopes = [#[[OUT]]], noalias_scopes = [#[[A]]]}
+// CHECK: llvm.store %{{.*}} {alias_scopes = [#[[A]]], noalias_scopes = [#[[OUT]]]}
+// CHECK-LABEL: llvm.func @callee_maybe_alias
+// CHECK: llvm.load %{{[0-9]+}} : !llvm.ptr -> f32
+// CHECK: llvm.store %{{.*}} {alias_scopes = [#[[BA:.*]]], noalias_scopes = [#[[BB:.*]]]}
+// CHECK: llvm.store %{{.*}} {alias_scopes = [#[[BB]]], noalias_scopes = [#[[BA]]]}
+func.func @callee_noalias(%in: memref<4xf32>, %arena: memref<16xi8> {llvm.noalias, mplan.arena}) {
+  %c0 = arith.constant 0 : index
+  %a = memref.view %arena[%c0][] : memref<16xi8> to memref<4xf32>
+  %x = memref.load %in[%c0] : memref<4xf32>
+  memref.store %x, %a[%c0] : memref<4xf32>
+  return
+}
+func.func @callee_maybe_alias(%in: memref<4xf32>, %arena: memref<32xi8> {mplan.arena}) {
+  %c0 = arith.constant 0 : index
+  %c16 = arith.constant 16 : index
+  %a = memref.view %arena[%c0][] : memref<32xi8> to memref<4xf32>
+  %b = memref.view %arena[%c16][] : memref<32xi8> to memref<4xf32>
+  %x = memref.load %in[%c0] : memref<4xf32>
+  memref.store %x, %a[%c0] : memref<4xf32>
+  memref.store %x, %b[%c0] : memref<4xf32>
+  return
+}
