@@ -86,6 +86,7 @@ sequentially (one process at a time), under `nice` (the caller's niceness if it 
 Usage:
   utils/fuzz_pipeline.py --seeds 0:300 [--kinds escape,realloc,...] [--mplan-opt build/bin/mplan-opt]
                         [--out /tmp/mplan-fuzz] [--variants] [--time-budget SECONDS] [--quiet]
+                        [--opt-level 3]
   utils/fuzz_pipeline.py --kinds escape --gen 17      # print the program of seed 17 only
 Exit status 1 if any seed failed; failing programs stay in --out as seed-N.mlir.
 """
@@ -2643,6 +2644,11 @@ class Result:
 
 def runner_cmd(args, libs=()):
     run = mp.commands("baseline", "/dev/null", args.llvm_bin)[1]
+    if args.opt_level is not None:
+        # mlir-runner's own LLVM pipeline at that level, for the baseline and the planned
+        # programs alike (the planned ones carry mplan's alias scopes).
+        exe, rest = run.split(" ", 1)
+        run = f"{exe} -O{args.opt_level} {rest}"
     if libs:
         run += "," + ",".join(libs)
     return run
@@ -2701,7 +2707,8 @@ def run_tensor(seed, args, src, res, kind):
     if rc:
         res.generator = f"upstream: bufferization failed: {err.strip()[:2000]}"
         return
-    comp, run = mp.commands("baseline", src, args.llvm_bin)
+    comp = mp.commands("baseline", src, args.llvm_bin)[0]
+    run = runner_cmd(args)
     rc, ll, err = sh(comp)
     if rc == 0:
         rc, base, err = sh(run, ll)
@@ -3005,6 +3012,8 @@ def main():
                     help="tensor kind: every N-th seed (offset 2) also runs heap with the VARIANTS plan options")
     ap.add_argument("--time-budget", type=float, default=0, help="stop after this many seconds")
     ap.add_argument("--keep", action="store_true", help="keep passing programs too")
+    ap.add_argument("--opt-level", type=int, choices=range(4),
+                    help="run every program with mlir-runner -O<N> (default: its default)")
     ap.add_argument("--quiet", action="store_true", help="print failing seeds and the summary only")
     a = ap.parse_args()
     kinds = parse_kinds(a.kinds)
