@@ -379,6 +379,7 @@ Expected<Plan> mplan::planBuffers(const std::vector<Buffer> &buffers,
   Placement placement;
   std::string name = options.strategy;
   std::vector<std::string> skipped;
+  SearchStats stats;
   bool proven = false;
   bool ok = true;
   const std::string &s = options.strategy;
@@ -410,7 +411,10 @@ Expected<Plan> mplan::planBuffers(const std::vector<Buffer> &buffers,
         Clock::time_point deadline =
             deadlineAfter(begin, options.timeLimitSeconds) -
             std::chrono::milliseconds(2);
-        proven = searchExact(p, placement, deadline, options.capacity);
+        Clock::time_point searchBegin = Clock::now();
+        proven = searchExact(p, placement, deadline, options.capacity, &stats);
+        stats.seconds =
+            std::chrono::duration<double>(Clock::now() - searchBegin).count();
         if (placement.arena < before)
           name = "best(search)";
         // Instances too large for the exact search: repair the peak.
@@ -437,6 +441,9 @@ Expected<Plan> mplan::planBuffers(const std::vector<Buffer> &buffers,
   plan.lowerBound = p.lowerBound;
   plan.strategy = name;
   plan.skipped = std::move(skipped);
+  plan.search = std::move(stats);
+  if (s == "best")
+    plan.goalBytes = std::max(p.lowerBound, options.capacity);
   plan.provenOptimal =
       proven || plan.arenaSize - plan.staggerBytes == plan.lowerBound;
   plan.seconds = std::chrono::duration<double>(Clock::now() - begin).count();

@@ -263,9 +263,10 @@ void radixSort(std::vector<uint64_t> &keys);
 /// (which must be a valid placement) until it reaches problem.lowerBound,
 /// proves it optimal, or `deadline` passes. With `capacity` > 0 it stops as
 /// soon as the arena is at most max(capacity, lower bound). Returns true if
-/// `incumbent` is proven optimal on return.
+/// `incumbent` is proven optimal on return. Adds its counts to `stats`.
 bool searchExact(const Problem &problem, Placement &incumbent,
-                 Clock::time_point deadline, int64_t capacity = 0);
+                 Clock::time_point deadline, int64_t capacity = 0,
+                 SearchStats *stats = nullptr);
 
 } // namespace detail
 } // namespace mplan

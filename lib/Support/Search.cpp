@@ -4,25 +4,27 @@
 // Memory Allocator for Hardware-Accelerated Machine Learning", ASPLOS 2023).
 //
 // ComponentSearch is MiniMalloc's algorithm: canonical placements in
-// non-decreasing (minimum offset, static rank) order, each buffer at the
+// non-decreasing (minimum offset, preorder rank) order, each buffer at the
 // lowest offset its placed neighbours allow; gap dominance (no candidate at
 // or above the lowest top an unplaced buffer could reach) and hatless
 // pruning; incremental section inference (floor, raised to the lowest
 // minimum offset of the section's unplaced buffers, + unplaced sizes <=
-// capacity); dynamic temporal decomposition; round robin over three static
-// preorders with doubling node budgets.
+// capacity); dynamic temporal decomposition, each split-off partition ranked
+// again on the totals left (as MiniMalloc does: its search tree is the same,
+// node for node).
 //
 // HoleSearch is the earlier hole-directed search of this file: it branches
 // on which buffer sits at the floor of the lowest section with unplaced
 // buffers (or none), with per-threshold section inference and sibling
-// nogoods. RestartingSolver runs it first with a small node budget (it is
-// very fast on some instances), then ComponentSearch.
+// nogoods.
 //
-// searchExact drives the targets: the capacity the caller gave (after a
-// short placement-limited try at the max-live bound), or the bound and then
-// capacities between the best lower bound and the best plan. All budgets
-// count nodes or placements, so results do not depend on timing unless the
-// deadline stops a search.
+// RestartingSolver runs both as one restart portfolio: MiniMalloc's round
+// robin over its three preorders plus one hole-directed run per round, every
+// run with the same budget of work (elementary steps), doubling per round.
+// searchExact drives the targets: the capacity the caller gave (after one
+// short round at the max-live bound), or the bound and then capacities
+// between the best lower bound and the best plan. All budgets count work,
+// so results do not depend on timing unless the deadline stops a search.
 //
 //===----------------------------------------------------------------------===//
 
@@ -42,6 +44,14 @@ using namespace mplan::detail;
 namespace {
 
 constexpr int64_t kInf = std::numeric_limits<int64_t>::max();
+
+/// ceil(log2(n)) for n >= 1 (0 for n <= 1).
+uint64_t log2Ceil(uint64_t n) {
+  uint64_t bits = 0;
+  while ((uint64_t(1) << bits) < n)
+    ++bits;
+  return bits;
+}
 
 /// The static layout of one independent part of the problem (buffers between
 /// two consecutive cuts), shared by the exact searches: per-member sizes,
@@ -126,52 +136,22 @@ public:
   enum class Status { Found, Infeasible, OutOfBudget };
 
   ComponentSearch(const Problem &p, const std::vector<int32_t> &memberList)
-      : ComponentLayout(p, memberList), problem(p) {
-    // Each section's total, and the largest total over each buffer's life.
-    std::vector<int64_t> sectionTotal = sectionTotals();
-    maxTotal.assign(m, 0);
-    for (int32_t k = 0; k < m; ++k)
-      for (int32_t t = first[k]; t < last[k]; ++t)
-        maxTotal[k] = std::max(maxTotal[k], sectionTotal[t]);
-  }
+      : ComponentLayout(p, memberList), problem(p) {}
 
-  /// Searches for a placement with every padded top <= capacity, visiting at
-  /// most `nodeBudget` nodes and stopping at `deadline`. `heuristic` selects
-  /// the static preorder that breaks ties between equal lowest offsets.
-  Status solve(int64_t capacity, int heuristic, uint64_t nodeBudget,
-               Clock::time_point deadlineIn,
-               uint64_t maxPlacements = UINT64_MAX) {
+  /// Searches for a placement with every padded top <= capacity, taking at
+  /// most `workBudget` steps (each placement costs the sections and
+  /// neighbours it updates, so failing placements count too) and stopping at
+  /// `deadline`. `heuristicIn` selects the static preorder that breaks ties
+  /// between equal lowest offsets. Adds its counts to `stats`.
+  Status solve(int64_t capacity, int heuristicIn, uint64_t workBudget,
+               Clock::time_point deadlineIn, SearchStats &stats) {
     deadline = deadlineIn;
-    placementBudget = maxPlacements;
-    placements = 0;
     cap = capacity;
-    budget = nodeBudget;
+    budget = workBudget;
     stopped = false;
-    nodes = 0;
-    // Static preorder (MiniMalloc's "WAT", "TAW", "TWA": W lifetime, A area,
-    // T largest section total; all decreasing).
-    rank.assign(m, 0);
-    {
-      std::vector<int32_t> perm(m);
-      std::iota(perm.begin(), perm.end(), 0);
-      auto key = [&](int32_t k) {
-        long double w = static_cast<long double>(problem.length[members[k]]);
-        long double a = w * static_cast<long double>(size[k]);
-        long double t = static_cast<long double>(maxTotal[k]);
-        switch (heuristic % 3) {
-        case 0:
-          return std::make_tuple(-w, -a, -t, k);
-        case 1:
-          return std::make_tuple(-t, -a, -w, k);
-        default:
-          return std::make_tuple(-t, -w, -a, k);
-        }
-      };
-      std::sort(perm.begin(), perm.end(),
-                [&](int32_t a, int32_t b) { return key(a) < key(b); });
-      for (int32_t r = 0; r < m; ++r)
-        rank[perm[r]] = r;
-    }
+    nodes = work = 0;
+    statsOut = &stats;
+    heuristic = heuristicIn;
     floor.assign(numSections, 0);
     total = sectionTotals();
     cuts.assign(numSections, 0);
@@ -192,9 +172,11 @@ public:
         return Status::Infeasible;
     std::vector<Item> all;
     for (int32_t k = 0; k < m; ++k)
-      all.push_back({0, rank[k], k});
-    std::sort(all.begin(), all.end());
+      all.push_back({0, 0, k});
+    preorder(all);
     Status st = dfs(all, 0, numSections, 0, -1, 0);
+    stats.nodes += nodes;
+    stats.work += work;
     return st;
   }
 
@@ -207,9 +189,9 @@ public:
     return a;
   }
   const std::vector<int32_t> &memberIds() const { return members; }
-  uint64_t nodeCount() const { return nodes; }
-  uint64_t placementCount() const { return placements; }
   size_t numMembers() const { return members.size(); }
+  /// What one node costs at least (its partition and sections are scanned).
+  uint64_t stepsPerNode() const { return m + numSections; }
 
 private:
   /// An unplaced buffer in a node's candidate order: by lowest offset, then
@@ -231,10 +213,45 @@ private:
     }
   }
 
+  /// Sorts the unplaced `items` of a partition into the static preorder of
+  /// `heuristic` (MiniMalloc's "WAT", "TAW", "TWA": W lifetime, A area, T
+  /// the largest unplaced total over the buffer's sections; all decreasing,
+  /// ties by index) and numbers them by it. As in MiniMalloc, a partition
+  /// split off during the search is ranked on the totals left at that point.
+  void preorder(std::vector<Item> &items) const {
+    auto key = [&](int32_t k) {
+      long double w = static_cast<long double>(problem.length[members[k]]);
+      long double a = w * static_cast<long double>(size[k]);
+      int64_t most = 0;
+      for (int32_t s = first[k]; s < last[k]; ++s)
+        most = std::max(most, total[s]);
+      long double t = static_cast<long double>(most);
+      switch (heuristic % 3) {
+      case 0:
+        return std::make_tuple(-w, -a, -t, k);
+      case 1:
+        return std::make_tuple(-t, -a, -w, k);
+      default:
+        return std::make_tuple(-t, -w, -a, k);
+      }
+    };
+    std::vector<std::pair<
+        std::tuple<long double, long double, long double, int32_t>, int32_t>>
+        keyed;
+    keyed.reserve(items.size());
+    for (const Item &it : items)
+      keyed.emplace_back(key(it.k), it.k);
+    std::sort(keyed.begin(), keyed.end());
+    for (size_t r = 0; r < keyed.size(); ++r)
+      items[r] = {minOff[keyed[r].second], static_cast<int32_t>(r),
+                  keyed[r].second};
+  }
+
   /// Places `b` at `at`; every change goes on the trail. Returns false when
   /// an affected section provably cannot be completed under the capacity.
   bool place(int32_t b, int64_t at, bool &hatless) {
     int64_t top = at + size[b];
+    work += (last[b] - first[b]) + (adjBegin[b + 1] - adjBegin[b]);
     save(off[b]);
     off[b] = at;
     bool ok = top <= cap;
@@ -275,6 +292,7 @@ private:
     for (int32_t s : touched) {
       int64_t lowest = kInf, fl = floor[s];
       for (int32_t k = coverBegin[s], ke = coverBegin[s + 1]; k < ke; ++k) {
+        ++work;
         int32_t c = coverItems[k];
         if (off[c] < 0 && minOff[c] < lowest) {
           lowest = minOff[c];
@@ -307,7 +325,9 @@ private:
   /// after (lastOff, lastRank).
   Status dfs(const std::vector<Item> &parent, int32_t lo, int32_t hi,
              int64_t lastOff, int32_t lastRank, int depth) {
-    if (++nodes > budget || ((nodes & 15) == 0 && Clock::now() > deadline)) {
+    ++nodes;
+    work += parent.size() + (hi - lo);
+    if (work > budget || ((nodes & 15) == 0 && Clock::now() > deadline)) {
       stopped = true;
       return Status::OutOfBudget;
     }
@@ -354,18 +374,14 @@ private:
       int32_t b = it.k;
       if (twinPrev[b] >= 0 && off[twinPrev[b]] < 0)
         continue;
-      // A separate budget on placements (at tight capacities most fail at
-      // once and a node may try many).
-      if (++placements > placementBudget) {
-        stopped = true;
-        return Status::OutOfBudget;
-      }
       size_t mark = trail.size();
       Status st = Status::Infeasible;
       bool hatless = true;
       if (place(b, it.offset, hatless) &&
           (it.offset <= cap - largestTotal || check(lo, hi, it.offset)))
         st = decompose(order, lo, hi, it, b, depth);
+      else
+        ++statsOut->cutoffs;
       if (st == Status::Found)
         return st;
       undoTo(mark);
@@ -377,6 +393,7 @@ private:
       if (hatless)
         break;
     }
+    ++statsOut->backtracks;
     return Status::Infeasible;
   }
 
@@ -391,6 +408,7 @@ private:
         cutpoints.push_back(s + 1);
     if (cutpoints.empty())
       return dfs(order, lo, hi, placedItem.offset, placedItem.rank, depth + 1);
+    ++statsOut->decompositions;
     cutpoints.insert(cutpoints.begin(), lo);
     cutpoints.push_back(hi);
     std::vector<Item> sub;
@@ -402,6 +420,7 @@ private:
           sub.push_back(it);
       if (sub.empty())
         continue;
+      preorder(sub);
       Status st = dfs(sub, sLo, sHi, 0, -1, depth + 1);
       if (st != Status::Found)
         return st; // the caller undoes the parts already placed
@@ -410,14 +429,14 @@ private:
   }
 
   const Problem &problem;
-  std::vector<int64_t> maxTotal;
 
   // Search state; every mutable slot is restored through the trail.
   Clock::time_point deadline;
   int64_t cap = 0;
-  uint64_t budget = 0, nodes = 0, placementBudget = 0, placements = 0;
+  uint64_t budget = 0, nodes = 0, work = 0;
+  SearchStats *statsOut = nullptr;
   bool stopped = false;
-  std::vector<int32_t> rank;
+  int heuristic = 0;
   std::vector<int64_t> floor, total, cuts, minOff, off;
   std::vector<std::pair<int64_t *, int64_t>> trail;
   std::vector<std::vector<Item>> levels;
@@ -433,8 +452,9 @@ struct SearchConfig {
   int candidateOrder = 0;
 };
 
-/// The previous hole-directed search (see docs/planner.md): tried first with
-/// a small node budget, it solves some instances at once.
+/// The hole-directed search (see docs/planner.md): one member of the restart
+/// portfolio; its runs either succeed within a few million steps or not at
+/// all, and it solves some instances the canonical search finds hard.
 class HoleSearch : private ComponentLayout {
 public:
   enum class Status { Found, Infeasible, OutOfBudget };
@@ -442,17 +462,20 @@ public:
   HoleSearch(const Problem &p, const std::vector<int32_t> &memberList)
       : ComponentLayout(p, memberList), problem(p) {}
 
-  /// Searches for a placement with every padded top <= capacity, visiting at
-  /// most `nodeBudget` nodes and stopping at `deadline`.
+  /// Searches for a placement with every padded top <= capacity, taking at
+  /// most `workBudget` steps and stopping at `deadline`. Adds its counts to
+  /// `stats`.
   Status solve(int64_t capacity, const SearchConfig &config,
-               uint64_t nodeBudget, Clock::time_point deadlineIn) {
+               uint64_t workBudget, Clock::time_point deadlineIn,
+               SearchStats &stats) {
     deadline = deadlineIn;
     cap = capacity;
     holeRule = config.holeRule;
-    budget = nodeBudget;
+    budget = workBudget;
     stopped = false;
     deadEnd = false;
     nodes = 0;
+    work = 0;
     // Candidate order within each section's list.
     std::vector<int32_t> rank(m);
     {
@@ -488,7 +511,11 @@ public:
     for (int32_t k = 0; k < m; ++k)
       if (size[k] > cap)
         return Status::Infeasible;
-    if (dfs(0, numSections))
+    bool found = dfs(0, numSections);
+    stats.nodes += nodes;
+    stats.holeNodes += nodes;
+    stats.work += work;
+    if (found)
       return Status::Found;
     return stopped ? Status::OutOfBudget : Status::Infeasible;
   }
@@ -497,7 +524,6 @@ public:
   const std::vector<int64_t> &offsets() const { return off; }
   int64_t arena() const { return maxTop; }
   const std::vector<int32_t> &memberIds() const { return members; }
-  uint64_t nodeCount() const { return nodes; }
 
 private:
   void save(int64_t &slot) { trail.emplace_back(&slot, slot); }
@@ -564,7 +590,9 @@ private:
   /// (the placement is kept), false on failure (state restored) or when
   /// out of budget (`stopped`).
   bool dfs(int32_t lo, int32_t hi) {
-    if (++nodes > budget || ((nodes & 15) == 0 && Clock::now() > deadline)) {
+    ++nodes;
+    work += hi - lo;
+    if (work > budget || ((nodes & 15) == 0 && Clock::now() > deadline)) {
       stopped = true;
       return false;
     }
@@ -595,6 +623,9 @@ private:
           if (!placed[coverItems[k]])
             scratch.emplace_back(pos[coverItems[k]], size[coverItems[k]]);
         std::sort(scratch.begin(), scratch.end());
+        // The scan and the sort, in the canonical search's steps.
+        work += coverBegin[s + 1] - coverBegin[s] +
+                scratch.size() * (2 + log2Ceil(scratch.size()));
         int64_t above = 0;
         for (size_t k = scratch.size(); k-- > 0;) {
           above += scratch[k].second;
@@ -695,7 +726,7 @@ private:
   Clock::time_point deadline;
   int64_t cap = 0;
   int holeRule = 0;
-  uint64_t budget = 0, nodes = 0;
+  uint64_t budget = 0, nodes = 0, work = 0;
   bool stopped = false, deadEnd = false;
   std::vector<std::pair<int64_t, int64_t>> scratch;
   std::vector<int64_t> floor, rem, pos, off, placed;
@@ -730,59 +761,68 @@ std::vector<std::vector<int32_t>> splitComponents(const Problem &p) {
 } // namespace
 
 namespace {
-/// Repeated searches of one component at one capacity with restarts: the
-/// configurations take turns with node budgets following the Luby sequence,
-/// which tames the heavy-tailed run times of a single search order.
+/// Repeated searches of one component at one capacity with restarts, after
+/// MiniMalloc's round robin: in each round every member runs once from
+/// scratch with the same work budget, which doubles after every round. The
+/// members are the canonical search under each of its three preorders and the
+/// hole-directed search (its six configurations take turns, one per round).
+/// Work counts the elementary steps of both searches, so a member whose nodes
+/// are expensive gets fewer of them, and the result does not depend on
+/// timing.
 class RestartingSolver {
 public:
   RestartingSolver(const Problem &p, const std::vector<int32_t> &members)
       : search(p, members), holes(p, members) {}
 
-  /// Stops at `deadline` or after `maxPlacements` placements in total (a
-  /// deterministic budget).
+  /// Stops at `deadline`, or after `maxRounds` rounds (a short try: the
+  /// canonical search only).
   ComponentSearch::Status solve(int64_t capacity, Clock::time_point deadline,
-                                uint64_t maxPlacements = UINT64_MAX) {
-    // First the hole-directed search with a small node budget (Luby
-    // restarts over its configurations): it solves some instances at once.
-    if (maxPlacements == UINT64_MAX) {
-      static const SearchConfig configs[] = {{2, 0}, {2, 1}, {0, 0},
-                                             {2, 2}, {1, 0}, {0, 1}};
-      uint64_t total = 0;
-      for (uint64_t run = 0; run < 6 && total < kHoleBudget; ++run) {
-        uint64_t budget = std::min<uint64_t>(2048, kHoleBudget - total);
-        HoleSearch::Status st =
-            holes.solve(capacity, configs[run], budget, deadline);
-        total += holes.nodeCount();
-        if (st == HoleSearch::Status::Found) {
-          offs = holes.offsets();
-          arenaSize = holes.arena();
-          return ComponentSearch::Status::Found;
-        }
-        if (st == HoleSearch::Status::Infeasible)
-          return ComponentSearch::Status::Infeasible;
-      }
-    }
-    // MiniMalloc's round robin: every preorder gets the same node budget,
-    // which doubles after each round.
-    constexpr int numHeuristics = 3;
-    uint64_t limit = std::max<uint64_t>(search.numMembers(), 64);
-    uint64_t spent = 0;
-    for (;;) {
-      limit *= 2;
-      for (int h = 0; h < numHeuristics; ++h) {
-        if (Clock::now() >= deadline || spent >= maxPlacements)
+                                SearchStats &stats, int maxRounds = 0) {
+    static const SearchConfig configs[] = {{2, 0}, {2, 1}, {0, 0},
+                                           {2, 2}, {1, 0}, {0, 1}};
+    static const char *const preorders[] = {"WAT", "TAW", "TWA"};
+    bool withHoles = maxRounds == 0;
+    // MiniMalloc starts at 2n nodes per preorder; a node scans its partition
+    // and sections, so the first round gets that many steps per node.
+    uint64_t budget =
+        2 * search.stepsPerNode() * std::max<uint64_t>(search.numMembers(), 64);
+    for (int round = 1; maxRounds == 0 || round <= maxRounds;
+         ++round, budget *= 2) {
+      for (int member = withHoles ? -1 : 0; member < 3; ++member) {
+        if (Clock::now() >= deadline)
           return ComponentSearch::Status::OutOfBudget;
-        ComponentSearch::Status st =
-            search.solve(capacity, h, limit, deadline, maxPlacements - spent);
-        spent += search.placementCount();
-        if (st == ComponentSearch::Status::Found) {
-          offs = search.offsets();
-          arenaSize = search.arena();
+        ++stats.restarts;
+        ComponentSearch::Status st;
+        if (member < 0) {
+          const SearchConfig &config = configs[(round - 1) % 6];
+          HoleSearch::Status hs =
+              holes.solve(capacity, config, budget, deadline, stats);
+          if (hs == HoleSearch::Status::Found) {
+            offs = holes.offsets();
+            arenaSize = holes.arena();
+            stats.solvedBy = "hole-directed (rule " +
+                             std::to_string(config.holeRule) + ", order " +
+                             std::to_string(config.candidateOrder) +
+                             ") round " + std::to_string(round);
+          }
+          st = hs == HoleSearch::Status::Found ? ComponentSearch::Status::Found
+               : hs == HoleSearch::Status::Infeasible
+                   ? ComponentSearch::Status::Infeasible
+                   : ComponentSearch::Status::OutOfBudget;
+        } else {
+          st = search.solve(capacity, member, budget, deadline, stats);
+          if (st == ComponentSearch::Status::Found) {
+            offs = search.offsets();
+            arenaSize = search.arena();
+            stats.solvedBy = std::string("canonical ") + preorders[member] +
+                             " round " + std::to_string(round);
+          }
         }
         if (st != ComponentSearch::Status::OutOfBudget)
           return st;
       }
     }
+    return ComponentSearch::Status::OutOfBudget;
   }
 
   const std::vector<int64_t> &offsets() const { return offs; }
@@ -790,7 +830,6 @@ public:
   const std::vector<int32_t> &memberIds() const { return search.memberIds(); }
 
 private:
-  static constexpr uint64_t kHoleBudget = 6 * 2048;
   ComponentSearch search;
   HoleSearch holes;
   std::vector<int64_t> offs;
@@ -799,7 +838,10 @@ private:
 } // namespace
 
 bool mplan::detail::searchExact(const Problem &p, Placement &incumbent,
-                                Clock::time_point deadline, int64_t capacity) {
+                                Clock::time_point deadline, int64_t capacity,
+                                SearchStats *statsOut) {
+  SearchStats scratchStats;
+  SearchStats &stats = statsOut ? *statsOut : scratchStats;
   if (incumbent.arena <= p.lowerBound)
     return true;
   // A plan within the given capacity is good enough.
@@ -831,7 +873,8 @@ bool mplan::detail::searchExact(const Problem &p, Placement &incumbent,
   // Infeasible if one provably does not, OutOfBudget otherwise; the parts that
   // fit keep their new plans.
   auto tryCapacity = [&](int64_t capacity, Clock::time_point until,
-                         uint64_t maxNodes = UINT64_MAX) {
+                         int maxRounds = 0) {
+    ++stats.targets;
     for (Part &part : parts) {
       if (part.arena <= capacity)
         continue;
@@ -842,7 +885,7 @@ bool mplan::detail::searchExact(const Problem &p, Placement &incumbent,
         part.solver = std::make_unique<RestartingSolver>(p, part.members);
       }
       ComponentSearch::Status st =
-          part.solver->solve(capacity, until, maxNodes);
+          part.solver->solve(capacity, until, stats, maxRounds);
       if (st != ComponentSearch::Status::Found)
         return st;
       const RestartingSolver &s = *part.solver;
@@ -854,21 +897,31 @@ bool mplan::detail::searchExact(const Problem &p, Placement &incumbent,
   };
 
   Clock::time_point begin = Clock::now();
+  // Compacting any plan (every buffer moved down until it rests on another
+  // one or on 0, aligned) makes every offset and the arena multiples of the
+  // gcd of all sizes and alignments: only capacities that are multiples of
+  // it need to be tried (the bound is one, a sum of sizes).
+  int64_t grain = 0;
+  for (int32_t i = 0; i < p.numBuffers(); ++i)
+    grain = std::gcd(grain, std::gcd(p.size[i], p.align[i]));
+  grain = std::max<int64_t>(grain, 1);
+  auto roundDown = [&](int64_t bytes) { return bytes / grain * grain; };
   // 1. The lower bound itself (a plan there is optimal), or the capacity the
   //    caller asked for, with the whole budget.
   int64_t lo = p.lowerBound; // every capacity below `lo` is infeasible
-  int64_t target = hasCapacity ? std::max(lo, capacity) : lo;
+  int64_t target = hasCapacity ? std::max(lo, roundDown(capacity)) : lo;
   ComponentSearch::Status st = ComponentSearch::Status::OutOfBudget;
   if (target > lo) {
-    // A short, node-limited (deterministic) try at the bound first: tight
-    // capacities prune far more, and a plan there fits the capacity too.
-    st = tryCapacity(lo, deadline, 50000);
+    // One short round at the bound first (the canonical preorders at the
+    // first budget): tight capacities prune far more, and a plan there fits
+    // the capacity too.
+    st = tryCapacity(lo, deadline, 1);
     if (st == ComponentSearch::Status::Found) {
       incumbent.arena = arenaOf();
       return true;
     }
     if (st == ComponentSearch::Status::Infeasible)
-      lo = lo + 1;
+      lo = lo + grain;
   }
   st = tryCapacity(target,
                    hasCapacity ? deadline : begin + (deadline - begin) * 3 / 5);
@@ -877,7 +930,7 @@ bool mplan::detail::searchExact(const Problem &p, Placement &incumbent,
     return false;
   }
   if (st == ComponentSearch::Status::Infeasible)
-    lo = target + 1;
+    lo = target + grain;
   // 2. Between the best lower bound and the best plan, alternating between
   //    an aggressive target near the low end (plans found there shrink `hi`
   //    a lot) and, after a target ran out of budget, a modest one just below
@@ -892,16 +945,17 @@ bool mplan::detail::searchExact(const Problem &p, Placement &incumbent,
     int64_t capacity = aggressive
                            ? guess + (hi - guess) / 4
                            : hi - std::max<int64_t>(1, (hi - guess) / 16);
-    capacity = std::clamp(capacity, guess, hi - 1);
+    // guess is a multiple of the grain, so this stays in [guess, hi).
+    capacity = roundDown(std::clamp(capacity, guess, hi - 1));
     Clock::time_point now = Clock::now();
     ComponentSearch::Status s =
         tryCapacity(capacity, now + (deadline - now) / 3);
     if (s == ComponentSearch::Status::Infeasible) {
-      lo = capacity + 1;
+      lo = capacity + grain;
       guess = lo;
       aggressive = true;
     } else if (s == ComponentSearch::Status::OutOfBudget) {
-      guess = capacity + 1;
+      guess = capacity + grain;
       aggressive = false;
     } else if (capacity == lo) {
       break;

@@ -64,6 +64,26 @@ struct PlanOptions {
   int64_t stagger = 0;
 };
 
+/// What `best`'s exact search did (Plan::search; all zero for the other
+/// strategies and when the portfolio already reached the goal). Searches
+/// count in nodes (one per partial plan visited) and in work (the elementary
+/// steps both searches take: entries scanned per node and per placement),
+/// which is what their restart budgets are measured in.
+struct SearchStats {
+  uint64_t nodes = 0;          ///< nodes visited, both searches
+  uint64_t holeNodes = 0;      ///< of which by the hole-directed search
+  uint64_t backtracks = 0;     ///< nodes all of whose placements failed
+  uint64_t cutoffs = 0;        ///< placements refuted by section inference
+  uint64_t decompositions = 0; ///< placements that split their partition
+  uint64_t restarts = 0;       ///< search runs started (restarts + 1 each)
+  uint64_t work = 0;           ///< elementary steps, both searches
+  int32_t targets = 0;         ///< capacities tried
+  /// Which run found the last plan, e.g. "canonical TWA round 4" (empty
+  /// when the search found none).
+  std::string solvedBy;
+  double seconds = 0; ///< wall time spent in the exact search
+};
+
 /// The result of planning. Every buffer's size is padded to its effective
 /// alignment (max of its own and PlanOptions::alignment) and every offset is a
 /// multiple of that alignment; `arenaSize` is the largest padded end.
@@ -80,11 +100,27 @@ struct Plan {
   bool provenOptimal = false;
   /// Bytes PlanOptions::stagger added to arenaSize.
   int64_t staggerBytes = 0;
+  /// What `best` aimed at: max(capacity, lower bound) (0 for the other
+  /// strategies). When arenaSize - staggerBytes is above it, `best` stopped
+  /// (time limit, or an instance too large for the exact search) without
+  /// reaching it; see goalGap().
+  int64_t goalBytes = 0;
+  /// Counters of `best`'s exact search.
+  SearchStats search;
   /// Portfolio members (`portfolio`, `best`) that did not run because their
   /// estimated cost exceeded their share of the budget, or that ran out of
   /// time, with the reason, e.g. "size/first-fit (estimated 38.2 s)".
   std::vector<std::string> skipped;
 };
+
+/// How many bytes a plan of `best` is above its goal (0 when it reached it
+/// or for other strategies).
+inline int64_t goalGap(const Plan &plan) {
+  if (plan.goalBytes <= 0)
+    return 0;
+  int64_t arena = plan.arenaSize - plan.staggerBytes;
+  return arena > plan.goalBytes ? arena - plan.goalBytes : 0;
+}
 
 /// The error half of Expected<T>.
 struct Error {
