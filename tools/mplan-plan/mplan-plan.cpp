@@ -1,12 +1,15 @@
 //===- mplan-plan.cpp - Plan a MiniMalloc CSV from the command line -------===//
 //
 //   mplan-plan [--strategy=NAME] [--time-limit=SECONDS] [--alignment=BYTES]
-//              [--capacity=BYTES] [--stagger=BYTES] IN.csv [-o OUT.csv]
+//              [--capacity=BYTES] [--stagger=BYTES] [--search-stats]
+//              [--report=OUT.json] IN.csv [-o OUT.csv]
 //
 // Reads buffers in MiniMalloc's CSV format (id,lower,upper,size; extra
 // columns kept), plans them with the mplan planner library and writes the same
-// rows with an `offset` column. A one-line summary goes to stderr. Malformed
-// input is reported with its line number and produces no output file.
+// rows with an `offset` column. A one-line summary goes to stderr (when `best`
+// stops above its goal, the line ends with the goal and the gap, and a
+// warning follows). Malformed input is reported with its line number and
+// produces no output file.
 //
 //===----------------------------------------------------------------------===//
 
@@ -17,7 +20,9 @@
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/WithColor.h"
@@ -63,6 +68,79 @@ cl::opt<int64_t>
             cl::desc("Cache stagger: move every offset o up by (o / 4096) * "
                      "stagger bytes (default 0: off)"),
             cl::value_desc("bytes"), cl::cat(category));
+
+cl::opt<bool> printStats("search-stats",
+                         cl::desc("Print the exact search's counters (nodes, "
+                                  "backtracks, inference cut-offs, "
+                                  "decompositions, restarts) on stderr"),
+                         cl::cat(category));
+
+cl::opt<std::string>
+    reportFilename("report",
+                   cl::desc("Write a JSON report of the plan (the pass "
+                            "report's function entry, plus the goal, the gap "
+                            "and the search counters)"),
+                   cl::value_desc("filename"), cl::cat(category));
+
+/// The gap of a plan to its goal as a percentage of the goal.
+double gapPercent(const mplan::Plan &plan) {
+  return plan.goalBytes > 0
+             ? 100.0 * static_cast<double>(mplan::goalGap(plan)) /
+                   static_cast<double>(plan.goalBytes)
+             : 0.0;
+}
+
+/// What the goal of `best` was: the capacity or the lower bound.
+const char *goalName(const mplan::Plan &plan) {
+  return plan.goalBytes > plan.lowerBound ? "capacity" : "lower bound";
+}
+
+json::Value searchJson(const mplan::SearchStats &s) {
+  return json::Object{
+      {"nodes", static_cast<int64_t>(s.nodes)},
+      {"hole_nodes", static_cast<int64_t>(s.holeNodes)},
+      {"backtracks", static_cast<int64_t>(s.backtracks)},
+      {"cutoffs", static_cast<int64_t>(s.cutoffs)},
+      {"decompositions", static_cast<int64_t>(s.decompositions)},
+      {"restarts", static_cast<int64_t>(s.restarts)},
+      {"work", static_cast<int64_t>(s.work)},
+      {"targets", s.targets},
+      {"solved_by", s.solvedBy},
+      {"seconds", s.seconds}};
+}
+
+/// The report: one function entry named after the input, in the format of
+/// the pipeline's report= (buffers with the CSV's lower/upper as start/end).
+json::Value reportJson(const mplan::CsvTable &table, const mplan::Plan &plan,
+                       StringRef name) {
+  json::Array buffers;
+  for (size_t r = 0; r < table.buffers.size(); ++r) {
+    const mplan::Buffer &b = table.buffers[r];
+    buffers.push_back(
+        json::Object{{"id", b.id},
+                     {"loc", "line " + std::to_string(table.lines[r])},
+                     {"start", b.start},
+                     {"end", b.end},
+                     {"size", b.size},
+                     {"offset", plan.offsets[r]}});
+  }
+  json::Object fn{{"name", name},
+                  {"strategy", plan.strategy},
+                  {"arena_bytes", plan.arenaSize},
+                  {"lower_bound_bytes", plan.lowerBound},
+                  {"proven_optimal", plan.provenOptimal},
+                  {"seconds", plan.seconds},
+                  {"buffers", std::move(buffers)},
+                  {"unmanaged", json::Array{}}};
+  if (plan.goalBytes > 0) {
+    fn["goal_bytes"] = plan.goalBytes;
+    fn["goal"] = goalName(plan);
+    fn["reached_goal"] = mplan::goalGap(plan) == 0;
+    fn["gap_bytes"] = mplan::goalGap(plan);
+    fn["search"] = searchJson(plan.search);
+  }
+  return json::Object{{"functions", json::Array{std::move(fn)}}};
+}
 
 /// Prefixes a planner error that names a buffer ("buffer 7: ...") with the
 /// line of that buffer's row.
@@ -129,6 +207,19 @@ int main(int argc, char **argv) {
     return fail(outputFilename + ": write error");
   output->keep();
 
+  if (!reportFilename.empty()) {
+    auto report = std::make_unique<ToolOutputFile>(reportFilename, ec,
+                                                   sys::fs::OF_TextWithCRLF);
+    if (ec)
+      return fail(reportFilename + ": " + ec.message());
+    report->os() << formatv("{0:2}", reportJson(*table, *plan, displayName))
+                 << "\n";
+    report->os().flush();
+    if (report->os().has_error())
+      return fail(reportFilename + ": write error");
+    report->keep();
+  }
+
   double ratio = plan->lowerBound > 0
                      ? static_cast<double>(plan->arenaSize) /
                            static_cast<double>(plan->lowerBound)
@@ -138,7 +229,30 @@ int main(int argc, char **argv) {
          << " lower-bound=" << plan->lowerBound
          << " ratio=" << format("%.4f", ratio)
          << " time=" << format("%.3f", plan->seconds) << "s"
-         << " optimal=" << (plan->provenOptimal ? "yes" : "no") << "\n";
+         << " optimal=" << (plan->provenOptimal ? "yes" : "no");
+  int64_t gap = mplan::goalGap(*plan);
+  if (gap > 0)
+    errs() << " goal=" << plan->goalBytes << " gap=" << gap << " ("
+           << format("%.2f", gapPercent(*plan)) << "%)";
+  errs() << "\n";
+  if (gap > 0)
+    WithColor::warning(errs(), "mplan-plan")
+        << "best stopped after " << format("%.3f", plan->seconds)
+        << " s without reaching its goal: arena " << plan->arenaSize << " is "
+        << gap << " bytes (" << format("%.2f", gapPercent(*plan))
+        << "%) above the " << goalName(*plan) << " " << plan->goalBytes << "\n";
+  if (printStats) {
+    const mplan::SearchStats &st = plan->search;
+    errs() << "mplan-plan: search nodes=" << st.nodes
+           << " hole-nodes=" << st.holeNodes << " backtracks=" << st.backtracks
+           << " cutoffs=" << st.cutoffs
+           << " decompositions=" << st.decompositions
+           << " restarts=" << st.restarts << " work=" << st.work
+           << " targets=" << st.targets
+           << " time=" << format("%.3f", st.seconds)
+           << "s solved-by=" << (st.solvedBy.empty() ? "none" : st.solvedBy)
+           << "\n";
+  }
   if (!plan->skipped.empty()) {
     errs() << "mplan-plan: portfolio members skipped:";
     for (const std::string &member : plan->skipped)
