@@ -211,11 +211,54 @@ private:
   llvm::DenseMap<Value, Places> cache;
 };
 
+/// The places of a mark, or failure if `attr` is not one.
+static FailureOr<SmallVector<Place>> decodeMark(Attribute attr) {
+  auto dict = dyn_cast_if_present<DictionaryAttr>(attr);
+  auto list = dict ? dict.getAs<ArrayAttr>(kAccessKey) : ArrayAttr();
+  if (!list)
+    return failure();
+  SmallVector<Place> places;
+  for (Attribute element : list) {
+    auto triple = dyn_cast<DenseI64ArrayAttr>(element);
+    if (!triple || triple.size() != 3)
+      return failure();
+    places.push_back({triple[0], triple[1], triple[2]});
+  }
+  return places;
+}
+
+/// The mark of `loc` if it is a marked location.
+static FailureOr<SmallVector<Place>> getMark(Location loc) {
+  auto fused = dyn_cast<FusedLoc>(loc);
+  if (!fused)
+    return failure();
+  return decodeMark(fused.getMetadata());
+}
+
+/// Removes every mark from the locations of `root`'s ops and block arguments
+/// (at any depth of a location).
+static void removeMarks(Operation *root) {
+  AttrTypeReplacer replacer;
+  replacer.addReplacement([](FusedLoc fused) -> std::optional<Attribute> {
+    if (failed(decodeMark(fused.getMetadata())))
+      return std::nullopt;
+    ArrayRef<Location> inner = fused.getLocations();
+    if (inner.size() == 1)
+      return inner.front();
+    return FusedLoc::get(fused.getContext(), inner);
+  });
+  replacer.recursivelyReplaceElementsIn(root, /*replaceAttrs=*/false,
+                                        /*replaceLocs=*/true,
+                                        /*replaceTypes=*/false);
+}
+
 struct MPlanTagBufferAccessesPass
     : public mlir::mplan::impl::MPlanTagBufferAccessesBase<
           MPlanTagBufferAccessesPass> {
   void runOnOperation() override {
     func::FuncOp func = getOperation();
+    // Marks only this pass made reach mplan-buffer-alias-scopes.
+    removeMarks(func);
     if (func.isExternal())
       return;
     PlaceFinder finder(func);
@@ -257,30 +300,6 @@ struct MPlanTagBufferAccessesPass
   }
 };
 
-/// The places of a mark, or failure if `attr` is not one.
-static FailureOr<SmallVector<Place>> decodeMark(Attribute attr) {
-  auto dict = dyn_cast_if_present<DictionaryAttr>(attr);
-  auto list = dict ? dict.getAs<ArrayAttr>(kAccessKey) : ArrayAttr();
-  if (!list)
-    return failure();
-  SmallVector<Place> places;
-  for (Attribute element : list) {
-    auto triple = dyn_cast<DenseI64ArrayAttr>(element);
-    if (!triple || triple.size() != 3)
-      return failure();
-    places.push_back({triple[0], triple[1], triple[2]});
-  }
-  return places;
-}
-
-/// The mark of `loc` if it is a marked location.
-static FailureOr<SmallVector<Place>> getMark(Location loc) {
-  auto fused = dyn_cast<FusedLoc>(loc);
-  if (!fused)
-    return failure();
-  return decodeMark(fused.getMetadata());
-}
-
 static bool mayCarryScopes(Operation *op) {
   return isa<LLVM::LoadOp, LLVM::StoreOp, LLVM::MemcpyOp, LLVM::MemmoveOp,
              LLVM::MemsetOp, LLVM::AtomicRMWOp, LLVM::AtomicCmpXchgOp>(op);
@@ -293,20 +312,7 @@ struct MPlanBufferAliasScopesPass
 
   void runOnOperation() override {
     getOperation()->walk([&](LLVM::LLVMFuncOp func) { annotate(func); });
-    // No mark survives, in the locations of ops and block arguments alike.
-    AttrTypeReplacer replacer;
-    replacer.addReplacement([](FusedLoc fused) -> std::optional<Attribute> {
-      if (failed(decodeMark(fused.getMetadata())))
-        return std::nullopt;
-      ArrayRef<Location> inner = fused.getLocations();
-      if (inner.size() == 1)
-        return inner.front();
-      return FusedLoc::get(fused.getContext(), inner);
-    });
-    replacer.recursivelyReplaceElementsIn(getOperation(),
-                                          /*replaceAttrs=*/false,
-                                          /*replaceLocs=*/true,
-                                          /*replaceTypes=*/false);
+    removeMarks(getOperation());
   }
 
   void annotate(LLVM::LLVMFuncOp func) {

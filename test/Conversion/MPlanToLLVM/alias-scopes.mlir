@@ -228,3 +228,18 @@ func.func @callee_maybe_alias(%in: memref<4xf32>, %arena: memref<32xi8> {mplan.a
   memref.store %x, %b[%c0] : memref<4xf32>
   return
 }
+
+// -----
+
+// A mark written in the input is not trusted: mplan-tag-buffer-accesses drops
+// it, so no scope comes of it.
+
+// CHECK-LABEL: llvm.func @forged
+// CHECK-NOT: alias_scopes
+// CHECK: llvm.return
+func.func @forged(%v: f32, %m: memref<4xf32>, %n: memref<4xf32>) {
+  %c0 = arith.constant 0 : index
+  memref.store %v, %m[%c0] : memref<4xf32> loc(fused<{mplan.access = [array<i64: 0, 0, 4>]}>["forged"])
+  memref.store %v, %n[%c0] : memref<4xf32> loc(fused<{mplan.access = [array<i64: 0, 8, 12>]}>["forged"])
+  return
+}
