@@ -7,6 +7,9 @@
 //                    [--strategies S,S:LIMIT,...] [--runs R]
 //                    [--mplan-plan PATH] [--timeout SECONDS]
 //   mplan-plan-bench --write KIND:N[:SEED] > instance.csv
+//   mplan-plan-bench --versus MINIMALLOC [--suite DIR] [--generated N]
+//                    [--seed S] [--budget SECONDS] [--capacity BYTES]
+//                    [--mplan-plan PATH]
 //
 // Prints markdown tables: arena / lower bound and time per strategy on the
 // MiniMalloc challenging instances, on DNN-shaped instances, and scaling of
@@ -20,10 +23,15 @@
 // strategy once per round, and prints median wall time, arena / bound and
 // the portfolio's peak RSS: the scaling table of docs/benchmarks.md.
 // Instances: `random` (bounded live set), `heavy` and `lognormal` (live set
-// growing with n; see heavyInstance).
+// growing with n; see heavyInstance), `packed` (a perfect packing of the
+// capacity 1 MiB, shuffled; see ChallengingInstances.h). --versus runs
+// `best` and MiniMalloc (the binary at the given path, built from its public
+// source) side by side on a suite directory and on generated challenging
+// instances, validating every plan (see versusMiniMalloc).
 //
 //===----------------------------------------------------------------------===//
 
+#include "ChallengingInstances.h"
 #include "DnnInstances.h"
 
 #include "mplan/Support/Csv.h"
@@ -36,6 +44,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <dirent.h>
 #include <fcntl.h>
 #include <random>
 #include <string>
@@ -145,6 +154,8 @@ std::vector<Buffer> heavyInstance(int64_t n, uint64_t seed, bool lognormal) {
 
 std::vector<Buffer> makeInstance(const std::string &kind, int64_t n,
                                  uint64_t seed) {
+  if (kind == "packed")
+    return bench::packedInstance(n, seed);
   if (kind == "heavy" || kind == "lognormal")
     return heavyInstance(n, seed, kind == "lognormal");
   return randomInstance(n, seed);
@@ -213,9 +224,13 @@ struct ChildRun {
   long maxRssKb = 0;
   int64_t arena = -1;
   std::string strategy; ///< as mplan-plan reports it
+  std::string err;      ///< the child's stderr
+  int exitCode = -1;    ///< -1 when it did not exit normally
   bool timedOut = false;
 };
 
+/// Runs `binary` with `args` (stdout discarded), killing it after `timeout`
+/// seconds; reads mplan-plan's summary line if there is one.
 ChildRun runMplanPlan(const std::string &binary,
                       const std::vector<std::string> &args, double timeout) {
   ChildRun r;
@@ -267,6 +282,9 @@ ChildRun runMplanPlan(const std::string &binary,
     err.append(buf, static_cast<size_t>(k));
   close(errFd);
   unlink(errPath);
+  if (!r.timedOut && WIFEXITED(status))
+    r.exitCode = WEXITSTATUS(status);
+  r.err = err;
   if (size_t at = err.find(" arena="); at != std::string::npos)
     r.arena = std::atoll(err.c_str() + at + 7);
   if (size_t at = err.find("strategy="); at != std::string::npos)
@@ -364,6 +382,164 @@ int scaleTable(const std::string &kind, const std::vector<int64_t> &sizes,
 }
 } // namespace
 
+/// The plan a solver wrote to `path` (a CSV with an `offset` column) for
+/// `buffers`, checked by mplan's independent validator: its arena, or -1
+/// (with a message on stderr) when the file is missing or the plan invalid.
+int64_t checkedArena(const std::vector<Buffer> &buffers,
+                     const std::string &path, const char *who) {
+  Expected<CsvTable> t = readBufferCsvFile(path);
+  if (!t)
+    return -1;
+  auto col = std::find(t->header.begin(), t->header.end(), "offset");
+  if (col == t->header.end() || t->buffers.size() != buffers.size())
+    return -1;
+  size_t c = static_cast<size_t>(col - t->header.begin());
+  std::vector<int64_t> offsets;
+  int64_t arena = 0;
+  for (size_t r = 0; r < t->rows.size(); ++r) {
+    // Rows come back in input order; match by id anyway.
+    if (t->buffers[r].id != buffers[r].id)
+      return -1;
+    offsets.push_back(std::atoll(t->rows[r][c].c_str()));
+    arena = std::max(arena, offsets.back() + buffers[r].size);
+  }
+  if (std::optional<std::string> err = validatePlan(buffers, offsets, arena)) {
+    std::fprintf(stderr, "INVALID PLAN from %s (%s): %s\n", who, path.c_str(),
+                 err->c_str());
+    return -1;
+  }
+  return arena;
+}
+
+/// The seconds a solver reported after `key` in its stderr, or -1.
+double reportedSeconds(const std::string &err, const char *key) {
+  size_t at = err.find(key);
+  return at == std::string::npos ? -1.0
+                                 : std::atof(err.c_str() + at + strlen(key));
+}
+
+/// `best` against MiniMalloc (a binary built from its public source, given
+/// by path; skipped when it is not executable) on every `*.csv` of `suite`
+/// (sorted by name) and on `generated` challenging instances: each solver
+/// runs as a child process per instance with the same budget and capacity,
+/// every plan (ours and MiniMalloc's) is checked by validatePlan, and an
+/// instance counts as solved when the plan fits the capacity within the
+/// budget. Prints one row per instance and the solved counts, median times
+/// (unsolved at the budget) and the median per-instance time ratio.
+int versusMiniMalloc(const std::string &miniMalloc, const std::string &suite,
+                     int generated, uint64_t seed, double budget,
+                     int64_t capacity, const std::string &binary) {
+  std::vector<std::pair<std::string, std::string>> inputs; // name, path
+  if (!suite.empty()) {
+    std::vector<std::string> names;
+    if (DIR *d = opendir(suite.c_str())) {
+      while (dirent *e = readdir(d)) {
+        std::string n = e->d_name;
+        if (n.size() > 4 && n.compare(n.size() - 4, 4, ".csv") == 0)
+          names.push_back(n);
+      }
+      closedir(d);
+    }
+    std::sort(names.begin(), names.end());
+    for (const std::string &n : names)
+      inputs.emplace_back(n.substr(0, n.find('.')), suite + "/" + n);
+  }
+  char dirTemplate[] = "/tmp/mplan-versus-XXXXXX";
+  std::string work = mkdtemp(dirTemplate) ? dirTemplate : "/tmp";
+  std::vector<std::vector<Buffer>> gen =
+      bench::challengingInstances(generated, seed);
+  for (size_t k = 0; k < gen.size(); ++k) {
+    std::string path = work + "/gen" + std::to_string(k) + ".csv";
+    if (FILE *f = std::fopen(path.c_str(), "w")) {
+      std::string text = writeBufferCsv(gen[k]);
+      std::fwrite(text.data(), 1, text.size(), f);
+      std::fclose(f);
+    }
+    inputs.emplace_back("gen" + std::to_string(k), path);
+  }
+  bool haveMiniMalloc = access(miniMalloc.c_str(), X_OK) == 0;
+  if (!haveMiniMalloc)
+    std::fprintf(stderr, "MiniMalloc binary '%s' not executable: skipped\n",
+                 miniMalloc.c_str());
+  char budgetArg[64], capArg[64];
+  std::snprintf(budgetArg, sizeof(budgetArg), "%g", budget);
+  std::snprintf(capArg, sizeof(capArg), "%lld",
+                static_cast<long long>(capacity));
+  std::printf("| instance | buffers | bound | greedy-by-size / capacity | best "
+              "arena | best wall (s) | MiniMalloc arena | MiniMalloc wall "
+              "(s) | MiniMalloc solver (s) | best / MiniMalloc wall |\n"
+              "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+  int oursSolved = 0, theirsSolved = 0;
+  std::vector<double> oursWall, theirsWall, ratios;
+  PlanOptions greedy;
+  greedy.strategy = "greedy-by-size";
+  for (const auto &[name, path] : inputs) {
+    Expected<CsvTable> t = readBufferCsvFile(path);
+    if (!t) {
+      std::fprintf(stderr, "skipping %s\n", t.error().c_str());
+      continue;
+    }
+    const std::vector<Buffer> &buffers = t->buffers;
+    Expected<Plan> g = planBuffers(buffers, greedy);
+    std::string out = work + "/" + name + ".best.csv";
+    unlink(out.c_str());
+    ChildRun ours = runMplanPlan(
+        binary,
+        {"--strategy=best", std::string("--capacity=") + capArg,
+         std::string("--time-limit=") + budgetArg, path, "-o", out},
+        budget + 5);
+    int64_t oursArena =
+        ours.exitCode == 0 ? checkedArena(buffers, out, "best") : -1;
+    bool oursOk =
+        oursArena >= 0 && oursArena <= capacity && ours.wall <= budget;
+    oursSolved += oursOk;
+    oursWall.push_back(oursOk ? ours.wall : budget);
+    std::printf(
+        "| %s | %zu | %lld | %.4f | %lld%s | %.3f |", name.c_str(),
+        buffers.size(), static_cast<long long>(lowerBound(buffers).value_or(0)),
+        g ? static_cast<double>(g->arenaSize) / static_cast<double>(capacity)
+          : 0.0,
+        static_cast<long long>(oursArena), oursOk ? "" : " (unsolved)",
+        ours.wall);
+    if (!haveMiniMalloc) {
+      std::printf(" | | | |\n");
+      continue;
+    }
+    std::string theirsOut = work + "/" + name + ".minimalloc.csv";
+    unlink(theirsOut.c_str());
+    ChildRun theirs = runMplanPlan(
+        miniMalloc,
+        {std::string("--capacity=") + capArg, "--input=" + path,
+         "--output=" + theirsOut, std::string("--timeout=") + budgetArg + "s"},
+        budget + 5);
+    int64_t theirsArena = theirs.exitCode == 0
+                              ? checkedArena(buffers, theirsOut, "MiniMalloc")
+                              : -1;
+    bool theirsOk =
+        theirsArena >= 0 && theirsArena <= capacity && theirs.wall <= budget;
+    theirsSolved += theirsOk;
+    theirsWall.push_back(theirsOk ? theirs.wall : budget);
+    double ratio = oursWall.back() / theirsWall.back();
+    ratios.push_back(ratio);
+    std::printf(" %lld%s | %.3f | %.3f | %.3f |\n",
+                static_cast<long long>(theirsArena),
+                theirsOk ? "" : " (unsolved)", theirs.wall,
+                reportedSeconds(theirs.err, "Elapsed time "), ratio);
+    std::fflush(stdout);
+  }
+  std::printf("\nInstances: %zu; budget %g s each; capacity %lld.\n"
+              "best: %d solved, median wall %.3f s.\n",
+              oursWall.size(), budget, static_cast<long long>(capacity),
+              oursSolved, oursWall.empty() ? 0.0 : medianOf(oursWall));
+  if (haveMiniMalloc && !theirsWall.empty())
+    std::printf("MiniMalloc: %d solved, median wall %.3f s.\n"
+                "Median of per-instance ratios (best / MiniMalloc wall): "
+                "%.3f; ratio of medians: %.3f.\n",
+                theirsSolved, medianOf(theirsWall), medianOf(ratios),
+                medianOf(oursWall) / medianOf(theirsWall));
+  return oursSolved == static_cast<int>(oursWall.size()) ? 0 : 2;
+}
+
 int main(int argc, char **argv) {
   std::string dir = "../shared/benchmarks/minimalloc";
   double limit = 10.0;
@@ -378,6 +554,10 @@ int main(int argc, char **argv) {
                               "greedy-by-breadth,portfolio,best:10";
   std::string binary = "build/bin/mplan-plan";
   double timeout = 30;
+  std::string versus, suite;
+  int generated = 0;
+  uint64_t seed = 1;
+  double budget = 10;
   // Also accept --capacity=BYTES.
   std::vector<std::string> args;
   for (int i = 1; i < argc; ++i) {
@@ -422,6 +602,16 @@ int main(int argc, char **argv) {
       binary = argv[i + 1];
     else if (!std::strcmp(argv[i], "--timeout"))
       timeout = std::atof(argv[i + 1]);
+    else if (!std::strcmp(argv[i], "--versus"))
+      versus = argv[i + 1];
+    else if (!std::strcmp(argv[i], "--suite"))
+      suite = argv[i + 1];
+    else if (!std::strcmp(argv[i], "--generated"))
+      generated = std::atoi(argv[i + 1]);
+    else if (!std::strcmp(argv[i], "--seed"))
+      seed = std::strtoull(argv[i + 1], nullptr, 10);
+    else if (!std::strcmp(argv[i], "--budget"))
+      budget = std::atof(argv[i + 1]);
     else if (!std::strcmp(argv[i], "--write")) {
       // --write KIND:N:SEED -> CSV on stdout.
       std::string spec = argv[i + 1];
@@ -456,6 +646,9 @@ int main(int argc, char **argv) {
   }
   if (portfolioN > 0)
     return portfolioOnly(portfolioN, runs, strategy, compare);
+  if (!versus.empty())
+    return versusMiniMalloc(versus, suite, generated, seed, budget, capacity,
+                            binary);
 
   std::printf("### MiniMalloc challenging instances (capacity %lld)\n\n",
               static_cast<long long>(capacity));
