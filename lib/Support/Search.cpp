@@ -18,9 +18,11 @@
 // buffers (or none), with per-threshold section inference and sibling
 // nogoods.
 //
-// RestartingSolver runs both as one restart portfolio: MiniMalloc's round
-// robin over its three preorders plus one hole-directed run per round, every
-// run with the same budget of work (elementary steps), doubling per round.
+// RestartingSolver runs both as one portfolio: MiniMalloc's round robin over
+// its three preorders plus one hole-directed run per round, every member
+// with the same budget of work (elementary steps) per round, doubling per
+// round; a preorder's search continues across rounds instead of restarting,
+// and the members run in parallel threads with the outcome of the turns.
 // searchExact drives the targets: the capacity the caller gave (after one
 // short round at the max-live bound), or the bound and then capacities
 // between the best lower bound and the best plan. All budgets count work,
@@ -33,9 +35,12 @@
 #include "mplan/Support/CheckedMath.h"
 
 #include <algorithm>
+#include <atomic>
 #include <limits>
 #include <memory>
+#include <mutex>
 #include <numeric>
+#include <thread>
 #include <tuple>
 
 using namespace mplan;
@@ -144,8 +149,10 @@ public:
   /// `deadline`. `heuristicIn` selects the static preorder that breaks ties
   /// between equal lowest offsets. Adds its counts to `stats`.
   Status solve(int64_t capacity, int heuristicIn, uint64_t workBudget,
-               Clock::time_point deadlineIn, SearchStats &stats) {
+               Clock::time_point deadlineIn, SearchStats &stats,
+               const std::atomic<uint64_t> *limitIn = nullptr) {
     deadline = deadlineIn;
+    limit = limitIn;
     cap = capacity;
     budget = workBudget;
     stopped = false;
@@ -190,6 +197,8 @@ public:
   }
   const std::vector<int32_t> &memberIds() const { return members; }
   size_t numMembers() const { return members.size(); }
+  /// The work of the last solve() so far.
+  uint64_t workCount() const { return work; }
   /// What one node costs at least (its partition and sections are scanned).
   uint64_t stepsPerNode() const { return m + numSections; }
 
@@ -218,11 +227,12 @@ private:
   /// the largest unplaced total over the buffer's sections; all decreasing,
   /// ties by index) and numbers them by it. As in MiniMalloc, a partition
   /// split off during the search is ranked on the totals left at that point.
-  void preorder(std::vector<Item> &items) const {
+  void preorder(std::vector<Item> &items) {
     auto key = [&](int32_t k) {
       long double w = static_cast<long double>(problem.length[members[k]]);
       long double a = w * static_cast<long double>(size[k]);
       int64_t most = 0;
+      work += last[k] - first[k];
       for (int32_t s = first[k]; s < last[k]; ++s)
         most = std::max(most, total[s]);
       long double t = static_cast<long double>(most);
@@ -245,6 +255,9 @@ private:
     for (size_t r = 0; r < keyed.size(); ++r)
       items[r] = {minOff[keyed[r].second], static_cast<int32_t>(r),
                   keyed[r].second};
+    // The search expects them by (lowest offset, rank).
+    std::sort(items.begin(), items.end());
+    work += 4 * items.size() * (1 + log2Ceil(items.size()));
   }
 
   /// Places `b` at `at`; every change goes on the trail. Returns false when
@@ -327,7 +340,9 @@ private:
              int64_t lastOff, int32_t lastRank, int depth) {
     ++nodes;
     work += parent.size() + (hi - lo);
-    if (work > budget || ((nodes & 15) == 0 && Clock::now() > deadline)) {
+    if (work > budget ||
+        (limit && work > limit->load(std::memory_order_relaxed)) ||
+        ((nodes & 15) == 0 && Clock::now() > deadline)) {
       stopped = true;
       return Status::OutOfBudget;
     }
@@ -348,6 +363,7 @@ private:
         order[j] = order[j - 1];
         --j;
       }
+      work += i - j;
       order[j] = x;
     }
     // Dominance: placing a buffer at or above the lowest top any unplaced
@@ -415,6 +431,7 @@ private:
     for (size_t c = 1; c < cutpoints.size(); ++c) {
       int32_t sLo = cutpoints[c - 1], sHi = cutpoints[c];
       sub.clear();
+      work += order.size();
       for (const Item &it : order)
         if (off[it.k] < 0 && first[it.k] < sHi && sLo < last[it.k])
           sub.push_back(it);
@@ -435,6 +452,7 @@ private:
   int64_t cap = 0;
   uint64_t budget = 0, nodes = 0, work = 0;
   SearchStats *statsOut = nullptr;
+  const std::atomic<uint64_t> *limit = nullptr; ///< lowered by other threads
   bool stopped = false;
   int heuristic = 0;
   std::vector<int64_t> floor, total, cuts, minOff, off;
@@ -467,8 +485,10 @@ public:
   /// `stats`.
   Status solve(int64_t capacity, const SearchConfig &config,
                uint64_t workBudget, Clock::time_point deadlineIn,
-               SearchStats &stats) {
+               SearchStats &stats,
+               const std::atomic<uint64_t> *limitIn = nullptr) {
     deadline = deadlineIn;
+    limit = limitIn;
     cap = capacity;
     holeRule = config.holeRule;
     budget = workBudget;
@@ -592,7 +612,9 @@ private:
   bool dfs(int32_t lo, int32_t hi) {
     ++nodes;
     work += hi - lo;
-    if (work > budget || ((nodes & 15) == 0 && Clock::now() > deadline)) {
+    if (work > budget ||
+        (limit && work > limit->load(std::memory_order_relaxed)) ||
+        ((nodes & 15) == 0 && Clock::now() > deadline)) {
       stopped = true;
       return false;
     }
@@ -726,6 +748,7 @@ private:
   Clock::time_point deadline;
   int64_t cap = 0;
   int holeRule = 0;
+  const std::atomic<uint64_t> *limit = nullptr; ///< lowered by other threads
   uint64_t budget = 0, nodes = 0, work = 0;
   bool stopped = false, deadEnd = false;
   std::vector<std::pair<int64_t, int64_t>> scratch;
@@ -761,18 +784,43 @@ std::vector<std::vector<int32_t>> splitComponents(const Problem &p) {
 } // namespace
 
 namespace {
-/// Repeated searches of one component at one capacity with restarts, after
-/// MiniMalloc's round robin: in each round every member runs once from
-/// scratch with the same work budget, which doubles after every round. The
-/// members are the canonical search under each of its three preorders and the
-/// hole-directed search (its six configurations take turns, one per round).
-/// Work counts the elementary steps of both searches, so a member whose nodes
-/// are expensive gets fewer of them, and the result does not depend on
-/// timing.
+/// Adds the counters of `from` to `to`.
+void addCounts(SearchStats &to, const SearchStats &from) {
+  to.nodes += from.nodes;
+  to.holeNodes += from.holeNodes;
+  to.backtracks += from.backtracks;
+  to.cutoffs += from.cutoffs;
+  to.decompositions += from.decompositions;
+  to.restarts += from.restarts;
+  to.work += from.work;
+}
+
+/// Solves one component at one capacity with a portfolio after MiniMalloc's
+/// round robin. In round r (r = 1, 2, ...) the members take turns in the
+/// order hole-directed, WAT, TAW, TWA, each allowed A(r) = 2^(r-1) A(1)
+/// steps of work (A(1): MiniMalloc's first budget of 2 n nodes, at the
+/// n + sections steps a node costs at least): the hole-directed search as a
+/// fresh run with one of its six configurations (they take turns by round),
+/// each canonical preorder as its one depth-first search continued up to a
+/// total of A(r) (restarting it with the same deterministic preorder would only
+/// repeat the nodes it visited). The outcome is the one of the first member, in
+/// (round, turn) order, that solves or refutes the capacity.
+///
+/// The members run in parallel threads instead of turns, each on its own
+/// schedule, and a member that finishes lowers the others' limits to what
+/// could still beat it in that order (the rounds before its own, and its own
+/// round for members that come before it in a round); when all stopped, the
+/// first outcome in that order wins. The result is that of the turns, the
+/// same on every run; budgets count work, not time (only the deadline
+/// depends on timing). The counters (SearchStats) may vary a little: a
+/// member may run past its final limit before another member lowers it.
 class RestartingSolver {
 public:
   RestartingSolver(const Problem &p, const std::vector<int32_t> &members)
-      : search(p, members), holes(p, members) {}
+      : holes(p, members) {
+    for (int h = 0; h < kPreorders; ++h)
+      searches.push_back(std::make_unique<ComponentSearch>(p, members));
+  }
 
   /// Stops at `deadline`, or after `maxRounds` rounds (a short try: the
   /// canonical search only).
@@ -781,56 +829,123 @@ public:
     static const SearchConfig configs[] = {{2, 0}, {2, 1}, {0, 0},
                                            {2, 2}, {1, 0}, {0, 1}};
     static const char *const preorders[] = {"WAT", "TAW", "TWA"};
-    bool withHoles = maxRounds == 0;
     // MiniMalloc starts at 2n nodes per preorder; a node scans its partition
-    // and sections, so the first round gets that many steps per node.
-    uint64_t budget =
-        2 * search.stepsPerNode() * std::max<uint64_t>(search.numMembers(), 64);
-    for (int round = 1; maxRounds == 0 || round <= maxRounds;
-         ++round, budget *= 2) {
-      for (int member = withHoles ? -1 : 0; member < 3; ++member) {
-        if (Clock::now() >= deadline)
-          return ComponentSearch::Status::OutOfBudget;
-        ++stats.restarts;
-        ComponentSearch::Status st;
-        if (member < 0) {
-          const SearchConfig &config = configs[(round - 1) % 6];
-          HoleSearch::Status hs =
-              holes.solve(capacity, config, budget, deadline, stats);
-          if (hs == HoleSearch::Status::Found) {
-            offs = holes.offsets();
-            arenaSize = holes.arena();
-            stats.solvedBy = "hole-directed (rule " +
+    // and sections, so the first round allows that many steps per node.
+    const ComponentSearch &layout = *searches[0];
+    uint64_t first =
+        2 * layout.stepsPerNode() * std::max<uint64_t>(layout.numMembers(), 64);
+    auto allowance = [&](int round) {
+      return round <= 0    ? 0
+             : round >= 40 ? UINT64_MAX / 2
+                           : first << (round - 1);
+    };
+    auto roundOf = [&](uint64_t work) {
+      int round = 1;
+      while (allowance(round) < work)
+        ++round;
+      return round;
+    };
+    // The best outcome so far as (round, turn): turn 0 is the hole-directed
+    // run, 1 + h canonical preorder h.
+    std::mutex mutex;
+    std::pair<int, int> best = {std::numeric_limits<int>::max(), 0};
+    ComponentSearch::Status outcome = ComponentSearch::Status::OutOfBudget;
+    std::atomic<uint64_t> limits[kPreorders];
+    std::atomic<uint64_t> holeLimit{UINT64_MAX};
+    std::atomic<int> holeRound{0}; // the round of the running hole run
+    std::atomic<int> holeRounds{
+        maxRounds > 0 ? 0 : std::numeric_limits<int>::max()};
+    for (std::atomic<uint64_t> &l : limits)
+      l = maxRounds > 0 ? allowance(maxRounds) : UINT64_MAX;
+    // Records an outcome of turn `turn` in `round`; lowers the others'
+    // limits. Returns true if it is the best so far.
+    auto record = [&](int round, int turn, ComponentSearch::Status status) {
+      std::lock_guard<std::mutex> lock(mutex);
+      if (std::make_pair(round, turn) >= best)
+        return false;
+      best = {round, turn};
+      outcome = status;
+      for (int h = 0; h < kPreorders; ++h)
+        limits[h] = std::min<uint64_t>(
+            limits[h], allowance(1 + h < turn ? round : round - 1));
+      // The hole-directed runs come first in a round.
+      holeRounds = std::min(holeRounds.load(), round);
+      if (holeRound > round)
+        holeLimit = 0;
+      return true;
+    };
+    std::vector<SearchStats> own(kPreorders);
+    std::vector<std::thread> threads;
+    for (int h = 0; h < kPreorders; ++h)
+      threads.emplace_back([&, h] {
+        ++own[h].restarts;
+        ComponentSearch &search = *searches[h];
+        ComponentSearch::Status status =
+            search.solve(capacity, h, UINT64_MAX, deadline, own[h], &limits[h]);
+        if (status != ComponentSearch::Status::OutOfBudget &&
+            record(roundOf(search.workCount()), 1 + h, status) &&
+            status == ComponentSearch::Status::Found)
+          own[h].solvedBy = std::string("canonical ") + preorders[h] +
+                            " round " +
+                            std::to_string(roundOf(search.workCount()));
+      });
+    // The hole-directed runs on this thread.
+    SearchStats holeStats;
+    std::vector<int64_t> holeOffsets;
+    int64_t holeArena = 0;
+    for (int round = 1; round <= holeRounds && Clock::now() < deadline;
+         ++round) {
+      const SearchConfig &config = configs[(round - 1) % 6];
+      holeRound = round;
+      if (round > holeRounds)
+        break;
+      ++holeStats.restarts;
+      HoleSearch::Status hs = holes.solve(capacity, config, allowance(round),
+                                          deadline, holeStats, &holeLimit);
+      if (hs == HoleSearch::Status::OutOfBudget)
+        continue;
+      ComponentSearch::Status status =
+          hs == HoleSearch::Status::Found ? ComponentSearch::Status::Found
+                                          : ComponentSearch::Status::Infeasible;
+      if (record(round, 0, status) && hs == HoleSearch::Status::Found) {
+        holeOffsets = holes.offsets();
+        holeArena = holes.arena();
+        holeStats.solvedBy = "hole-directed (rule " +
                              std::to_string(config.holeRule) + ", order " +
                              std::to_string(config.candidateOrder) +
                              ") round " + std::to_string(round);
-          }
-          st = hs == HoleSearch::Status::Found ? ComponentSearch::Status::Found
-               : hs == HoleSearch::Status::Infeasible
-                   ? ComponentSearch::Status::Infeasible
-                   : ComponentSearch::Status::OutOfBudget;
-        } else {
-          st = search.solve(capacity, member, budget, deadline, stats);
-          if (st == ComponentSearch::Status::Found) {
-            offs = search.offsets();
-            arenaSize = search.arena();
-            stats.solvedBy = std::string("canonical ") + preorders[member] +
-                             " round " + std::to_string(round);
-          }
-        }
-        if (st != ComponentSearch::Status::OutOfBudget)
-          return st;
+      }
+      break;
+    }
+    for (std::thread &t : threads)
+      t.join();
+    addCounts(stats, holeStats);
+    for (const SearchStats &o : own)
+      addCounts(stats, o);
+    if (outcome == ComponentSearch::Status::Found) {
+      if (best.second == 0) {
+        offs = std::move(holeOffsets);
+        arenaSize = holeArena;
+        stats.solvedBy = holeStats.solvedBy;
+      } else {
+        const ComponentSearch &winner = *searches[best.second - 1];
+        offs = winner.offsets();
+        arenaSize = winner.arena();
+        stats.solvedBy = own[best.second - 1].solvedBy;
       }
     }
-    return ComponentSearch::Status::OutOfBudget;
+    return outcome;
   }
 
   const std::vector<int64_t> &offsets() const { return offs; }
   int64_t arena() const { return arenaSize; }
-  const std::vector<int32_t> &memberIds() const { return search.memberIds(); }
+  const std::vector<int32_t> &memberIds() const {
+    return searches[0]->memberIds();
+  }
 
 private:
-  ComponentSearch search;
+  static constexpr int kPreorders = 3;
+  std::vector<std::unique_ptr<ComponentSearch>> searches;
   HoleSearch holes;
   std::vector<int64_t> offs;
   int64_t arenaSize = 0;
