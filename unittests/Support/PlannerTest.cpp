@@ -1,7 +1,7 @@
 //===- PlannerTest.cpp - Strategies, bound and validators -----------------===//
 
-#include "mplan/Support/Deadline.h"
 #include "mplan/Support/Planner.h"
+#include "mplan/Support/Deadline.h"
 
 #include <gtest/gtest.h>
 
@@ -515,8 +515,8 @@ std::vector<int64_t> timeOrderedReference(const std::vector<Buffer> &buffers,
 
 /// Heavy overlap: the live set grows with n (exponential lifetimes with a
 /// mean proportional to n), sizes log-uniform over [1, maxSize].
-std::vector<Buffer> heavyInstance(std::mt19937_64 &rng, int n,
-                                  int64_t maxSize, bool aligned) {
+std::vector<Buffer> heavyInstance(std::mt19937_64 &rng, int n, int64_t maxSize,
+                                  bool aligned) {
   std::exponential_distribution<double> life(1.0 / (0.07 * n + 1));
   std::uniform_real_distribution<double> logSize(0, std::log(maxSize));
   std::vector<Buffer> buffers;
@@ -541,9 +541,9 @@ TEST(Planner, TimeOrderedSweepsMatchAQuadraticReference) {
     int n = 1 + static_cast<int>(rng() % (iter < 250 ? 60 : 1500));
     bool aligned = iter % 3 == 0;
     std::vector<Buffer> buffers =
-        iter % 2 ? heavyInstance(rng, n, 1 + rng() % 5000, aligned)
-                 : randomInstance(rng, n, 1 + rng() % 40, 1 + rng() % 300,
-                                  aligned);
+        iter % 2
+            ? heavyInstance(rng, n, 1 + rng() % 5000, aligned)
+            : randomInstance(rng, n, 1 + rng() % 40, 1 + rng() % 300, aligned);
     int64_t alignment = iter % 7 == 0 ? 16 : 1;
     for (bool bestFit : {false, true}) {
       int64_t arena;
@@ -685,8 +685,8 @@ TEST(Deadline, HugeAndInvalidBudgetsSaturate) {
   Clock::time_point now = Clock::now();
   // An infinite or huge budget is "no limit", never a deadline in the past
   // (converting it to clock ticks used to overflow).
-  for (double seconds : {std::numeric_limits<double>::infinity(), 1e300,
-                         1e19, kMaxBudgetSeconds})
+  for (double seconds : {std::numeric_limits<double>::infinity(), 1e300, 1e19,
+                         kMaxBudgetSeconds})
     EXPECT_GT(deadlineAfter(now, seconds), now + std::chrono::hours(24 * 365))
         << seconds;
   for (double seconds : {0.0, -1.0, -std::numeric_limits<double>::infinity(),
@@ -708,4 +708,112 @@ TEST(Planner, InfiniteTimeLimitStillSearches) {
   EXPECT_EQ(plan.lowerBound, 256);
   EXPECT_EQ(plan.arenaSize, 256);
   EXPECT_FALSE(validatePlan(buffers, plan.offsets, plan.arenaSize));
+}
+
+namespace {
+/// A shuffled perfect packing of [0, 1000) x [0, height) (guillotine), ids
+/// renumbered; sizes are multiples of `unit`.
+std::vector<Buffer> shuffledPacking(std::mt19937_64 &rng, int depth,
+                                    int64_t height, int64_t unit = 1) {
+  std::vector<Buffer> buffers;
+  guillotine(rng, 0, 1000, 0, height / unit, depth, buffers);
+  std::shuffle(buffers.begin(), buffers.end(), rng);
+  for (size_t i = 0; i < buffers.size(); ++i) {
+    buffers[i].id = static_cast<int64_t>(i);
+    buffers[i].size *= unit;
+  }
+  return buffers;
+}
+} // namespace
+
+TEST(Search, FitsPerfectPackingsDeterministicallyAndCountsItsWork) {
+  // Deep packings (up to 128 buffers) the portfolio mostly misses: best
+  // with the capacity fits each one, with the same plan and winning member
+  // on every run although the search's members run in parallel threads.
+  std::mt19937_64 rng(17);
+  int searched = 0;
+  for (int iter = 0; iter < 16; ++iter) {
+    std::vector<Buffer> buffers = shuffledPacking(rng, 7, 1 << 20);
+    int64_t bound = *lowerBound(buffers);
+    ASSERT_EQ(bound, 1 << 20);
+    Plan fit = planOrDie(buffers, "best", 1, 10.0, bound);
+    EXPECT_EQ(fit.arenaSize, bound) << "iteration " << iter;
+    EXPECT_EQ(fit.goalBytes, bound);
+    EXPECT_EQ(goalGap(fit), 0);
+    Plan again = planOrDie(buffers, "best", 1, 10.0, bound);
+    EXPECT_EQ(fit.offsets, again.offsets) << "iteration " << iter;
+    EXPECT_EQ(fit.search.solvedBy, again.search.solvedBy);
+    if (fit.strategy == "best(search)") {
+      ++searched;
+      const SearchStats &s = fit.search;
+      EXPECT_FALSE(s.solvedBy.empty());
+      EXPECT_GE(s.targets, 1);
+      EXPECT_GE(s.restarts, 3u); // one search per preorder at least
+      EXPECT_GT(s.nodes, 0u);
+      EXPECT_LE(s.holeNodes, s.nodes);
+      EXPECT_GT(s.work, s.nodes); // every node scans its partition
+      EXPECT_GE(s.seconds, 0.0);
+    } else {
+      EXPECT_EQ(fit.search.nodes, 0u);
+    }
+    if (::testing::Test::HasFailure())
+      break;
+  }
+  EXPECT_GE(searched, 8) << searched;
+}
+
+TEST(Search, ReportsTheGapWhenItStopsShortOfItsGoal) {
+  std::mt19937_64 rng(23);
+  std::vector<Buffer> buffers;
+  Plan portfolio;
+  // A packing the portfolio does not fit.
+  do {
+    buffers = shuffledPacking(rng, 7, 1 << 20);
+    portfolio = planOrDie(buffers, "portfolio");
+  } while (portfolio.arenaSize == portfolio.lowerBound);
+  int64_t bound = portfolio.lowerBound;
+  // No time for the search: the portfolio's plan, short of the goal.
+  Plan stopped = planOrDie(buffers, "best", 1, 0.0, bound);
+  EXPECT_EQ(stopped.arenaSize, portfolio.arenaSize);
+  EXPECT_EQ(stopped.goalBytes, bound);
+  EXPECT_EQ(goalGap(stopped), portfolio.arenaSize - bound);
+  // Without a capacity the goal is the bound.
+  EXPECT_EQ(planOrDie(buffers, "best", 1, 0.0).goalBytes, bound);
+  // A capacity above the bound is the goal; met, no gap.
+  Plan loose = planOrDie(buffers, "best", 1, 0.0, portfolio.arenaSize);
+  EXPECT_EQ(loose.goalBytes, portfolio.arenaSize);
+  EXPECT_EQ(goalGap(loose), 0);
+  // The bytes the stagger adds are not a gap.
+  PlanOptions options;
+  options.capacity = bound;
+  options.stagger = 64;
+  Expected<Plan> staggered = planBuffers(buffers, options);
+  ASSERT_TRUE(staggered.ok());
+  EXPECT_GT(staggered->staggerBytes, 0);
+  EXPECT_EQ(staggered->arenaSize - staggered->staggerBytes, bound);
+  EXPECT_EQ(goalGap(*staggered), 0);
+  // Strategies other than best have no goal.
+  Plan greedy = planOrDie(buffers, "greedy-by-size");
+  EXPECT_EQ(greedy.goalBytes, 0);
+  EXPECT_EQ(goalGap(greedy), 0);
+  EXPECT_EQ(greedy.search.nodes, 0u);
+}
+
+TEST(Search, CapacitiesBetweenMultiplesOfTheSizeGcd) {
+  // Every size a multiple of 64: a capacity 63 bytes above the bound can
+  // only be met at the bound, and one 64 bytes below a multiple only at the
+  // multiple below it.
+  std::mt19937_64 rng(29);
+  for (int iter = 0; iter < 6; ++iter) {
+    std::vector<Buffer> buffers = shuffledPacking(rng, 6, 1 << 16, 64);
+    int64_t bound = *lowerBound(buffers);
+    Plan fit = planOrDie(buffers, "best", 1, 10.0, bound + 63);
+    EXPECT_EQ(fit.arenaSize, bound) << "iteration " << iter;
+    // Alignments join the gcd: 64-byte sizes at 128-byte alignment.
+    Plan aligned = planOrDie(buffers, "best", 128, 10.0, 0);
+    EXPECT_EQ(aligned.arenaSize % 64, 0);
+    EXPECT_GE(aligned.arenaSize, aligned.lowerBound);
+    if (::testing::Test::HasFailure())
+      break;
+  }
 }
