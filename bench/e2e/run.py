@@ -1,18 +1,22 @@
 #!/usr/bin/python3
-"""End-to-end benchmark: upstream MLIR's unplanned path vs mplan (arena=heap, arena=global).
+"""End-to-end benchmark: upstream MLIR's unplanned path vs mplan, every arena kind.
 
-For every model of the zoo (models/*.mlir) this program builds three native programs:
+For every model of the zoo (models/*.mlir) this program builds native programs:
   baseline  one-shot-bufferize + buffer-results-to-out-params + ownership-based
             deallocation (upstream, BRIEF section 6), lowered by mplan-to-llvm
   heap      the same bufferization, then mplan-plan-pipeline and arena=heap
+  stack     ... arena=stack (a heap arena above the 1 MiB stack limit)
   global    ... arena=global
-and measures, per call of @model:
+  argument  ... arena=argument functions=model (@main hands @model its arena)
+(--variants narrows the planned ones) and measures, per call of @model:
   * allocations (heap allocation calls), frees and peak bytes above entry, counted by the
-    memory observer (--mplan-instrument + libmplan_runtime.so) in the same way for all three;
+    memory observer (--mplan-instrument + libmplan_runtime.so) in the same way for all;
   * allocation calls visible in the lowered @model (llvm.call @malloc/@aligned_alloc);
   * identical output: the uninstrumented programs' stdout (addresses masked, under
     mlir-runner), each calling only its own version of @model, must be equal, and every run of
     a timed program (below) must print the same as its planned side's (aa: the baseline's);
+  * compile time: wall seconds of `clang -O3 -march=native -c` (--opt-level) on the LLVM IR
+    of each of those single-model programs;
   * wall time of the @model call, paired inside one process: the program of a planned
     variant also holds the baseline's @model (the source gets a copy of @model and of what it
     calls, renamed `__base`; after one bufferization the planned pipeline's versions of the
@@ -20,19 +24,20 @@ and measures, per call of @model:
     (~15 ms) in ABBA order (planned, base, base, planned), `samples` times (25; for models
     of over ~40 ms a call, as many as fit ~4 s, at least 2). A run's ratio is
     the median over its samples of planned / base; a model's ratio the median over rounds
-    (separate processes, order heap, global, aa rotated). The A/A control (aa) is the same
-    program with the baseline on both sides: its ratio shows the noise floor. The timed
-    programs are built with optimisation, as a downstream compiler would (mlir-runner's
+    (separate processes, the order of the variants and aa rotated). The A/A control (aa) is
+    the same program with the baseline on both sides: its ratio shows the noise floor. The
+    timed programs are built with optimisation, as a downstream compiler would (mlir-runner's
     default, no -O flag, optimises less): compiled once ahead of time by clang -O3
     -march=native (--opt-level; the LLVM pipeline and host target of `mlir-runner -O3`,
-    whose JIT would recompile at every start: seconds to a minute a program here, ~10 min for
-    resnet50's planned ones) and linked with the runner libraries; they take `iters` and
-    `samples` on their command line, `iters` calibrated by single calls of the A/A program.
+    whose JIT would recompile at every start) and linked with the runner libraries; they take
+    `iters` and `samples` on their command line, `iters` calibrated by single calls of the
+    A/A program.
 Returned buffers become caller-provided out-params (upstream buffer-results-to-out-params)
-in all three programs, so @model's allocations are its intermediates only.
+in all programs, so @model's allocations are its intermediates only.
 
 Usage: bench/e2e/run.py [--build build] [--rounds 5] [--opt-level 3] [--models a,b]
-                        [--plan-options stagger=128] [--markdown out.md] [--json out.json]
+                        [--variants heap,stack,global,argument] [--plan-options stagger=128]
+                        [--lower-options alias-scopes=false] [--markdown out.md] [--json out.json]
 """
 import argparse
 import json
@@ -57,9 +62,14 @@ DEALLOC = ["--ownership-based-buffer-deallocation", "--canonicalize",
            "--buffer-deallocation-simplification", "--bufferization-lower-deallocations",
            "--convert-bufferization-to-memref"]
 RUNNER_LIBS = [f"{LLVM}/lib/libmlir_c_runner_utils.so", f"{LLVM}/lib/libmlir_runner_utils.so"]
-VARIANTS = ["baseline", "heap", "global"]
-PLANNED = ["heap", "global"]
-PAIRS = ["heap", "global", "aa"]  # timed programs: planned vs baseline, and baseline vs itself
+PLANNED = ["heap", "stack", "global", "argument"]  # --variants narrows this
+# convert-mplan-to-memref's options per planned variant: `argument` hands @model its arena from
+# its caller (@main, which nests it in its own arena).
+ARENA_OPTIONS = {"heap": "arena=heap", "stack": "arena=stack", "global": "arena=global",
+                 "argument": "arena=argument functions=model"}
+LOWER_OPTIONS = ""  # --lower-options: passed to mplan-to-llvm for every program
+VARIANTS = ["baseline"] + PLANNED  # programs counted, compared and compiled
+PAIRS = PLANNED + ["aa"]  # timed programs: planned vs baseline, and baseline vs itself
 BLOCK_SECONDS = 0.015  # one timed block of `iters` calls
 RUN_SECONDS = 4.0  # timed blocks per run, within the sample bounds below (1-s models: 2)
 MIN_SAMPLES, MAX_SAMPLES = 2, 25
@@ -166,6 +176,14 @@ def plan_pipeline():
     return f"--mplan-plan-pipeline={PLAN_OPTIONS}" if PLAN_OPTIONS else "--mplan-plan-pipeline"
 
 
+def to_memref(variant):
+    return f"--convert-mplan-to-memref={ARENA_OPTIONS[variant]}"
+
+
+def to_llvm():
+    return f"--mplan-to-llvm={LOWER_OPTIONS}" if LOWER_OPTIONS else "--mplan-to-llvm"
+
+
 def bufferize(src, *flags):
     """`src` (TOSA first lowered to linalg) after the common bufferization."""
     if is_tosa(src):
@@ -179,30 +197,40 @@ def lower(variant, src, mplan_opt, instrument):
     if variant == "baseline":
         mem = sh([f"{LLVM}/bin/mlir-opt", *DEALLOC], stdin=buf).stdout
     else:
-        mem = sh([mplan_opt, plan_pipeline(), f"--convert-mplan-to-memref=arena={variant}"],
-                 stdin=buf).stdout
-    llvm = sh([mplan_opt, *inst, "--mplan-to-llvm"], stdin=mem).stdout
+        mem = sh([mplan_opt, plan_pipeline(), to_memref(variant)], stdin=buf).stdout
+    llvm = sh([mplan_opt, *inst, to_llvm()], stdin=mem).stdout
     return mem, llvm
 
 
 def lower_pairs(src, mplan_opt):
-    """The paired programs of `src` (with its `__base` copy and timing): heap and global (the
-    planned @model against the baseline's @model__base) and aa (the baseline on both sides),
-    from one bufferization."""
+    """The paired programs of `src` (with its `__base` copy and timing): one per planned
+    variant (the planned @model against the baseline's @model__base) and aa (the baseline on
+    both sides), from one bufferization."""
     scope = "--mlir-print-local-scope"
     buf = bufferize(src, scope)
     base = sh([f"{LLVM}/bin/mlir-opt", *DEALLOC, scope], stdin=buf).stdout
     mems = {"aa": base}
     for v in PLANNED:
-        planned = sh([mplan_opt, plan_pipeline(), f"--convert-mplan-to-memref=arena={v}",
-                      scope], stdin=buf).stdout
+        planned = sh([mplan_opt, plan_pipeline(), to_memref(v), scope], stdin=buf).stdout
         mems[v] = pair_module(buf, planned, base)
-    return {p: sh([mplan_opt, "--mplan-to-llvm"], stdin=mems[p]).stdout for p in PAIRS}
+    return {p: sh([mplan_opt, to_llvm()], stdin=mems[p]).stdout for p in PAIRS}
 
 
 def model_body(ir, prefix):
     m = re.search(prefix + r" @model\(.*?\n  \}\n", ir, re.S)
     return m.group(0) if m else ""
+
+
+def compile_seconds(llvm_ir, opt):
+    """Wall seconds of `clang -O<opt> -march=native -c` on the LLVM IR of `llvm_ir` (a
+    program's lowered module), translation not included."""
+    ll = sh([f"{LLVM}/bin/mlir-translate", "--mlir-to-llvmir"], stdin=llvm_ir).stdout
+    with tempfile.TemporaryDirectory() as tmp:
+        open(os.path.join(tmp, "p.ll"), "w").write(ll)
+        t = time.perf_counter()
+        sh([f"{LLVM}/bin/clang", f"-O{opt}", "-march=native", "-Wno-override-module", "-c",
+            os.path.join(tmp, "p.ll"), "-o", os.path.join(tmp, "p.o")])
+        return time.perf_counter() - t
 
 
 def build(llvm_ir, exe, opt):
@@ -251,14 +279,22 @@ def bench_model(name, args, mplan_opt, runtime):
                   "static_per_call": f["static_arenas"] / f["calls"],
                   "peak": f["peak_above_entry"], "errors": data["errors"]}
         if v != "baseline":
-            arena = re.search(r"mplan\.arena\} : memref<(\d+)xi8>", model_body(mem, "func.func"))
-            res[v]["arena"] = int(arena.group(1)) if arena else 0
+            # An arena op (`{..., mplan.arena} : memref<Nxi8>`) or argument
+            # (`memref<Nxi8> {llvm.noalias, mplan.arena}`).
+            arena = re.search(r"mplan\.arena\} : memref<(\d+)xi8>|"
+                              r"memref<(\d+)xi8> \{(?:llvm\.noalias, )?mplan\.arena\}",
+                              model_body(mem, "func.func"))
+            res[v]["arena"] = int(arena.group(1) or arena.group(2)) if arena else 0
         _, plain = lower(v, counted, mplan_opt, instrument=False)
         body = model_body(plain, "llvm.func")
         res[v]["ir_allocs"] = len(re.findall(r"llvm\.call @(malloc|aligned_alloc)\(", body))
-    # Output identity: one program a variant holding only that variant's @model.
-    outs = {v: jit(lower(v, src, mplan_opt, False)[1], RUNNER_LIBS)[0] for v in VARIANTS}
+    # Output identity: one program a variant holding only that variant's @model; the same
+    # programs' compile time at -O<opt>.
+    singles = {v: lower(v, src, mplan_opt, False)[1] for v in VARIANTS}
+    outs = {v: jit(singles[v], RUNNER_LIBS)[0] for v in VARIANTS}
     res["identical"] = all(outs[v] == outs["baseline"] for v in VARIANTS)
+    for v in VARIANTS:
+        res[v]["compile"] = compile_seconds(singles[v], args.opt_level)
     # Timing: paired programs, compiled once; a sample is 4 blocks (ABBA) of `iters` calls,
     # ~15 ms each (calibrated by single calls of the A/A program); samples as many as fit
     # RUN_SECONDS of blocks a run, within [MIN_SAMPLES, MAX_SAMPLES].
@@ -273,7 +309,7 @@ def bench_model(name, args, mplan_opt, runtime):
     samples = max(MIN_SAMPLES, min(MAX_SAMPLES, int(RUN_SECONDS / (4 * iters * t1))))
     runs = {p: [] for p in PAIRS}
     for r in range(args.rounds):
-        for p in PAIRS[r % 3:] + PAIRS[:r % 3]:
+        for p in PAIRS[r % len(PAIRS):] + PAIRS[:r % len(PAIRS)]:
             out, secs = run([exes[p], str(iters), str(samples)])
             # @main prints the result of its own call of @model (the planned one; aa: base).
             if out != outs["baseline" if p == "aa" else p]:
@@ -300,23 +336,30 @@ def fmt_bytes(n):
 
 
 def table(results):
-    lines = ["| model | allocs/call base / heap / global | malloc calls in lowered @model base / heap / global | "
-             "peak base | arena (heap) | arena / base peak | time base (ms) | heap / base | "
-             "global / base | A/A (base / base) | output identical |",
-             "|---|---|---|---|---|---|---|---|---|---|---|"]
+    """One row a model; the planned variants in PLANNED order."""
+    names = " / ".join(["base"] + PLANNED)
+    lines = [f"| model | allocs/call {names} | malloc sites in lowered @model {names} | "
+             "peak base | arena | arena / base peak | time base (ms) | "
+             + " | ".join(f"{v} / base" for v in PLANNED) + " | A/A (base / base) | "
+             f"compile base (s) | compile {' / '.join(PLANNED)} ÷ base | output identical |",
+             "|" + "---|" * (10 + len(PLANNED))]
     for r in results:
-        b, h, g = r["baseline"], r["heap"], r["global"]
-        ratio = h["arena"] / b["peak"] if b["peak"] else 0
-        lines.append(
-            f"| `{r['model']}` | {b['allocs_per_call']:g} / {h['allocs_per_call']:g} / "
-            f"{g['allocs_per_call']:g} | {b['ir_allocs']} / {h['ir_allocs']} / {g['ir_allocs']} | "
-            f"{fmt_bytes(b['peak'])} | {fmt_bytes(h['arena'])} | {ratio:.2f} | "
-            f"{b['time'] * 1e3:.2f} | {h['ratio']:.2f} | {g['ratio']:.2f} | "
-            f"{r['aa']['ratio']:.2f} | {'yes' if r['identical'] else '**no**'} |")
+        b, first = r["baseline"], r[PLANNED[0]]
+        ratio = first["arena"] / b["peak"] if b["peak"] else 0
+        row = [f"`{r['model']}`",
+               " / ".join(f"{r[v]['allocs_per_call']:g}" for v in VARIANTS),
+               " / ".join(str(r[v]["ir_allocs"]) for v in VARIANTS),
+               fmt_bytes(b["peak"]), fmt_bytes(first["arena"]), f"{ratio:.2f}",
+               f"{b['time'] * 1e3:.2f}", *(f"{r[v]['ratio']:.2f}" for v in PLANNED),
+               f"{r['aa']['ratio']:.2f}", f"{b['compile']:.1f}",
+               " / ".join(f"{r[v]['compile'] / b['compile']:.2f}" for v in PLANNED),
+               "yes" if r["identical"] else "**no**"]
+        lines.append("| " + " | ".join(row) + " |")
     return "\n".join(lines)
 
 
 def main():
+    global PLAN_OPTIONS, LOWER_OPTIONS, PLANNED, VARIANTS, PAIRS
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--build", default=os.path.join(ROOT, "build"))
     ap.add_argument("--rounds", type=int, default=5)
@@ -324,11 +367,18 @@ def main():
     ap.add_argument("--models", default="")
     ap.add_argument("--plan-options", default="",
                     help="options of mplan-plan-pipeline for the planned programs, e.g. stagger=128")
+    ap.add_argument("--variants", default=",".join(PLANNED),
+                    help="planned variants (arena kinds) to build and time, e.g. heap,global")
+    ap.add_argument("--lower-options", default="",
+                    help="options of mplan-to-llvm for every program, e.g. alias-scopes=false")
     ap.add_argument("--json", default="")
     ap.add_argument("--markdown", default="")
     args = ap.parse_args()
-    global PLAN_OPTIONS
-    PLAN_OPTIONS = args.plan_options
+    PLAN_OPTIONS, LOWER_OPTIONS = args.plan_options, args.lower_options
+    PLANNED = args.variants.split(",")
+    if not PLANNED or any(v not in ARENA_OPTIONS for v in PLANNED):
+        sys.exit(f"--variants: a comma list of {', '.join(ARENA_OPTIONS)}")
+    VARIANTS, PAIRS = ["baseline"] + PLANNED, PLANNED + ["aa"]
     mplan_opt = os.path.join(args.build, "bin", "mplan-opt")
     runtime = os.path.join(args.build, "lib", "libmplan_runtime.so")
     for f in (mplan_opt, runtime):
@@ -360,7 +410,9 @@ def main():
               f"-march=native` (compiled once), "
               f"{args.rounds} rounds (processes), {samples} samples a run; "
               f"ratio = median over rounds of a run's median planned / base; "
-              f"planned with `--mplan-plan-pipeline{'=' + PLAN_OPTIONS if PLAN_OPTIONS else ''}`; "
+              f"planned with `--mplan-plan-pipeline{'=' + PLAN_OPTIONS if PLAN_OPTIONS else ''}`, "
+              f"lowered with `{to_llvm()}`; compile: `clang -O{args.opt_level} -march=native -c` "
+              f"of each single-model program's LLVM IR, wall seconds; "
               f"total {time.time() - start:.0f} s.")
     md = header + "\n\n" + table(results) + "\n"
     print(md)
@@ -368,8 +420,10 @@ def main():
         open(args.markdown, "w").write(md)
     if args.json:
         json.dump(results, open(args.json, "w"), indent=1)
+    # heap: the arena is the one allocation of a call; global and argument: none.
+    expected = {"heap": 1, "global": 0, "argument": 0}
     bad = [r["model"] for r in results if not r["identical"] or
-           r["heap"]["allocs_per_call"] != 1 or r["global"]["allocs_per_call"] != 0 or
+           any(r[v]["allocs_per_call"] != n for v, n in expected.items() if v in PLANNED) or
            any(r[v]["errors"] for v in VARIANTS)]
     if bad:
         print("bars not met on: " + ", ".join(bad), file=sys.stderr)
