@@ -466,11 +466,12 @@ int versusMiniMalloc(const std::string &miniMalloc, const std::string &suite,
   std::snprintf(capArg, sizeof(capArg), "%lld",
                 static_cast<long long>(capacity));
   std::printf("| instance | buffers | bound | greedy-by-size / capacity | best "
-              "arena | best wall (s) | MiniMalloc arena | MiniMalloc wall "
-              "(s) | MiniMalloc solver (s) | best / MiniMalloc wall |\n"
-              "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+              "arena | best wall / CPU / planner (s) | MiniMalloc arena | "
+              "MiniMalloc wall / CPU / solver (s) | best / MiniMalloc wall | "
+              "CPU |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
   int oursSolved = 0, theirsSolved = 0;
-  std::vector<double> oursWall, theirsWall, ratios;
+  std::vector<double> oursWall, theirsWall, ratios, oursCpu, theirsCpu,
+      cpuRatios;
   PlanOptions greedy;
   greedy.strategy = "greedy-by-size";
   for (const auto &[name, path] : inputs) {
@@ -494,13 +495,15 @@ int versusMiniMalloc(const std::string &miniMalloc, const std::string &suite,
         oursArena >= 0 && oursArena <= capacity && ours.wall <= budget;
     oursSolved += oursOk;
     oursWall.push_back(oursOk ? ours.wall : budget);
-    std::printf(
-        "| %s | %zu | %lld | %.4f | %lld%s | %.3f |", name.c_str(),
-        buffers.size(), static_cast<long long>(lowerBound(buffers).value_or(0)),
-        g ? static_cast<double>(g->arenaSize) / static_cast<double>(capacity)
-          : 0.0,
-        static_cast<long long>(oursArena), oursOk ? "" : " (unsolved)",
-        ours.wall);
+    oursCpu.push_back(oursOk ? ours.cpu : budget);
+    std::printf("| %s | %zu | %lld | %.4f | %lld%s | %.3f / %.3f / %.3f |",
+                name.c_str(), buffers.size(),
+                static_cast<long long>(lowerBound(buffers).value_or(0)),
+                g ? static_cast<double>(g->arenaSize) /
+                        static_cast<double>(capacity)
+                  : 0.0,
+                static_cast<long long>(oursArena), oursOk ? "" : " (unsolved)",
+                ours.wall, ours.cpu, reportedSeconds(ours.err, " time="));
     if (!haveMiniMalloc) {
       std::printf(" | | | |\n");
       continue;
@@ -519,24 +522,31 @@ int versusMiniMalloc(const std::string &miniMalloc, const std::string &suite,
         theirsArena >= 0 && theirsArena <= capacity && theirs.wall <= budget;
     theirsSolved += theirsOk;
     theirsWall.push_back(theirsOk ? theirs.wall : budget);
-    double ratio = oursWall.back() / theirsWall.back();
-    ratios.push_back(ratio);
-    std::printf(" %lld%s | %.3f | %.3f | %.3f |\n",
+    theirsCpu.push_back(theirsOk ? theirs.cpu : budget);
+    ratios.push_back(oursWall.back() / theirsWall.back());
+    cpuRatios.push_back(oursCpu.back() / std::max(theirsCpu.back(), 1e-3));
+    std::printf(" %lld%s | %.3f / %.3f / %.3f | %.3f | %.3f |\n",
                 static_cast<long long>(theirsArena),
-                theirsOk ? "" : " (unsolved)", theirs.wall,
-                reportedSeconds(theirs.err, "Elapsed time "), ratio);
+                theirsOk ? "" : " (unsolved)", theirs.wall, theirs.cpu,
+                reportedSeconds(theirs.err, "Elapsed time "), ratios.back(),
+                cpuRatios.back());
     std::fflush(stdout);
   }
-  std::printf("\nInstances: %zu; budget %g s each; capacity %lld.\n"
-              "best: %d solved, median wall %.3f s.\n",
-              oursWall.size(), budget, static_cast<long long>(capacity),
-              oursSolved, oursWall.empty() ? 0.0 : medianOf(oursWall));
+  std::printf("\nInstances: %zu (generated ones and all plans in %s); "
+              "budget %g s each; capacity %lld.\n"
+              "best: %d solved, median wall %.3f s, CPU %.3f s.\n",
+              oursWall.size(), work.c_str(), budget,
+              static_cast<long long>(capacity), oursSolved,
+              oursWall.empty() ? 0.0 : medianOf(oursWall),
+              oursCpu.empty() ? 0.0 : medianOf(oursCpu));
   if (haveMiniMalloc && !theirsWall.empty())
-    std::printf("MiniMalloc: %d solved, median wall %.3f s.\n"
-                "Median of per-instance ratios (best / MiniMalloc wall): "
-                "%.3f; ratio of medians: %.3f.\n",
-                theirsSolved, medianOf(theirsWall), medianOf(ratios),
-                medianOf(oursWall) / medianOf(theirsWall));
+    std::printf("MiniMalloc: %d solved, median wall %.3f s, CPU %.3f s.\n"
+                "best / MiniMalloc: median of per-instance ratios %.3f (wall)"
+                ", %.3f (CPU); ratio of medians %.3f (wall), %.3f (CPU).\n",
+                theirsSolved, medianOf(theirsWall), medianOf(theirsCpu),
+                medianOf(ratios), medianOf(cpuRatios),
+                medianOf(oursWall) / medianOf(theirsWall),
+                medianOf(oursCpu) / medianOf(theirsCpu));
   return oursSolved == static_cast<int>(oursWall.size()) ? 0 : 2;
 }
 
