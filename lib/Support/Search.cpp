@@ -845,6 +845,59 @@ public:
         ++round;
       return round;
     };
+    auto holeSolved = [&](const SearchConfig &config, int round) {
+      offs = holes.offsets();
+      arenaSize = holes.arena();
+      return "hole-directed (rule " + std::to_string(config.holeRule) +
+             ", order " + std::to_string(config.candidateOrder) + ") round " +
+             std::to_string(round);
+    };
+    auto asStatus = [](HoleSearch::Status hs) {
+      return hs == HoleSearch::Status::Found ? ComponentSearch::Status::Found
+             : hs == HoleSearch::Status::Infeasible
+                 ? ComponentSearch::Status::Infeasible
+                 : ComponentSearch::Status::OutOfBudget;
+    };
+    // The first rounds, while cheap, take their turns on this thread, each
+    // preorder's search restarted with the larger budget every round: it
+    // revisits the nodes of the previous rounds, which costs less than
+    // threads there, and the outcome is the same. Small components end here.
+    int startRound = 1;
+    {
+      ComponentSearch &search = *searches[0];
+      for (; (maxRounds == 0 || startRound <= maxRounds) &&
+             allowance(startRound) < kThreadedSteps;
+           ++startRound) {
+        int round = startRound;
+        for (int turn = maxRounds > 0 ? 1 : 0; turn <= kPreorders; ++turn) {
+          if (Clock::now() >= deadline)
+            return ComponentSearch::Status::OutOfBudget;
+          ++stats.restarts;
+          if (turn == 0) {
+            const SearchConfig &config = configs[(round - 1) % 6];
+            ComponentSearch::Status st = asStatus(holes.solve(
+                capacity, config, allowance(round), deadline, stats));
+            if (st == ComponentSearch::Status::Found)
+              stats.solvedBy = holeSolved(config, round);
+            if (st != ComponentSearch::Status::OutOfBudget)
+              return st;
+            continue;
+          }
+          ComponentSearch::Status st = search.solve(
+              capacity, turn - 1, allowance(round), deadline, stats);
+          if (st == ComponentSearch::Status::Found) {
+            offs = search.offsets();
+            arenaSize = search.arena();
+            stats.solvedBy = std::string("canonical ") + preorders[turn - 1] +
+                             " round " + std::to_string(round);
+          }
+          if (st != ComponentSearch::Status::OutOfBudget)
+            return st;
+        }
+      }
+      if (maxRounds > 0 && startRound > maxRounds)
+        return ComponentSearch::Status::OutOfBudget;
+    }
     // The best outcome so far as (round, turn): turn 0 is the hole-directed
     // run, 1 + h canonical preorder h.
     std::mutex mutex;
@@ -891,9 +944,7 @@ public:
       });
     // The hole-directed runs on this thread.
     SearchStats holeStats;
-    std::vector<int64_t> holeOffsets;
-    int64_t holeArena = 0;
-    for (int round = 1; round <= holeRounds && Clock::now() < deadline;
+    for (int round = startRound; round <= holeRounds && Clock::now() < deadline;
          ++round) {
       const SearchConfig &config = configs[(round - 1) % 6];
       holeRound = round;
@@ -904,17 +955,8 @@ public:
                                           deadline, holeStats, &holeLimit);
       if (hs == HoleSearch::Status::OutOfBudget)
         continue;
-      ComponentSearch::Status status =
-          hs == HoleSearch::Status::Found ? ComponentSearch::Status::Found
-                                          : ComponentSearch::Status::Infeasible;
-      if (record(round, 0, status) && hs == HoleSearch::Status::Found) {
-        holeOffsets = holes.offsets();
-        holeArena = holes.arena();
-        holeStats.solvedBy = "hole-directed (rule " +
-                             std::to_string(config.holeRule) + ", order " +
-                             std::to_string(config.candidateOrder) +
-                             ") round " + std::to_string(round);
-      }
+      if (record(round, 0, asStatus(hs)) && hs == HoleSearch::Status::Found)
+        holeStats.solvedBy = holeSolved(config, round);
       break;
     }
     for (std::thread &t : threads)
@@ -924,9 +966,7 @@ public:
       addCounts(stats, o);
     if (outcome == ComponentSearch::Status::Found) {
       if (best.second == 0) {
-        offs = std::move(holeOffsets);
-        arenaSize = holeArena;
-        stats.solvedBy = holeStats.solvedBy;
+        stats.solvedBy = holeStats.solvedBy; // offs set by holeSolved
       } else {
         const ComponentSearch &winner = *searches[best.second - 1];
         offs = winner.offsets();
@@ -945,6 +985,9 @@ public:
 
 private:
   static constexpr int kPreorders = 3;
+  /// Rounds whose budget is below this many steps (about half a
+  /// millisecond) run on the calling thread.
+  static constexpr uint64_t kThreadedSteps = uint64_t(1) << 17;
   std::vector<std::unique_ptr<ComponentSearch>> searches;
   HoleSearch holes;
   std::vector<int64_t> offs;

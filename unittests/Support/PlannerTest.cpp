@@ -748,7 +748,7 @@ TEST(Search, FitsPerfectPackingsDeterministicallyAndCountsItsWork) {
       const SearchStats &s = fit.search;
       EXPECT_FALSE(s.solvedBy.empty());
       EXPECT_GE(s.targets, 1);
-      EXPECT_GE(s.restarts, 3u); // one search per preorder at least
+      EXPECT_GE(s.restarts, 1u);
       EXPECT_GT(s.nodes, 0u);
       EXPECT_LE(s.holeNodes, s.nodes);
       EXPECT_GT(s.work, s.nodes); // every node scans its partition
