@@ -68,14 +68,16 @@ struct PlanOptions {
 /// strategies and when the portfolio already reached the goal). Searches
 /// count in nodes (one per partial plan visited) and in work (the elementary
 /// steps both searches take: entries scanned per node and per placement),
-/// which is what their restart budgets are measured in.
+/// which is what their restart budgets are measured in. The search's members
+/// run in parallel threads, so the counters may differ slightly between runs;
+/// the plan does not.
 struct SearchStats {
   uint64_t nodes = 0;          ///< nodes visited, both searches
   uint64_t holeNodes = 0;      ///< of which by the hole-directed search
-  uint64_t backtracks = 0;     ///< nodes all of whose placements failed
-  uint64_t cutoffs = 0;        ///< placements refuted by section inference
-  uint64_t decompositions = 0; ///< placements that split their partition
-  uint64_t restarts = 0;       ///< search runs started (restarts + 1 each)
+  uint64_t backtracks = 0;     ///< canonical nodes whose placements all failed
+  uint64_t cutoffs = 0;        ///< canonical placements refuted by inference
+  uint64_t decompositions = 0; ///< canonical placements splitting a partition
+  uint64_t restarts = 0;       ///< search runs started
   uint64_t work = 0;           ///< elementary steps, both searches
   int32_t targets = 0;         ///< capacities tried
   /// Which run found the last plan, e.g. "canonical TWA round 4" (empty
