@@ -16,7 +16,8 @@ For every model of the zoo (models/*.mlir) this program builds native programs:
     mlir-runner), each calling only its own version of @model, must be equal, and every run of
     a timed program (below) must print the same as its planned side's (aa: the baseline's);
   * compile time: wall seconds of `clang -O3 -march=native -c` (--opt-level) on the LLVM IR
-    of each of those single-model programs;
+    of each of those single-model programs, and the loops of @model that its loop vectorizer
+    rejected for "unsafe dependent memory operations" (optimization records);
   * wall time of the @model call, paired inside one process: the program of a planned
     variant also holds the baseline's @model (the source gets a copy of @model and of what it
     calls, renamed `__base`; after one bufferization the planned pipeline's versions of the
@@ -223,14 +224,21 @@ def model_body(ir, prefix):
 
 def compile_seconds(llvm_ir, opt):
     """Wall seconds of `clang -O<opt> -march=native -c` on the LLVM IR of `llvm_ir` (a
-    program's lowered module), translation not included."""
+    program's lowered module), translation not included, and how many loops of @model the loop
+    vectorizer rejected for "unsafe dependent memory operations" (its analysis remarks)."""
     ll = sh([f"{LLVM}/bin/mlir-translate", "--mlir-to-llvmir"], stdin=llvm_ir).stdout
     with tempfile.TemporaryDirectory() as tmp:
         open(os.path.join(tmp, "p.ll"), "w").write(ll)
         t = time.perf_counter()
         sh([f"{LLVM}/bin/clang", f"-O{opt}", "-march=native", "-Wno-override-module", "-c",
-            os.path.join(tmp, "p.ll"), "-o", os.path.join(tmp, "p.o")])
-        return time.perf_counter() - t
+                os.path.join(tmp, "p.ll"), "-o", os.path.join(tmp, "p.o"),
+                "-Rpass-analysis=loop-vectorize", "-fsave-optimization-record=yaml",
+                "-foptimization-record-file=" + os.path.join(tmp, "p.yaml")])
+        seconds = time.perf_counter() - t
+        records = open(os.path.join(tmp, "p.yaml")).read().split("\n--- ")
+        unsafe = sum(1 for r in records if "Function:        model\n" in r and
+                     "unsafe dependent memory operations" in r)
+        return seconds, unsafe
 
 
 def build(llvm_ir, exe, opt):
@@ -294,7 +302,7 @@ def bench_model(name, args, mplan_opt, runtime):
     outs = {v: jit(singles[v], RUNNER_LIBS)[0] for v in VARIANTS}
     res["identical"] = all(outs[v] == outs["baseline"] for v in VARIANTS)
     for v in VARIANTS:
-        res[v]["compile"] = compile_seconds(singles[v], args.opt_level)
+        res[v]["compile"], res[v]["unsafe_loops"] = compile_seconds(singles[v], args.opt_level)
     # Timing: paired programs, compiled once; a sample is 4 blocks (ABBA) of `iters` calls,
     # ~15 ms each (calibrated by single calls of the A/A program); samples as many as fit
     # RUN_SECONDS of blocks a run, within [MIN_SAMPLES, MAX_SAMPLES].
@@ -341,8 +349,9 @@ def table(results):
     lines = [f"| model | allocs/call {names} | malloc sites in lowered @model {names} | "
              "peak base | arena | arena / base peak | time base (ms) | "
              + " | ".join(f"{v} / base" for v in PLANNED) + " | A/A (base / base) | "
-             f"compile base (s) | compile {' / '.join(PLANNED)} ÷ base | output identical |",
-             "|" + "---|" * (10 + len(PLANNED))]
+             f"compile base (s) | compile {' / '.join(PLANNED)} ÷ base | "
+             f"unsafe-dependence loops {names} | output identical |",
+             "|" + "---|" * (11 + len(PLANNED))]
     for r in results:
         b, first = r["baseline"], r[PLANNED[0]]
         ratio = first["arena"] / b["peak"] if b["peak"] else 0
@@ -353,6 +362,7 @@ def table(results):
                f"{b['time'] * 1e3:.2f}", *(f"{r[v]['ratio']:.2f}" for v in PLANNED),
                f"{r['aa']['ratio']:.2f}", f"{b['compile']:.1f}",
                " / ".join(f"{r[v]['compile'] / b['compile']:.2f}" for v in PLANNED),
+               " / ".join(str(r[v]["unsafe_loops"]) for v in VARIANTS),
                "yes" if r["identical"] else "**no**"]
         lines.append("| " + " | ".join(row) + " |")
     return "\n".join(lines)
