@@ -15,7 +15,7 @@ For every model of the zoo (models/*.mlir) this program builds native programs:
   * identical output: the uninstrumented programs' stdout (addresses masked, under
     mlir-runner), each calling only its own version of @model, must be equal, and every run of
     a timed program (below) must print the same as its planned side's (aa: the baseline's);
-  * compile time: wall seconds of `clang -O3 -march=native -c` (--opt-level) on the LLVM IR
+  * compile time: CPU seconds of `clang -O3 -march=native -c` (--opt-level) on the LLVM IR
     of each of those single-model programs, and the loops of @model that its loop vectorizer
     rejected for "unsafe dependent memory operations" (optimization records);
   * wall time of the @model call, paired inside one process: the program of a planned
@@ -45,6 +45,7 @@ import json
 import os
 import platform
 import re
+import resource
 import statistics
 import subprocess
 import sys
@@ -223,18 +224,21 @@ def model_body(ir, prefix):
 
 
 def compile_seconds(llvm_ir, opt):
-    """Wall seconds of `clang -O<opt> -march=native -c` on the LLVM IR of `llvm_ir` (a
+    """CPU seconds (user + system: steadier than wall time on a loaded machine) of
+    `clang -O<opt> -march=native -c` on the LLVM IR of `llvm_ir` (a
     program's lowered module), translation not included, and how many loops of @model the loop
-    vectorizer rejected for "unsafe dependent memory operations" (its analysis remarks)."""
+    vectorizer rejected for "unsafe dependent memory operations" (its optimization records,
+    saved for that pass only: the one compile serves both)."""
     ll = sh([f"{LLVM}/bin/mlir-translate", "--mlir-to-llvmir"], stdin=llvm_ir).stdout
     with tempfile.TemporaryDirectory() as tmp:
         open(os.path.join(tmp, "p.ll"), "w").write(ll)
-        t = time.perf_counter()
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
         sh([f"{LLVM}/bin/clang", f"-O{opt}", "-march=native", "-Wno-override-module", "-c",
                 os.path.join(tmp, "p.ll"), "-o", os.path.join(tmp, "p.o"),
-                "-Rpass-analysis=loop-vectorize", "-fsave-optimization-record=yaml",
+                "-fsave-optimization-record=yaml", "-foptimization-record-passes=loop-vectorize",
                 "-foptimization-record-file=" + os.path.join(tmp, "p.yaml")])
-        seconds = time.perf_counter() - t
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        seconds = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
         records = open(os.path.join(tmp, "p.yaml")).read().split("\n--- ")
         unsafe = sum(1 for r in records if "Function:        model\n" in r and
                      "unsafe dependent memory operations" in r)
@@ -422,7 +426,7 @@ def main():
               f"ratio = median over rounds of a run's median planned / base; "
               f"planned with `--mplan-plan-pipeline{'=' + PLAN_OPTIONS if PLAN_OPTIONS else ''}`, "
               f"lowered with `{to_llvm()}`; compile: `clang -O{args.opt_level} -march=native -c` "
-              f"of each single-model program's LLVM IR, wall seconds; "
+              f"of each single-model program's LLVM IR, CPU seconds; "
               f"total {time.time() - start:.0f} s.")
     md = header + "\n\n" + table(results) + "\n"
     print(md)
