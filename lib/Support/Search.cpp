@@ -304,8 +304,8 @@ private:
     // buffers; inference: floor + unplaced sizes fit under the capacity.
     for (int32_t s : touched) {
       int64_t lowest = kInf, fl = floor[s];
-      for (int32_t k = coverBegin[s], ke = coverBegin[s + 1]; k < ke; ++k) {
-        ++work;
+      int32_t k = coverBegin[s], ke = coverBegin[s + 1];
+      for (; k < ke; ++k) {
         int32_t c = coverItems[k];
         if (off[c] < 0 && minOff[c] < lowest) {
           lowest = minOff[c];
@@ -313,6 +313,7 @@ private:
             break; // no rise
         }
       }
+      work += (k < ke ? k + 1 : ke) - coverBegin[s]; // entries scanned
       if (lowest != kInf && lowest > fl) {
         save(floor[s]);
         floor[s] = lowest;
