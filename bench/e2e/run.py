@@ -38,7 +38,8 @@ in all programs, so @model's allocations are its intermediates only.
 
 Usage: bench/e2e/run.py [--build build] [--rounds 5] [--opt-level 3] [--models a,b]
                         [--variants heap,stack,global,argument] [--plan-options stagger=128]
-                        [--lower-options alias-scopes=false] [--markdown out.md] [--json out.json]
+                        [--lower-options alias-scopes=false] [--compile-only]
+                        [--markdown out.md] [--json out.json]
 """
 import argparse
 import json
@@ -372,6 +373,30 @@ def table(results):
     return "\n".join(lines)
 
 
+def compile_only(names, args, mplan_opt):
+    """--compile-only: per model, the CPU seconds of clang on each variant's single-model
+    program and the loops of @model rejected for unsafe dependent memory operations."""
+    names_v = " / ".join(["base"] + PLANNED)
+    lines = [f"| model | compile base (s) | compile {' / '.join(PLANNED)} ÷ base | "
+             f"unsafe-dependence loops {names_v} |", "|---|---|---|---|"]
+    print(f"lowered with `{to_llvm()}`; `clang -O{args.opt_level} -march=native -c`, CPU "
+          "seconds\n", flush=True)
+    print("\n".join(lines), flush=True)
+    for name in names:
+        src = open(os.path.join(ROOT, "models", name + ".mlir")).read()
+        got = {v: compile_seconds(lower(v, src, mplan_opt, False)[1], args.opt_level)
+               for v in VARIANTS}
+        base = got["baseline"][0]
+        line = (f"| `{name}` | {base:.1f} | "
+                + " / ".join(f"{got[v][0] / base:.2f}" for v in PLANNED) + " | "
+                + " / ".join(str(got[v][1]) for v in VARIANTS) + " |")
+        lines.append(line)
+        print(line, flush=True)
+    if args.markdown:
+        open(args.markdown, "w").write("\n".join(lines) + "\n")
+    return 0
+
+
 def main():
     global PLAN_OPTIONS, LOWER_OPTIONS, PLANNED, VARIANTS, PAIRS
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -385,6 +410,9 @@ def main():
                     help="planned variants (arena kinds) to build and time, e.g. heap,global")
     ap.add_argument("--lower-options", default="",
                     help="options of mplan-to-llvm for every program, e.g. alias-scopes=false")
+    ap.add_argument("--compile-only", action="store_true",
+                    help="only the compile times and unsafe-dependence loops of the single-model "
+                         "programs (a table of its own)")
     ap.add_argument("--json", default="")
     ap.add_argument("--markdown", default="")
     args = ap.parse_args()
@@ -403,6 +431,8 @@ def main():
     names = args.models.split(",") if args.models else sorted(
         f[:-5] for f in os.listdir(os.path.join(ROOT, "models"))
         if f.endswith(".mlir") and (not f.startswith("ext_") or f.endswith("_small.mlir")))
+    if args.compile_only:
+        return compile_only(names, args, mplan_opt)
     results = []
     start = time.time()
     for name in names:
