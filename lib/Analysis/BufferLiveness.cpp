@@ -19,6 +19,7 @@
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringSwitch.h"
 
@@ -377,20 +378,14 @@ LiveRange BufferLiveness::computeRange(Value def,
   if (useSpans.empty())
     return {defIndex, defIndex + 1};
 
-  llvm::DenseSet<Block *> forward;
-  SmallVector<Block *> worklist;
-  for (Block *successor : defBlock->getSuccessors())
-    if (forward.insert(successor).second)
-      worklist.push_back(successor);
-  while (!worklist.empty()) {
-    Block *block = worklist.pop_back_val();
-    if (block == defBlock)
-      continue;
-    for (Block *successor : block->getSuccessors())
-      if (forward.insert(successor).second)
-        worklist.push_back(successor);
-  }
+  // Backward from the uses, not through the definition: the blocks that reach
+  // a use. A block on a path from the definition to one of them reaches that
+  // use too, so the forward search from the definition stays inside this set:
+  // both cost the size of the live region, not of the whole region (a region
+  // of many blocks with back edges would otherwise make every buffer cost
+  // every block).
   llvm::DenseSet<Block *> backward;
+  SmallVector<Block *> worklist;
   for (auto &entry : useSpans)
     if (backward.insert(entry.first).second)
       worklist.push_back(entry.first);
@@ -402,10 +397,20 @@ LiveRange BufferLiveness::computeRange(Value def,
       if (backward.insert(predecessor).second)
         worklist.push_back(predecessor);
   }
-  auto isLive = [&](Block *block) {
-    return block != defBlock && forward.contains(block) &&
-           backward.contains(block);
-  };
+  // Forward from the definition, inside `backward`: the live blocks.
+  llvm::SetVector<Block *> live;
+  for (Block *successor : defBlock->getSuccessors())
+    if (successor != defBlock && backward.contains(successor) &&
+        live.insert(successor))
+      worklist.push_back(successor);
+  while (!worklist.empty()) {
+    Block *block = worklist.pop_back_val();
+    for (Block *successor : block->getSuccessors())
+      if (successor != defBlock && backward.contains(successor) &&
+          live.insert(successor))
+        worklist.push_back(successor);
+  }
+  auto isLive = [&](Block *block) { return live.contains(block); };
   auto liveOut = [&](Block *block) {
     return llvm::any_of(block->getSuccessors(), isLive);
   };
@@ -416,9 +421,9 @@ LiveRange BufferLiveness::computeRange(Value def,
     lo = std::min(lo, span.start);
     hi = std::max(hi, span.end);
   };
-  for (Block &block : *region) {
-    if (block.empty() || (&block != defBlock && !isLive(&block)))
-      continue;
+  auto visit = [&](Block &block) {
+    if (block.empty())
+      return;
     int64_t blockStart = getIndex(&block.front());
     int64_t blockEnd = getSubtreeEnd(&block.back()) + 1;
     auto useSpan = useSpans.find(&block);
@@ -431,13 +436,16 @@ LiveRange BufferLiveness::computeRange(Value def,
         include({first, blockEnd});
       else if (hasUse)
         include(useSpan->second);
-      continue;
+      return;
     }
     if (liveOut(&block))
       include({blockStart, blockEnd});
     else if (hasUse)
       include({blockStart, useSpan->second.end});
-  }
+  };
+  visit(*defBlock);
+  for (Block *block : live)
+    visit(*block);
   if (lo > hi)
     return {defIndex, defIndex + 1};
   return {lo, hi};
