@@ -7,6 +7,9 @@
   gen-adversarial.py loops N        buffers in scf.for loops nested N deep
   gen-adversarial.py blocks N       one function with N blocks, back edges and
                                     a buffer per block (cf.br / cf.cond_br)
+  gen-adversarial.py viewchain N    a heap arena and a chain of N memref.cast /
+                                    arith.select views of one of its buffers,
+                                    loaded and stored at its end (lowered IR)
 
 Deterministic (fixed seed), no dependencies beyond the standard library. The
 tests keep N small enough for CI (1e5 buffers / ops); docs/hardening.md gives
@@ -107,12 +110,32 @@ def gen_blocks(n, out):
     out.write("^bbexit:\n  memref.dealloc %keep : memref<8xf32>\n  return\n}\n")
 
 
+def gen_viewchain(n, out):
+    # What convert-mplan-to-memref emits (an arena and a planned buffer), then a
+    # chain of n views of the buffer, alternately a memref.cast and an
+    # arith.select of the previous view with itself.
+    out.write("func.func @viewchain(%arg0: memref<4xf32>, %c: i1) {\n"
+              "  %c0 = arith.constant 0 : index\n"
+              "  %arena = memref.alloc() {alignment = 64 : i64, mplan.arena} : memref<32xi8>\n"
+              "  %v0 = memref.view %arena[%c0][] : memref<32xi8> to memref<4xf32>\n")
+    lines = []
+    for k in range(1, n + 1):
+        if k % 2:
+            lines.append(f"  %v{k} = memref.cast %v{k - 1} : memref<4xf32> to memref<4xf32>\n")
+        else:
+            lines.append(f"  %v{k} = arith.select %c, %v{k - 1}, %v{k - 1} : memref<4xf32>\n")
+    out.write("".join(lines))
+    out.write(f"  %x = memref.load %arg0[%c0] : memref<4xf32>\n"
+              f"  memref.store %x, %v{n}[%c0] : memref<4xf32>\n"
+              f"  memref.dealloc %arena : memref<32xi8>\n  return\n}}\n")
+
+
 def main():
     if len(sys.argv) != 3:
         sys.exit(__doc__)
     kind, n = sys.argv[1], int(sys.argv[2])
     gens = {"csv": gen_csv, "ops": gen_ops, "nested": gen_nested, "loops": gen_loops,
-            "blocks": gen_blocks}
+            "blocks": gen_blocks, "viewchain": gen_viewchain}
     if kind not in gens:
         sys.exit(__doc__)
     gens[kind](n, sys.stdout)

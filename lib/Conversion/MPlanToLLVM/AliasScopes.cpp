@@ -29,6 +29,7 @@
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/CheckedArithmetic.h"
@@ -117,13 +118,35 @@ public:
 
   bool hasArenas() const { return numArenas != 0 || !arenaGlobals.empty(); }
 
-  /// The places of memref `value`, memoized.
-  const Places &get(Value value) {
-    auto it = cache.find(value);
-    if (it != cache.end())
-      return it->second;
-    Places result = compute(value);
-    return cache[value] = std::move(result);
+  /// The places of memref `value`, memoized. The values it derives from are
+  /// evaluated first with an explicit stack, so that a chain of a million
+  /// views does not recurse a million deep.
+  Places get(Value value) {
+    SmallVector<std::pair<Value, bool>> stack = {{value, false}};
+    while (!stack.empty()) {
+      auto &[current, expanded] = stack.back();
+      if (cache.count(current)) {
+        stack.pop_back();
+        continue;
+      }
+      if (!expanded) {
+        expanded = true;
+        Value pending = current;
+        inProgress.insert(pending);
+        // A source still in progress is a cycle (possible in unreachable
+        // blocks): it reads as unknown.
+        for (Value source : getSources(pending))
+          if (!cache.count(source) && !inProgress.contains(source))
+            stack.push_back({source, false});
+        continue;
+      }
+      Value done = current;
+      stack.pop_back();
+      inProgress.erase(done);
+      Places places = compute(done);
+      cache[done] = std::move(places);
+    }
+    return cache.lookup(value);
   }
 
 private:
@@ -142,6 +165,19 @@ private:
     return std::numeric_limits<int64_t>::max();
   }
 
+  /// The memrefs whose places the places of `value` are made of.
+  static SmallVector<Value, 2> getSources(Value value) {
+    Operation *def = value.getDefiningOp();
+    if (!def)
+      return {};
+    if (auto select = dyn_cast<arith::SelectOp>(def))
+      return {select.getTrueValue(), select.getFalseValue()};
+    if (auto viewLike = dyn_cast<ViewLikeOpInterface>(def))
+      return {viewLike.getViewSource()};
+    return {};
+  }
+
+  /// The places of `value`, whose sources (getSources) are in the cache.
   Places compute(Value value) {
     if (auto arg = dyn_cast<BlockArgument>(value)) {
       // Arguments of the function (the arena argument is cached already).
@@ -165,8 +201,8 @@ private:
     if (auto view = dyn_cast<memref::ViewOp>(def))
       return computeView(view);
     if (auto select = dyn_cast<arith::SelectOp>(def)) {
-      Places result = get(select.getTrueValue());
-      const Places &other = get(select.getFalseValue());
+      Places result = cache.lookup(select.getTrueValue());
+      Places other = cache.lookup(select.getFalseValue());
       if (!result.known || !other.known)
         return Places::unknown();
       for (const Place &place : other.places)
@@ -176,7 +212,7 @@ private:
     }
     // A view stays inside its source.
     if (auto viewLike = dyn_cast<ViewLikeOpInterface>(def))
-      return get(viewLike.getViewSource());
+      return cache.lookup(viewLike.getViewSource());
     return Places::unknown();
   }
 
@@ -184,7 +220,7 @@ private:
   /// place spans its type's bytes from there (a planned buffer); otherwise
   /// it stays inside its source.
   Places computeView(memref::ViewOp view) {
-    Places source = get(view.getSource());
+    Places source = cache.lookup(view.getSource());
     if (!source.known || source.places.size() != 1 ||
         source.places.front().isOutside())
       return source;
@@ -209,6 +245,7 @@ private:
   /// Global arenas by symbol, with their arena number once used (-1 before).
   llvm::DenseMap<Attribute, int64_t> arenaGlobals;
   llvm::DenseMap<Value, Places> cache;
+  llvm::DenseSet<Value> inProgress;
 };
 
 /// The places of a mark, or failure if `attr` is not one.
