@@ -310,6 +310,8 @@ private:
   void analyzeRoot(unsigned id);
 
   static constexpr int64_t kGap = 1 << 12;
+  /// The least gap a local renumbering leaves (notifyPlaced).
+  static constexpr int64_t kMinGap = 1 << 6;
   func::FuncOp func;
   llvm::DenseMap<Operation *, int64_t> positions;
 };
@@ -351,6 +353,46 @@ void AccessAnalysis::notifyPlaced(Operation *op) {
   int64_t lo = prev ? positions.lookup(prev) : hi - 2 * kGap;
   if (hi - lo >= 2) {
     positions[op] = lo + (hi - lo) / 2;
+    return;
+  }
+  // No room between the neighbours: spread the positions of a window of ops
+  // around `op` evenly over the range between the window's own neighbours,
+  // doubling the window until that leaves kMinGap between consecutive ops.
+  // Renumbering the whole block instead costs the block's size at each
+  // insertion into a crowded spot: quadratic when a rewrite inserts many ops
+  // at one place.
+  Operation *first = prev, *last = next;
+  int64_t size = 3; // prev, op, next
+  for (int64_t want = 8;; want *= 2) {
+    while (size < want) {
+      Operation *before = first->getPrevNode(), *after = last->getNextNode();
+      if (!before && !after)
+        break;
+      if (before) {
+        first = before;
+        ++size;
+      }
+      if (after && size < want) {
+        last = after;
+        ++size;
+      }
+    }
+    Operation *before = first->getPrevNode(), *after = last->getNextNode();
+    if (!before && !after)
+      break;
+    int64_t low = before ? positions.lookup(before)
+                         : positions.lookup(after) - (size + 1) * kGap;
+    int64_t high = after ? positions.lookup(after) : low + (size + 1) * kGap;
+    int64_t step = (high - low) / (size + 1);
+    if (step < kMinGap)
+      continue;
+    int64_t label = low;
+    for (Operation *cur = first;; cur = cur->getNextNode()) {
+      label += step;
+      positions[cur] = label;
+      if (cur == last)
+        break;
+    }
     return;
   }
   renumber(op->getBlock());
