@@ -6,6 +6,9 @@
 //   mplan-plan-pipeline (capture, views, copies, [sequence], [in-place], plan)
 //   mplan-verify-plan
 //   convert-mplan-to-memref
+//   mplan-tag-buffer-accesses, mplan-buffer-alias-scopes (the alias scopes of
+//   mplan-to-llvm: tracing every access to its arena places, then removing
+//   the marks)
 // with options taken from a hash of the input. Oracles:
 //  - no crash, no assertion, no sanitizer report, no hang (libFuzzer's
 //    -timeout);
@@ -236,6 +239,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   mplan::ConvertMPlanToMemRefOptions lowerOptions;
   lowerOptions.arena = arenas[(h >> 20) % 4];
   lower.addPass(mplan::createConvertMPlanToMemRef(lowerOptions));
+  lower.addNestedPass<func::FuncOp>(mplan::createMPlanTagBufferAccesses());
+  lower.addPass(mplan::createMPlanBufferAliasScopes());
   (void)runStage("convert-mplan-to-memref", lower, *module, sawError);
   return 0;
 }
