@@ -827,19 +827,9 @@ public:
   /// canonical search only).
   ComponentSearch::Status solve(int64_t capacity, Clock::time_point deadline,
                                 SearchStats &stats, int maxRounds = 0) {
-    static const SearchConfig configs[] = {{2, 0}, {2, 1}, {0, 0},
-                                           {2, 2}, {1, 0}, {0, 1}};
+    const SearchConfig *configs = kConfigs;
     static const char *const preorders[] = {"WAT", "TAW", "TWA"};
-    // MiniMalloc starts at 2n nodes per preorder; a node scans its partition
-    // and sections, so the first round allows that many steps per node.
-    const ComponentSearch &layout = *searches[0];
-    uint64_t first =
-        2 * layout.stepsPerNode() * std::max<uint64_t>(layout.numMembers(), 64);
-    auto allowance = [&](int round) {
-      return round <= 0    ? 0
-             : round >= 40 ? UINT64_MAX / 2
-                           : first << (round - 1);
-    };
+    auto allowance = [&](int round) { return roundBudget(round); };
     auto roundOf = [&](uint64_t work) {
       int round = 1;
       while (allowance(round) < work)
@@ -978,6 +968,36 @@ public:
     return outcome;
   }
 
+  /// The hole-directed search alone at `capacity`: its configurations take
+  /// turns by round with the budgets of solve(), up to round `maxRound` (0:
+  /// until the deadline). Among all members it gets a quarter of the
+  /// machine; alone it has a core. On Found, offsets() and arena() hold the
+  /// plan; `round` is the round that found it.
+  ComponentSearch::Status solveHoles(int64_t capacity, int maxRound,
+                                     Clock::time_point deadline,
+                                     SearchStats &stats, int &round) {
+    for (round = 1;
+         (maxRound == 0 || round <= maxRound) && Clock::now() < deadline;
+         ++round) {
+      const SearchConfig &config = kConfigs[(round - 1) % 6];
+      ++stats.restarts;
+      HoleSearch::Status hs =
+          holes.solve(capacity, config, roundBudget(round), deadline, stats);
+      if (hs == HoleSearch::Status::OutOfBudget)
+        continue;
+      if (hs == HoleSearch::Status::Infeasible)
+        return ComponentSearch::Status::Infeasible;
+      offs = holes.offsets();
+      arenaSize = holes.arena();
+      stats.solvedBy = "hole-directed alone (rule " +
+                       std::to_string(config.holeRule) + ", order " +
+                       std::to_string(config.candidateOrder) + ") round " +
+                       std::to_string(round);
+      return ComponentSearch::Status::Found;
+    }
+    return ComponentSearch::Status::OutOfBudget;
+  }
+
   const std::vector<int64_t> &offsets() const { return offs; }
   int64_t arena() const { return arenaSize; }
   const std::vector<int32_t> &memberIds() const {
@@ -985,6 +1005,18 @@ public:
   }
 
 private:
+  /// The budget of each member in round `round`. MiniMalloc starts at 2n
+  /// nodes per preorder; a node scans its partition and sections, so the
+  /// first round allows that many steps per node.
+  uint64_t roundBudget(int round) const {
+    const ComponentSearch &layout = *searches[0];
+    uint64_t first =
+        2 * layout.stepsPerNode() * std::max<uint64_t>(layout.numMembers(), 64);
+    return round <= 0 ? 0 : round >= 40 ? UINT64_MAX / 2 : first << (round - 1);
+  }
+
+  static constexpr SearchConfig kConfigs[] = {{2, 0}, {2, 1}, {0, 0},
+                                              {2, 2}, {1, 0}, {0, 1}};
   static constexpr int kPreorders = 3;
   /// Rounds whose budget is below this many steps (about half a
   /// millisecond) run on the calling thread.
@@ -1055,6 +1087,35 @@ bool mplan::detail::searchExact(const Problem &p, Placement &incumbent,
     return ComponentSearch::Status::Found;
   };
 
+  // The hole-directed search alone (RestartingSolver::solveHoles) at
+  // `capacity`, each part up to round `maxRound` (0: until `until`); sets
+  // `maxRound` to the largest round that found a part's plan.
+  auto tryHoles = [&](int64_t capacity, Clock::time_point until,
+                      int &maxRound) {
+    ++stats.targets;
+    int limit = maxRound, found = 0;
+    for (Part &part : parts) {
+      if (part.arena <= capacity)
+        continue;
+      if (part.members.size() > 4000)
+        return ComponentSearch::Status::OutOfBudget;
+      if (!part.solver)
+        part.solver = std::make_unique<RestartingSolver>(p, part.members);
+      int round = 0;
+      ComponentSearch::Status st =
+          part.solver->solveHoles(capacity, limit, until, stats, round);
+      if (st != ComponentSearch::Status::Found)
+        return st;
+      found = std::max(found, round);
+      const RestartingSolver &s = *part.solver;
+      for (size_t j = 0; j < s.memberIds().size(); ++j)
+        incumbent.offsets[s.memberIds()[j]] = s.offsets()[j];
+      part.arena = s.arena();
+    }
+    maxRound = found;
+    return ComponentSearch::Status::Found;
+  };
+
   Clock::time_point begin = Clock::now();
   // Compacting any plan (every buffer moved down until it rests on another
   // one or on 0, aligned) makes every offset and the arena multiples of the
@@ -1083,44 +1144,107 @@ bool mplan::detail::searchExact(const Problem &p, Placement &incumbent,
       lo = lo + grain;
   }
   st = tryCapacity(target,
-                   hasCapacity ? deadline : begin + (deadline - begin) * 3 / 5);
+                   hasCapacity ? deadline : begin + (deadline - begin) / 2);
   if (st == ComponentSearch::Status::Found && target > lo) {
     incumbent.arena = arenaOf();
     return false;
   }
   if (st == ComponentSearch::Status::Infeasible)
     lo = target + grain;
-  // 2. Between the best lower bound and the best plan, alternating between
-  //    an aggressive target near the low end (plans found there shrink `hi`
-  //    a lot) and, after a target ran out of budget, a modest one just below
-  //    the best plan (usually quick: looser capacities prune less but have
-  //    many solutions).
-  int64_t guess = lo;
-  bool aggressive = true;
+  // 2. Between the best lower bound and the best plan, in turns: steps down
+  //    from the best plan, each with an eighth of the time left and growing
+  //    while they succeed (loose capacities have many solutions and are
+  //    quick); after a step ran out of time, deep targets between the soft
+  //    low end and the best plan (a third of the way down after a deep
+  //    target was reached, else in the middle), each with a third of the
+  //    time left, tried by the hole-directed search alone (among all members
+  //    it gets a quarter of the machine, alone a core; after it reached a
+  //    target, up to the round that did, so that a miss costs no more than a
+  //    hit) or by all members. The way that reached a deep target goes on
+  //    and tries once more after its first miss; after both ways missed,
+  //    steps again.
+  enum Mode { Step, Holes, All };
+  auto other = [](Mode m) { return m == Holes ? All : Holes; };
+  int64_t guess = lo; // soft low end: deep targets at or below it ran out
+  int64_t step = 0;
+  Mode mode = Step, hitBy = Step;
+  Mode queued[2];     // the deep tries after a miss
+  int numQueued = 0;  // ... taken from the back
+  bool fresh = false; // no miss since the last deep target was reached
+  int holeRounds = 0; // the round of the last plan of the holes alone
+  bool opening = true;
   while (st != ComponentSearch::Status::Found && Clock::now() < deadline) {
     int64_t hi = arenaOf();
     if (lo >= hi || guess >= hi)
       break;
-    int64_t capacity = aggressive
-                           ? guess + (hi - guess) / 4
-                           : hi - std::max<int64_t>(1, (hi - guess) / 16);
-    // guess is a multiple of the grain, so this stays in [guess, hi).
-    capacity = roundDown(std::clamp(capacity, guess, hi - 1));
+    if (opening) {
+      // First an aggressive target a quarter of the way up from the soft low
+      // end with all members and a third of the time left: from a greedy
+      // plan, plans there are often found at once and shrink `hi` a lot.
+      opening = false;
+      int64_t capacity =
+          roundDown(std::clamp(guess + (hi - guess) / 4, lo, hi - 1));
+      Clock::time_point now = Clock::now();
+      ComponentSearch::Status s =
+          tryCapacity(capacity, now + (deadline - now) / 3);
+      if (s == ComponentSearch::Status::Infeasible)
+        lo = capacity + grain;
+      else if (s == ComponentSearch::Status::OutOfBudget)
+        guess = capacity + grain;
+      continue;
+    }
+    if (step == 0)
+      step = std::max<int64_t>(grain, (hi - lo) / 32);
+    int64_t down = mode == Step ? std::min(step, hi - guess - (hi - guess) / 4)
+                   : fresh      ? (hi - guess) / 3
+                                : (hi - guess) / 2;
+    // lo is a multiple of the grain, so this stays in [lo, hi).
+    int64_t capacity = roundDown(std::clamp(hi - down, lo, hi - 1));
     Clock::time_point now = Clock::now();
-    ComponentSearch::Status s =
-        tryCapacity(capacity, now + (deadline - now) / 3);
+    // The holes alone after a hit are bounded by its round instead.
+    Clock::time_point until =
+        mode == Holes && holeRounds > 0
+            ? deadline
+            : now + (deadline - now) / (mode == Step ? 8 : 3);
+    int rounds = holeRounds;
+    ComponentSearch::Status s = mode == Holes
+                                    ? tryHoles(capacity, until, rounds)
+                                    : tryCapacity(capacity, until);
     if (s == ComponentSearch::Status::Infeasible) {
       lo = capacity + grain;
-      guess = lo;
-      aggressive = true;
-    } else if (s == ComponentSearch::Status::OutOfBudget) {
-      guess = capacity + grain;
-      aggressive = false;
-    } else if (capacity == lo) {
-      break;
-    } else {
-      aggressive = true;
+      continue;
     }
+    if (s == ComponentSearch::Status::Found) {
+      if (arenaOf() <= guess) // below the soft low end: it was too high
+        guess = lo;
+      if (mode == Step) {
+        step *= 2;
+      } else {
+        fresh = true;
+        hitBy = mode;
+        numQueued = 0;
+        if (mode == Holes)
+          holeRounds = rounds;
+      }
+      continue;
+    }
+    if (mode == Step) {
+      Mode first = hitBy == All ? All : Holes;
+      queued[1] = first;
+      queued[0] = other(first);
+      numQueued = 2;
+    } else {
+      guess = std::max(guess, capacity + grain);
+      if (fresh) {
+        queued[1] = mode;
+        queued[0] = other(mode);
+        numQueued = 2;
+        fresh = false;
+      }
+    }
+    mode = numQueued > 0 ? queued[--numQueued] : Step;
+    if (mode == Step)
+      step = 0;
   }
   incumbent.arena = arenaOf();
   return incumbent.arena <= lo;

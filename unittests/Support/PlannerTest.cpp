@@ -817,3 +817,36 @@ TEST(Search, CapacitiesBetweenMultiplesOfTheSizeGcd) {
       break;
   }
 }
+
+TEST(Search, WithoutACapacityReachesWhatACapacityFitsQuickly) {
+  // Packings with some sizes grown a little: the bound is out of reach and
+  // best without a capacity narrows the gap until its time limit. It must
+  // get at least as low as any capacity best fits in an eighth of that time
+  // (issue 17: the descent used to end above such a capacity).
+  std::mt19937_64 rng(31);
+  int narrowed = 0;
+  for (int iter = 0; iter < 12 && narrowed < 2; ++iter) {
+    std::vector<Buffer> buffers = shuffledPacking(rng, 8, 1 << 20, 1024);
+    for (Buffer &b : buffers)
+      if (rng() % 7 == 0)
+        b.size += 1024 * static_cast<int64_t>(1 + rng() % 8);
+    Plan portfolio = planOrDie(buffers, "portfolio");
+    Plan free = planOrDie(buffers, "best", 1, 2.0);
+    if (free.arenaSize == free.lowerBound)
+      continue;
+    ++narrowed;
+    int64_t bound = free.lowerBound, gap = portfolio.arenaSize - bound;
+    for (int k = 1; k < 8; ++k) {
+      int64_t capacity = bound + gap * k / 8;
+      Plan capped = planOrDie(buffers, "best", 1, 0.25, capacity);
+      if (capped.arenaSize > capacity)
+        continue;
+      EXPECT_LE(free.arenaSize, capacity)
+          << "iteration " << iter << ": " << capacity << " fits in 0.25 s";
+      break;
+    }
+    if (::testing::Test::HasFailure())
+      break;
+  }
+  EXPECT_GE(narrowed, 1);
+}
