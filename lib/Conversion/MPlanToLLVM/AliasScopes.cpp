@@ -111,12 +111,42 @@ public:
         return;
       }
       if (isa<memref::AllocOp, memref::AllocaOp>(op) &&
-          op->getBlock() == &entry)
+          op->getBlock() == &entry && isFreedOnlyAtExit(op->getResult(0)))
         addArena(op->getResult(0));
     });
   }
 
   bool hasArenas() const { return numArenas != 0 || !arenaGlobals.empty(); }
+
+  /// Whether the allocation `alloc` stays allocated until the function
+  /// returns: every `memref.dealloc` of it is followed, in a block that
+  /// returns, by nothing that may allocate. Only then is every other
+  /// allocation of the call a different object (a callee's arena allocated
+  /// around a call, freed right after it, is not such an arena).
+  static bool isFreedOnlyAtExit(Value alloc) {
+    for (Operation *user : alloc.getUsers()) {
+      if (!isa<memref::DeallocOp>(user))
+        continue;
+      Operation *terminator = user->getBlock()->getTerminator();
+      if (!terminator || !terminator->hasTrait<OpTrait::ReturnLike>())
+        return false;
+      for (Operation *after = user->getNextNode(); after != terminator;
+           after = after->getNextNode()) {
+        WalkResult mayAllocate = after->walk([](Operation *nested) {
+          if (isa<memref::DeallocOp>(nested) ||
+              nested->hasTrait<OpTrait::HasRecursiveMemoryEffects>())
+            return WalkResult::advance();
+          auto effects = dyn_cast<MemoryEffectOpInterface>(nested);
+          if (!effects || effects.hasEffect<MemoryEffects::Allocate>())
+            return WalkResult::interrupt();
+          return WalkResult::advance();
+        });
+        if (mayAllocate.wasInterrupted())
+          return false;
+      }
+    }
+    return true;
+  }
 
   /// The places of memref `value`, memoized. The values it derives from are
   /// evaluated first with an explicit stack, so that a chain of a million

@@ -243,3 +243,26 @@ func.func @forged(%v: f32, %m: memref<4xf32>, %n: memref<4xf32>) {
   memref.store %v, %n[%c0] : memref<4xf32> loc(fused<{mplan.access = [array<i64: 0, 8, 12>]}>["forged"])
   return
 }
+
+// -----
+
+// An arena freed before the function ends, with an allocation after it that
+// may reuse its bytes (a callee's arena allocated around a call has this
+// shape), is not an arena here: no scopes.
+
+// CHECK-LABEL: llvm.func @freed_early
+// CHECK-NOT: alias_scopes
+// CHECK: llvm.return
+func.func @freed_early(%v: f32) -> memref<4xf32> {
+  %c0 = arith.constant 0 : index
+  %c16 = arith.constant 16 : index
+  %arena = memref.alloc() {alignment = 64 : i64, mplan.arena} : memref<32xi8>
+  %a = memref.view %arena[%c0][] : memref<32xi8> to memref<4xf32>
+  %b = memref.view %arena[%c16][] : memref<32xi8> to memref<4xf32>
+  memref.store %v, %a[%c0] : memref<4xf32>
+  memref.store %v, %b[%c0] : memref<4xf32>
+  memref.dealloc %arena : memref<32xi8>
+  %later = memref.alloc() : memref<4xf32>
+  memref.store %v, %later[%c0] : memref<4xf32>
+  return %later : memref<4xf32>
+}
