@@ -195,7 +195,9 @@ def MPlanTagBufferAccesses : Pass<"mplan-tag-buffer-accesses",
     `mplan-buffer-alias-scopes`; `mplan-to-llvm` runs both). In a function
     with an arena made by `convert-mplan-to-memref` -- an op or argument
     marked `mplan.arena`: a `memref.alloc`/`memref.alloca` in the function's
-    entry block (allocated once per call), a `memref.get_global`, or the
+    entry block (allocated once per call) that is freed only where the
+    function returns, with nothing after it that may allocate, a
+    `memref.get_global`, or the
     arena argument of `arena=argument` -- every op that reads or writes
     memrefs gets, in its location, the set of places it may access:
 
