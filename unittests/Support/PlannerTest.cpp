@@ -821,8 +821,10 @@ TEST(Search, CapacitiesBetweenMultiplesOfTheSizeGcd) {
 TEST(Search, WithoutACapacityReachesWhatACapacityFitsQuickly) {
   // Packings with some sizes grown a little: the bound is out of reach and
   // best without a capacity narrows the gap until its time limit. It must
-  // get at least as low as any capacity best fits in an eighth of that time
-  // (issue 17: the descent used to end above such a capacity).
+  // get at least as low as any capacity best fits in 1/32 of that time
+  // (issue 17: the descent used to end above such a capacity). The margin
+  // is wide because both runs are timed: with 2 s against 0.25 s the test
+  // failed on a loaded machine.
   std::mt19937_64 rng(31);
   int narrowed = 0;
   for (int iter = 0; iter < 12 && narrowed < 2; ++iter) {
@@ -831,7 +833,7 @@ TEST(Search, WithoutACapacityReachesWhatACapacityFitsQuickly) {
       if (rng() % 7 == 0)
         b.size += 1024 * static_cast<int64_t>(1 + rng() % 8);
     Plan portfolio = planOrDie(buffers, "portfolio");
-    Plan free = planOrDie(buffers, "best", 1, 2.0);
+    Plan free = planOrDie(buffers, "best", 1, 8.0);
     if (free.arenaSize == free.lowerBound)
       continue;
     ++narrowed;
