@@ -85,6 +85,8 @@
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/StringSet.h"
 
+#include <algorithm>
+
 namespace mlir {
 namespace mplan {
 #define GEN_PASS_DEF_CONVERTMPLANTOMEMREF
@@ -728,9 +730,12 @@ addArenaArguments(SymbolTable &symbols,
     func->setAttr(kArenaSizeAttr, builder.getI64IntegerAttr(info.size));
     func->setAttr(kArenaAlignAttr, builder.getI64IntegerAttr(info.alignment));
     builder.setInsertionPointToStart(&entry);
+    // memref.assume_alignment takes an i32: a larger (power-of-two) arena
+    // alignment is assumed as 2^30, which it implies.
+    int64_t assumedAlignment = std::min<int64_t>(info.alignment, 1 << 30);
     auto assumed = memref::AssumeAlignmentOp::create(
         builder, slab.getLoc(), entry.getArgument(argIndex),
-        builder.getI32IntegerAttr(static_cast<int32_t>(info.alignment)));
+        builder.getI32IntegerAttr(static_cast<int32_t>(assumedAlignment)));
     arenas[slab.getResult()] = assumed.getResult();
 
     // `<name>_arena_size() -> index`.
