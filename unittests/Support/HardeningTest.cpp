@@ -34,7 +34,8 @@ TEST(Hardening, ByteOrderMarkBeforeBlankLines) {
   EXPECT_EQ(t->header[0], "id");
   EXPECT_EQ(t->lines[0], 4u);
   // Only at the start of the file.
-  EXPECT_EQ(errorOf("id,lower,upper,size\n\xEF\xBB\xBF" "0,0,2,4\n"),
+  EXPECT_EQ(errorOf("id,lower,upper,size\n\xEF\xBB\xBF"
+                    "0,0,2,4\n"),
             "line 2: column 'id': '\\xef\\xbb\\xbf0' is not an integer");
 }
 
@@ -49,8 +50,11 @@ TEST(Hardening, SecondByteOrderMarkIsAnError) {
 
 // Messages are one printable line whatever bytes the field holds.
 TEST(Hardening, ErrorsEscapeBytesThatAreNotText) {
-  std::string text("id,lower,upper,size\n0,0,2,4\0" "7\n", 29);
-  EXPECT_EQ(errorOf(text), "line 2: column 'size': '4\\x007' is not an integer");
+  std::string text("id,lower,upper,size\n0,0,2,4\0"
+                   "7\n",
+                   29);
+  EXPECT_EQ(errorOf(text),
+            "line 2: column 'size': '4\\x007' is not an integer");
   std::string longField(1000, '9');
   std::string msg = errorOf("id,lower,upper,size\n0,0,2," + longField + "\n");
   EXPECT_LT(msg.size(), 200u);
@@ -83,8 +87,7 @@ TEST(Hardening, EveryStrategyNearTheInt64Limit) {
     int64_t alignment;
     bool naiveFits, othersFit;
   } cases[] = {
-      {{{0, 0, 2, half - 1}, {1, 1, 3, half - 1}, {2, 3, 4, 1}}, 1, true,
-       true},
+      {{{0, 0, 2, half - 1}, {1, 1, 3, half - 1}, {2, 3, 4, 1}}, 1, true, true},
       {{{0, 0, 2, half - 1}, {1, 1, 3, half - 1}, {2, 3, 4, half - 1}},
        1,
        false,
@@ -94,8 +97,7 @@ TEST(Hardening, EveryStrategyNearTheInt64Limit) {
       {{{0, 0, 2, kMax}}, 64, false, false},
       {{{0, 0, 2, 1}, {1, 1, 3, 1}}, half, false, false},
       {{{0, 0, kMax, 1}, {1, kMax - 1, kMax, 1}}, 1, true, true},
-      {{{0, 0, 5, 0}, {1, 0, 5, 1}, {2, 1, 3, 1}, {3, 2, 4, 0}}, 1, true,
-       true},
+      {{{0, 0, 5, 0}, {1, 0, 5, 1}, {2, 1, 3, 1}, {3, 2, 4, 0}}, 1, true, true},
       {{{0, 0, 2, 1}, {1, 1, 3, 1}}, int64_t(1) << 40, true, true},
   };
   for (const Case &c : cases) {
@@ -113,9 +115,9 @@ TEST(Hardening, EveryStrategyNearTheInt64Limit) {
             << plan.error();
         continue;
       }
-      EXPECT_EQ(validatePlan(c.buffers, plan->offsets, plan->arenaSize,
-                             c.alignment),
-                std::nullopt)
+      EXPECT_EQ(
+          validatePlan(c.buffers, plan->offsets, plan->arenaSize, c.alignment),
+          std::nullopt)
           << strategy;
       EXPECT_GE(plan->arenaSize, plan->lowerBound) << strategy;
     }
