@@ -317,6 +317,22 @@ EXPORT void mplan_rt_region_end(int64_t id, int64_t arena) {
   }
 }
 
+EXPORT void mplan_rt_check_bound(int64_t site, int64_t id, int64_t dim,
+                                 int64_t size, int64_t bound, int64_t source) {
+  if (size >= 0 && size <= bound)
+    return;
+  fprintf(stderr,
+          "mplan-rt: error: %s: in @%s: planned buffer %" PRId64
+          ": dimension %" PRId64 " is %" PRId64
+          ", above its upper bound %" PRId64
+          " (mplan.bound: %s); the run stops: the buffer does not fit its "
+          "slot\n",
+          str(site), currentFunction(), id, dim, size, bound, str(source));
+  error();
+  fflush(NULL);
+  exit(3); /* the summary and the error count are printed at exit */
+}
+
 /*--- Summary ---------------------------------------------------------------*/
 
 static const char *kindName(int kind) {

@@ -14,7 +14,10 @@
  *   MPLAN_RT_ABORT    "1": abort at the first error instead of at exit
  * A run in which an error was found (two live planned buffers overlap, a
  * planned buffer outside its arena, a checked free of a pointer that is not a
- * live heap buffer) ends with exit status 3 after the summary.
+ * live heap buffer) ends with exit status 3 after the summary. A dynamic size
+ * above the upper bound its buffer was planned at ends the run at once
+ * (continuing would write past the buffer's slot), with the same summary and
+ * exit status.
  *
  *===----------------------------------------------------------------------===*/
 
@@ -55,6 +58,13 @@ void mplan_rt_region_begin(int64_t site, int64_t id, int64_t arena,
 /* Planned buffer `id` of `arena` (0: of any arena) is dead: its last use has
  * run, or the path taken leads to no use. Nothing when it is not live. */
 void mplan_rt_region_end(int64_t id, int64_t arena);
+/* Dimension `dim` of planned buffer `id` (-1: unknown), planned at its upper
+ * bound `bound`, has the run-time size `size`: above the bound (or negative),
+ * an error naming the buffer, the size, the bound and `source` (the bound's
+ * origin, the buffer's mplan.bound text), and the run ends (exit status 3
+ * after the summary). Created at `site`. */
+void mplan_rt_check_bound(int64_t site, int64_t id, int64_t dim, int64_t size,
+                          int64_t bound, int64_t source);
 /* Prints the summary now (it is also printed at exit). */
 void mplan_rt_print_summary(void);
 

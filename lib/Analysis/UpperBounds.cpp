@@ -5,7 +5,9 @@
 // the constraint set built again with the users' bounds: the stop condition,
 // called once for every value (or shaped value's dimension) the set reaches,
 // adds `arg <= N` / `dim(arg, d) <= N` when it reaches a function argument
-// that carries a bound, and never stops the traversal.
+// that carries a bound, and never stops the traversal. An argument's bound is
+// its own attribute's, else the function's mplan.arg_upper_bound, else the
+// pipeline's arg-upper-bound option.
 //
 //===----------------------------------------------------------------------===//
 
@@ -18,6 +20,7 @@
 #include "mlir/Dialect/Tensor/IR/ValueBoundsOpInterfaceImpl.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/ValueBoundsOpInterface.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/raw_ostream.h"
@@ -33,6 +36,18 @@ static Location getArgLoc(FunctionOpInterface func, unsigned index) {
 }
 
 LogicalResult mlir::mplan::verifyUpperBoundAttrs(FunctionOpInterface func) {
+  if (Attribute attr = func->getAttr(kArgUpperBoundAttr)) {
+    auto emit = [&]() {
+      return emitError(func.getLoc())
+             << "function @" << SymbolTable::getSymbolName(func).getValue()
+             << " carries '" << kArgUpperBoundAttr << "', ";
+    };
+    auto value = dyn_cast<IntegerAttr>(attr);
+    if (!value || !value.getType().isInteger(64))
+      return emit() << "which must be an i64 integer; got " << attr;
+    if (value.getInt() <= 0)
+      return emit() << "which must be a positive bound; got " << value.getInt();
+  }
   ArrayRef<Type> argTypes = func.getArgumentTypes();
   for (unsigned index = 0, e = argTypes.size(); index < e; ++index) {
     Type type = argTypes[index];
@@ -86,9 +101,12 @@ LogicalResult mlir::mplan::verifyUpperBoundAttrs(FunctionOpInterface func) {
 }
 
 /// The bound the user states for `value` (dimension `dim` of a shaped value,
-/// or the value itself), a function argument, and a description of it.
-static std::optional<SizeUpperBound> getUserBound(Value value,
-                                                  std::optional<int64_t> dim) {
+/// or the value itself), a function argument, and a description of it: the
+/// argument's own attribute, else the function's kArgUpperBoundAttr, else
+/// `defaultArgBound` (> 0; 0: none) for an index argument or a dynamic
+/// dimension of a ranked memref or tensor argument.
+static std::optional<SizeUpperBound>
+getUserBound(Value value, std::optional<int64_t> dim, int64_t defaultArgBound) {
   auto arg = dyn_cast<BlockArgument>(value);
   if (!arg || !arg.getOwner()->isEntryBlock())
     return std::nullopt;
@@ -100,22 +118,48 @@ static std::optional<SizeUpperBound> getUserBound(Value value,
   std::string text;
   llvm::raw_string_ostream os(text);
   if (!dim) {
-    auto attr = func.getArgAttrOfType<IntegerAttr>(index, kUpperBoundAttr);
-    if (!attr || !arg.getType().isIndex() || attr.getInt() <= 0)
+    if (!arg.getType().isIndex())
       return std::nullopt;
-    os << kUpperBoundAttr << " " << attr.getInt() << " of %arg" << index;
-    return SizeUpperBound{attr.getInt(), text};
+    auto attr = func.getArgAttrOfType<IntegerAttr>(index, kUpperBoundAttr);
+    if (attr && attr.getInt() > 0) {
+      os << kUpperBoundAttr << " " << attr.getInt() << " of %arg" << index;
+      return SizeUpperBound{attr.getInt(), text};
+    }
+  } else {
+    auto shaped = dyn_cast<ShapedType>(arg.getType());
+    if (!shaped || !isa<MemRefType, RankedTensorType>(shaped) || *dim < 0 ||
+        *dim >= shaped.getRank() || !shaped.isDynamicDim(*dim))
+      return std::nullopt;
+    auto attr =
+        func.getArgAttrOfType<DenseI64ArrayAttr>(index, kDimUpperBoundsAttr);
+    if (attr && *dim < attr.size() && attr[*dim] > 0) {
+      os << kDimUpperBoundsAttr << " " << attr[*dim] << " of dimension " << *dim
+         << " of %arg" << index;
+      return SizeUpperBound{attr[*dim], text};
+    }
   }
-  auto attr =
-      func.getArgAttrOfType<DenseI64ArrayAttr>(index, kDimUpperBoundsAttr);
-  if (!attr || *dim < 0 || *dim >= attr.size() || attr[*dim] <= 0)
+  // One bound for every argument without its own: the function's, else the
+  // pipeline's.
+  int64_t bound = defaultArgBound;
+  auto funcAttr = func->getAttrOfType<IntegerAttr>(kArgUpperBoundAttr);
+  if (funcAttr && funcAttr.getInt() > 0) {
+    bound = funcAttr.getInt();
+    os << kArgUpperBoundAttr << " " << bound << " of @"
+       << SymbolTable::getSymbolName(func).getValue();
+  } else if (bound > 0) {
+    os << "arg-upper-bound=" << bound;
+  } else {
     return std::nullopt;
-  os << kDimUpperBoundsAttr << " " << attr[*dim] << " of dimension " << *dim
-     << " of %arg" << index;
-  return SizeUpperBound{attr[*dim], text};
+  }
+  os << " for ";
+  if (dim)
+    os << "dimension " << *dim << " of ";
+  os << "%arg" << index;
+  return SizeUpperBound{bound, text};
 }
 
-std::optional<SizeUpperBound> mlir::mplan::computeSizeUpperBound(Value size) {
+std::optional<SizeUpperBound>
+mlir::mplan::computeSizeUpperBound(Value size, int64_t defaultArgBound) {
   using presburger::BoundType;
   FailureOr<int64_t> fromIR = ValueBoundsConstraintSet::computeConstantBound(
       BoundType::UB, ValueBoundsConstraintSet::Variable(size),
@@ -126,7 +170,8 @@ std::optional<SizeUpperBound> mlir::mplan::computeSizeUpperBound(Value size) {
   SmallVector<std::string> used;
   auto addUserBounds = [&](Value value, std::optional<int64_t> dim,
                            ValueBoundsConstraintSet &cstr) {
-    if (std::optional<SizeUpperBound> bound = getUserBound(value, dim)) {
+    if (std::optional<SizeUpperBound> bound =
+            getUserBound(value, dim, defaultArgBound)) {
       if (dim)
         cstr.bound(value)[*dim] <= bound->value;
       else

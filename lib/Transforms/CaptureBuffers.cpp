@@ -28,9 +28,11 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/raw_ostream.h"
 
 namespace mlir {
@@ -55,6 +57,8 @@ struct UpperBoundShape {
   MemRefType staticType;
   /// Which bounds made the buffer plannable (the kBoundSourceAttr text).
   std::string source;
+  /// Per dynamic dimension, its part of `source` ("dimension D <= N (...)").
+  SmallVector<std::string> dimSources;
 };
 
 /// What capture does with one memref.alloc: leave it (a reason) or capture it,
@@ -70,6 +74,7 @@ struct CaptureDecision {
 /// allocations after unconstrained dimensions gave petabyte ones).
 static FailureOr<UpperBoundShape> computeUpperBoundShape(memref::AllocOp alloc,
                                                          int64_t maxBoundBytes,
+                                                         int64_t argUpperBound,
                                                          std::string &reason) {
   MemRefType type = alloc.getType();
   if (maxBoundBytes <= 0) {
@@ -77,28 +82,29 @@ static FailureOr<UpperBoundShape> computeUpperBoundShape(memref::AllocOp alloc,
     return failure();
   }
   SmallVector<int64_t> shape(type.getShape());
-  std::string source;
-  llvm::raw_string_ostream os(source);
+  SmallVector<std::string> dimSources;
   unsigned dynamicIndex = 0;
   for (auto [dim, size] : llvm::enumerate(shape)) {
     if (!ShapedType::isDynamic(size))
       continue;
     Value operand = alloc.getDynamicSizes()[dynamicIndex++];
-    std::optional<SizeUpperBound> bound = computeSizeUpperBound(operand);
+    std::optional<SizeUpperBound> bound =
+        computeSizeUpperBound(operand, argUpperBound);
     if (!bound) {
       reason = "dynamic shape: no upper bound for dimension " +
                std::to_string(dim) + " (state one with '" +
                kUpperBoundAttr.str() + "' or '" + kDimUpperBoundsAttr.str() +
-               "' on the function's arguments)";
+               "' on the function's arguments, or '" +
+               kArgUpperBoundAttr.str() + "' on the function)";
       return failure();
     }
     // A negative bound means no valid size: the allocation cannot run with
     // the sizes it would need, so any slot fits.
     size = std::max<int64_t>(bound->value, 0);
-    if (!source.empty())
-      os << "; ";
-    os << "dimension " << dim << " <= " << size << " (" << bound->source << ")";
+    dimSources.push_back("dimension " + std::to_string(dim) + " <= " +
+                         std::to_string(size) + " (" + bound->source + ")");
   }
+  std::string source = llvm::join(dimSources, "; ");
   auto staticType =
       MemRefType::get(shape, type.getElementType(), MemRefLayoutAttrInterface(),
                       type.getMemorySpace());
@@ -116,7 +122,7 @@ static FailureOr<UpperBoundShape> computeUpperBoundShape(memref::AllocOp alloc,
     reason = text;
     return failure();
   }
-  return UpperBoundShape{staticType, source};
+  return UpperBoundShape{staticType, source, std::move(dimSources)};
 }
 
 /// The largest buffer the planner places: 256 TiB, beyond any address space
@@ -127,7 +133,8 @@ static constexpr int64_t kMaxPlannedBytes = int64_t(1) << 48;
 /// Whether and how `alloc` becomes an mplan.alloc_tensor.
 static CaptureDecision decideCapture(memref::AllocOp alloc,
                                      const BufferLiveness &liveness,
-                                     int64_t maxBoundBytes) {
+                                     int64_t maxBoundBytes,
+                                     int64_t argUpperBound) {
   auto leave = [](std::string reason) {
     return CaptureDecision{std::move(reason), std::nullopt};
   };
@@ -160,10 +167,56 @@ static CaptureDecision decideCapture(memref::AllocOp alloc,
     return {};
   std::string reason;
   FailureOr<UpperBoundShape> bounded =
-      computeUpperBoundShape(alloc, maxBoundBytes, reason);
+      computeUpperBoundShape(alloc, maxBoundBytes, argUpperBound, reason);
   if (failed(bounded))
     return leave(reason);
   return CaptureDecision{std::nullopt, *bounded};
+}
+
+/// Where `loc` points, as `file:line:col` (its first file location), or as
+/// MLIR prints it when it has none.
+static std::string formatLocation(Location loc) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  if (auto file = loc->findInstanceOf<FileLineColLoc>())
+    os << file.getFilename().getValue() << ":" << file.getLine() << ":"
+       << file.getColumn();
+  else
+    os << loc;
+  return text;
+}
+
+/// Creates, at the builder's insertion point, a cf.assert per dynamic size of
+/// `alloc` (captured as `tensor` at the upper-bound shape `bounded`) that the
+/// size is at most its bound (unsigned: a negative size fails too), with a
+/// message naming the buffer, the dimension, the bound and its source.
+/// Announces the new ops to `liveness`.
+static void createBoundChecks(OpBuilder &builder, memref::AllocOp alloc,
+                              AllocTensorOp tensor,
+                              const UpperBoundShape &bounded,
+                              BufferLiveness &liveness) {
+  MemRefType type = alloc.getType();
+  Location loc = alloc.getLoc();
+  unsigned dynamicIndex = 0;
+  for (auto [dim, size] : llvm::enumerate(type.getShape())) {
+    if (!ShapedType::isDynamic(size))
+      continue;
+    Value operand = alloc.getDynamicSizes()[dynamicIndex];
+    StringRef dimSource = bounded.dimSources[dynamicIndex++];
+    auto bound = arith::ConstantIndexOp::create(
+        builder, loc, bounded.staticType.getDimSize(dim));
+    auto within = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ule,
+                                        operand, bound);
+    std::string message;
+    llvm::raw_string_ostream os(message);
+    os << "mplan: buffer " << tensor.getId() << " (" << type << " allocated at "
+       << formatLocation(loc)
+       << ") is larger than its upper bound: " << dimSource << " does not hold";
+    auto check = cf::AssertOp::create(builder, loc, within, message);
+    for (Operation *op :
+         {bound.getOperation(), within.getOperation(), check.getOperation()})
+      liveness.notifyOpInserted(op);
+  }
 }
 
 /// Creates, before `alloc` (a dynamically shaped memref.alloc captured as
@@ -171,12 +224,18 @@ static CaptureDecision decideCapture(memref::AllocOp alloc,
 /// type: offset 0, `alloc`'s sizes and its identity layout's row-major
 /// strides (computed with arith.muli where an inner size is dynamic). The
 /// view's elements are the first ones of `tensor`, which has at least as
-/// many: every size is at most its bound. Announces the new ops to
-/// `liveness`.
+/// many when every size is at most its bound: the view carries the bounds'
+/// text (kBoundSourceAttr) for the observer, which checks them at run time,
+/// and with `checkBounds` a cf.assert per dynamic size checks it right before
+/// the view. Announces the new ops to `liveness`.
 static Value createBoundedView(OpBuilder &builder, memref::AllocOp alloc,
-                               Value tensor, BufferLiveness &liveness) {
+                               AllocTensorOp tensor,
+                               const UpperBoundShape &bounded, bool checkBounds,
+                               BufferLiveness &liveness) {
   MemRefType type = alloc.getType();
   Location loc = alloc.getLoc();
+  if (checkBounds)
+    createBoundChecks(builder, alloc, tensor, bounded, liveness);
   SmallVector<OpFoldResult> sizes;
   unsigned dynamicIndex = 0;
   for (int64_t size : type.getShape())
@@ -217,6 +276,7 @@ static Value createBoundedView(OpBuilder &builder, memref::AllocOp alloc,
   }
   auto view = memref::ReinterpretCastOp::create(
       builder, loc, type, tensor, builder.getIndexAttr(0), sizes, strides);
+  view->setAttr(kBoundSourceAttr, builder.getStringAttr(bounded.source));
   return view.getResult();
 }
 
@@ -374,10 +434,9 @@ LogicalResult mlir::mplan::verifyOptOutAttrs(Operation *root) {
   return failure(result.wasInterrupted());
 }
 
-bool mlir::mplan::captureBuffersInFunction(func::FuncOp func,
-                                           BufferLiveness &liveness,
-                                           bool emitRemarks,
-                                           int64_t maxBoundBytes) {
+bool mlir::mplan::captureBuffersInFunction(
+    func::FuncOp func, BufferLiveness &liveness, bool emitRemarks,
+    int64_t maxBoundBytes, int64_t argUpperBound, bool checkBounds) {
   // Inner ops first, so that an outer branch yields an inner op's hoisted
   // allocation directly.
   SmallVector<Operation *> branchOps;
@@ -402,7 +461,8 @@ bool mlir::mplan::captureBuffersInFunction(func::FuncOp func,
   SmallVector<CaptureDecision> decisions;
   decisions.reserve(allocs.size());
   for (memref::AllocOp alloc : allocs)
-    decisions.push_back(decideCapture(alloc, liveness, maxBoundBytes));
+    decisions.push_back(
+        decideCapture(alloc, liveness, maxBoundBytes, argUpperBound));
 
   OpBuilder builder(func.getContext());
   bool changed = false;
@@ -441,7 +501,8 @@ bool mlir::mplan::captureBuffersInFunction(func::FuncOp func,
       // the tensor takes over the alloc's root, the view joins its aliases.
       tensor->setAttr(kBoundSourceAttr,
                       builder.getStringAttr(decision.bounded->source));
-      Value view = createBoundedView(builder, alloc, tensor, liveness);
+      Value view = createBoundedView(builder, alloc, tensor, *decision.bounded,
+                                     checkBounds, liveness);
       alloc.replaceAllUsesWith(view);
       liveness.notifyRootReplaced(alloc.getResult(), tensor.getResult());
       liveness.notifyOpInserted(view.getDefiningOp());
@@ -473,10 +534,16 @@ struct MPlanCaptureBuffersPass
           << static_cast<int64_t>(maxBoundBytes);
       return signalPassFailure();
     }
+    if (argUpperBound < 0) {
+      func.emitError("arg-upper-bound must be >= 0 (0: none); got ")
+          << static_cast<int64_t>(argUpperBound);
+      return signalPassFailure();
+    }
     if (failed(verifyOptOutAttrs(func)) || failed(verifyUpperBoundAttrs(func)))
       return signalPassFailure();
     bool changed = captureBuffersInFunction(func, getAnalysis<BufferLiveness>(),
-                                            emitRemarks, maxBoundBytes);
+                                            emitRemarks, maxBoundBytes,
+                                            argUpperBound, checkBounds);
     if (foldViews) {
       // The analysis is not updated by the view folding: drop it then.
       FailureOr<bool> folded = foldViewsInFunction(func);

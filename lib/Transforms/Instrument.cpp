@@ -49,6 +49,13 @@
 // takes afterwards. Where the arena value does not dominate an end, the end
 // names the buffer by id only.
 //
+// A buffer planned at the upper bound of its dynamic sizes is used through a
+// `memref.reinterpret_cast` of its view that capture tags with `mplan.bound`
+// (the bounds' text): before it, a check per dynamic size against the
+// source's static size at that dimension (the bound) stops the run with an
+// error naming the buffer, the size, the bound and its source, before any
+// byte past the buffer's slot is written.
+//
 //===----------------------------------------------------------------------===//
 
 #include "mplan/Transforms/Passes.h"
@@ -94,6 +101,8 @@ enum RtKind : int64_t { Heap = 0, Stack = 1, Static = 2, Argument = 3 };
 constexpr llvm::StringLiteral kArenaAttr = "mplan.arena";
 constexpr llvm::StringLiteral kBufferIdAttr = "mplan.buffer_id";
 constexpr llvm::StringLiteral kLiveAttr = "mplan.live";
+/// On the view of a buffer planned at its upper bound (set by capture).
+constexpr llvm::StringLiteral kBoundAttr = "mplan.bound";
 constexpr llvm::StringLiteral kStringTable = "__mplan_rt_strings";
 
 /// The NUL-terminated strings the instrumented code passes to the runtime,
@@ -630,7 +639,7 @@ void MPlanInstrumentPass::runOnOperation() {
       {"mplan_rt_enter", 1},          {"mplan_rt_exit", 1},
       {"mplan_rt_alloc", 4},          {"mplan_rt_free", 2},
       {"mplan_rt_free_untracked", 2}, {"mplan_rt_region_begin", 8},
-      {"mplan_rt_region_end", 2}};
+      {"mplan_rt_region_end", 2},     {"mplan_rt_check_bound", 6}};
   for (const Decl &decl : decls) {
     if (Operation *existing = module.lookupSymbol(decl.name)) {
       auto func = dyn_cast<func::FuncOp>(existing);
@@ -683,10 +692,11 @@ void MPlanInstrumentPass::runOnOperation() {
     SmallVector<Free> frees;
     SmallVector<memref::ViewOp> views;
     SmallVector<RegionEnd> ends;
+    SmallVector<memref::ReinterpretCastOp> boundedViews;
   };
-  SmallVector<FuncPlan> plans;
+  SmallVector<FuncPlan, 0> plans;
   for (func::FuncOp func : funcs) {
-    FuncPlan plan{func, {}, {}, {}, {}};
+    FuncPlan plan{func, {}, {}, {}, {}, {}};
     FunctionAnalyses analyses(func);
     strings.get(func.getSymName());
     func.walk([&](Operation *op) {
@@ -695,6 +705,14 @@ void MPlanInstrumentPass::runOnOperation() {
         plan.views.push_back(view);
         strings.get(siteName(op));
         llvm::append_range(plan.ends, findEnds(view, analyses, callees));
+        return;
+      }
+      auto bounded = dyn_cast<memref::ReinterpretCastOp>(op);
+      if (bounded && op->hasAttr(kBoundAttr)) {
+        plan.boundedViews.push_back(bounded);
+        strings.get(siteName(op));
+        if (auto text = op->getAttrOfType<StringAttr>(kBoundAttr))
+          strings.get(text.getValue());
         return;
       }
       if (isa<memref::GetGlobalOp>(op) && op->hasAttr(kArenaAttr)) {
@@ -810,6 +828,31 @@ void MPlanInstrumentPass::runOnOperation() {
             view.getByteShift(), buildByteSize(b, loc, view.getResult()),
             constant(start), constant(end)});
     }
+    // Each dynamic size of a view of a buffer planned at its upper bound is
+    // checked against the bound (the source's static size) before the view.
+    for (memref::ReinterpretCastOp view : plan.boundedViews) {
+      b.setInsertionPoint(view);
+      loc = view.getLoc();
+      auto sourceType = dyn_cast<MemRefType>(view.getSource().getType());
+      auto resultType = view.getType();
+      if (!sourceType || sourceType.getRank() != resultType.getRank())
+        continue;
+      int64_t id = -1;
+      if (auto source = view.getSource().getDefiningOp<memref::ViewOp>())
+        if (auto attr = source->getAttrOfType<IntegerAttr>(kBufferIdAttr))
+          id = attr.getInt();
+      auto text = view->getAttrOfType<StringAttr>(kBoundAttr);
+      for (auto [dim, size] : llvm::enumerate(view.getMixedSizes())) {
+        auto dynamicSize = dyn_cast<Value>(size);
+        if (!dynamicSize || sourceType.isDynamicDim(dim))
+          continue;
+        call("mplan_rt_check_bound",
+             {str(siteName(view)), constant(id), constant(dim), dynamicSize,
+              constant(sourceType.getDimSize(dim)),
+              str(text ? text.getValue() : StringRef())});
+      }
+    }
+
     // Blocks inserted on CFG edges, by (terminator, successor index).
     llvm::DenseMap<std::pair<Operation *, unsigned>, Block *> edgeBlocks;
     for (RegionEnd &end : plan.ends) {

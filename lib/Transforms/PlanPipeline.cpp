@@ -33,6 +33,11 @@ struct MPlanPlanPass : public mlir::mplan::impl::MPlanPlanBase<MPlanPlanPass> {
           << static_cast<int64_t>(maxBoundBytes);
       return signalPassFailure();
     }
+    if (argUpperBound < 0) {
+      getOperation().emitError("arg-upper-bound must be >= 0 (0: none); got ")
+          << static_cast<int64_t>(argUpperBound);
+      return signalPassFailure();
+    }
     // Views and copies before live ranges are computed for planning: view
     // chains to one mplan.view of the root, then copies removed by aliasing
     // (with a liveness of the folded IR, built only if needed).
@@ -42,7 +47,8 @@ struct MPlanPlanPass : public mlir::mplan::impl::MPlanPlanBase<MPlanPlanPass> {
           return failure();
         BufferLiveness liveness(func);
         (void)captureBuffersInFunction(func, liveness, emitRemarks,
-                                       maxBoundBytes);
+                                       maxBoundBytes, argUpperBound,
+                                       checkBounds);
       }
       // One analysis from copy elision on, updated in place by every rewrite
       // (built when the first rewrite needs it).
@@ -105,6 +111,8 @@ void mlir::mplan::buildPlanPipeline(OpPassManager &pm,
   plan.inplace = options.inplace;
   plan.emitRemarks = options.remarks;
   plan.maxBoundBytes = options.maxBoundBytes;
+  plan.argUpperBound = options.argUpperBound;
+  plan.checkBounds = options.checkBounds;
   pm.addPass(createMPlanPlan(plan));
 }
 

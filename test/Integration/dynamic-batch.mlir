@@ -50,7 +50,7 @@
 // IR-NOT:     memref.alloc
 // IR:         mplan.alloc_slab
 // IR:         mplan.alloc_tensor {{.*}}mplan.bound = {{.*}} -> memref<64x64xf32>
-// IR:         memref.reinterpret_cast {{.*}} to offset: [0], sizes: [%{{.*}}, 64], strides: [64, 1] : memref<64x64xf32> to memref<?x64xf32>
+// IR:         memref.reinterpret_cast {{.*}} to offset: [0], sizes: [%{{.*}}, 64], strides: [64, 1] {mplan.bound = {{.*}}} : memref<64x64xf32> to memref<?x64xf32>
 // IR-LABEL:   func.func @main
 
 #x = affine_map<(b, i, o) -> (b, i)>

@@ -4,7 +4,10 @@
 // RUN: not mplan-opt %s --mplan-plan-pipeline="max-bound-bytes=-1" 2>&1 | FileCheck %s --check-prefix=OPTION
 
 // Bound attributes the analysis cannot use are located errors, never ignored.
+// RUN: not mplan-opt %s --mplan-capture-buffers="arg-upper-bound=-3" 2>&1 | FileCheck %s --check-prefix=ARGOPT
+// RUN: not mplan-opt %s --mplan-plan-pipeline="arg-upper-bound=-3" 2>&1 | FileCheck %s --check-prefix=ARGOPT
 // OPTION: max-bound-bytes must be >= 0; got -1
+// ARGOPT: arg-upper-bound must be >= 0 (0: none); got -3
 
 // expected-error @below {{argument #0 carries 'mplan.upper_bound', which bounds an argument of type 'index'; the argument has type 'i64'}}
 func.func @not_index(%n: i64 {mplan.upper_bound = 16 : i64}) {
@@ -85,5 +88,26 @@ func.func @not_shaped(%m: memref<?xf32>, %n: index {mplan.dim_upper_bounds = arr
 
 // expected-error @below {{argument #0 carries 'mplan.dim_upper_bounds', which bounds the dimensions of a ranked memref or tensor argument; the argument has type 'memref<*xf32>'}}
 func.func @unranked(%m: memref<*xf32> {mplan.dim_upper_bounds = array<i64: 16>}) {
+  return
+}
+
+// -----
+
+// expected-error @below {{function @fn_zero carries 'mplan.arg_upper_bound', which must be a positive bound; got 0}}
+func.func @fn_zero(%n: index) attributes {mplan.arg_upper_bound = 0 : i64} {
+  return
+}
+
+// -----
+
+// expected-error @below {{function @fn_not_i64 carries 'mplan.arg_upper_bound', which must be an i64 integer; got 16 : i32}}
+func.func @fn_not_i64(%n: index) attributes {mplan.arg_upper_bound = 16 : i32} {
+  return
+}
+
+// -----
+
+// expected-error @below {{function @fn_string carries 'mplan.arg_upper_bound', which must be an i64 integer; got "16"}}
+func.func @fn_string(%n: index) attributes {mplan.arg_upper_bound = "16"} {
   return
 }

@@ -10,7 +10,7 @@
 // CHECK-LABEL: func @affine_min
 // CHECK:       %[[N:.*]] = affine.min
 // CHECK:       %[[T:.*]] = mplan.alloc_tensor id(0) {mplan.bound = "dimension 0 <= 128 (derived from the IR)"} -> memref<128x64xf32>
-// CHECK:       %[[V:.*]] = memref.reinterpret_cast %[[T]] to offset: [0], sizes: [%[[N]], 64], strides: [64, 1] : memref<128x64xf32> to memref<?x64xf32>
+// CHECK:       %[[V:.*]] = memref.reinterpret_cast %[[T]] to offset: [0], sizes: [%[[N]], 64], strides: [64, 1] {mplan.bound = "dimension 0 <= 128 (derived from the IR)"} : memref<128x64xf32> to memref<?x64xf32>
 // CHECK:       linalg.fill {{.*}} outs(%[[V]] : memref<?x64xf32>)
 // CHECK-NOT:   memref.dealloc
 // CAP-LABEL:   func @affine_min
@@ -110,7 +110,7 @@ func.func @dim_of_bounded_argument(%in: memref<?x?xf32> {mplan.dim_upper_bounds 
 // CHECK-SAME:  (%[[N:.*]]: index {{.*}}, %[[M:.*]]: index
 // CHECK:       %[[T:.*]] = mplan.alloc_tensor id(0) {mplan.bound = "dimension 1 <= 8 (mplan.upper_bound 8 of %arg0); dimension 2 <= 4 (mplan.upper_bound 4 of %arg1)"} -> memref<3x8x4xf32>
 // CHECK:       %[[S1:.*]] = arith.muli %[[M]], %[[N]] : index
-// CHECK:       memref.reinterpret_cast %[[T]] to offset: [0], sizes: [3, %[[N]], %[[M]]], strides: [%[[S1]], %[[M]], 1] : memref<3x8x4xf32> to memref<3x?x?xf32>
+// CHECK:       memref.reinterpret_cast %[[T]] to offset: [0], sizes: [3, %[[N]], %[[M]]], strides: [%[[S1]], %[[M]], 1] {mplan.bound = {{.*}}} : memref<3x8x4xf32> to memref<3x?x?xf32>
 // CHECK-LABEL: func @inner_static_after_dynamic
 // CHECK:       %[[T:.*]] = mplan.alloc_tensor id(0) {{.*}} -> memref<8x5xf32>
 // CHECK:       memref.reinterpret_cast %[[T]] to offset: [0], sizes: [%{{.*}}, 5], strides: [5, 1]

@@ -18,6 +18,14 @@
 //      dimension of it), so arithmetic on bounded arguments is bounded
 //      exactly as the constraint system can bound it: no monotonicity is
 //      assumed.
+//   3. A bound for every argument the function states once:
+//      `{mplan.arg_upper_bound = N : i64}` on the function bounds every index
+//      argument and every dynamic dimension of a ranked memref or tensor
+//      argument that has no bound of its own (no attribute, or -1 in its
+//      `mplan.dim_upper_bounds`).
+//   4. The same for every function of a pipeline: the `arg-upper-bound=N`
+//      option of mplan-capture-buffers / mplan-plan / mplan-plan-pipeline
+//      (passed here as `defaultArgBound`), which the attributes override.
 //
 // Bounds are inclusive. Stating a bound is a promise about every call: a run
 // that violates it writes past the buffer's slot.
@@ -44,6 +52,10 @@ constexpr llvm::StringLiteral kUpperBoundAttr = "mplan.upper_bound";
 /// Argument attribute: per dimension of a ranked memref or tensor argument,
 /// its upper bound (> 0) or -1 (none; the only value for static dimensions).
 constexpr llvm::StringLiteral kDimUpperBoundsAttr = "mplan.dim_upper_bounds";
+/// Function attribute: every index argument and every dynamic dimension of a
+/// ranked memref or tensor argument without a bound of its own is at most
+/// this (an i64 > 0).
+constexpr llvm::StringLiteral kArgUpperBoundAttr = "mplan.arg_upper_bound";
 /// What made a captured dynamic buffer plannable (a string on its
 /// mplan.alloc_tensor, copied into the plan report's `bound`).
 constexpr llvm::StringLiteral kBoundSourceAttr = "mplan.bound";
@@ -61,15 +73,19 @@ struct SizeUpperBound {
 /// Checks the bound attributes on the arguments of `func`: kUpperBoundAttr
 /// only on index arguments, as an integer > 0; kDimUpperBoundsAttr only on
 /// ranked memref or tensor arguments, as an i64 array with one entry per
-/// dimension, -1 for static dimensions and -1 or > 0 for dynamic ones.
-/// Emits an error at the argument otherwise.
+/// dimension, -1 for static dimensions and -1 or > 0 for dynamic ones;
+/// kArgUpperBoundAttr on the function as an i64 > 0. Emits an error at the
+/// argument (or the function) otherwise.
 LogicalResult verifyUpperBoundAttrs(FunctionOpInterface func);
 
 /// The smallest constant upper bound of the index value `size` that the IR
-/// and the bound attributes of the arguments of the function holding it
-/// imply, or std::nullopt. The IR alone is tried first; the source names
-/// the user bounds the result relied on.
-std::optional<SizeUpperBound> computeSizeUpperBound(Value size);
+/// and the bounds stated on the arguments of the function holding it imply,
+/// or std::nullopt. The IR alone is tried first; the source names the user
+/// bounds the result relied on. `defaultArgBound` (> 0; 0: none) bounds
+/// every argument that neither its own attribute nor the function's
+/// kArgUpperBoundAttr bounds (the pipeline's arg-upper-bound option).
+std::optional<SizeUpperBound>
+computeSizeUpperBound(Value size, int64_t defaultArgBound = 0);
 
 /// Registers the ValueBoundsOpInterface external models the analysis needs
 /// (arith, affine, memref, scf, tensor) in `registry`; call it from the

@@ -3,6 +3,7 @@
 #ifndef MPLAN_TRANSFORMS_PASSES_H
 #define MPLAN_TRANSFORMS_PASSES_H
 
+#include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -95,6 +96,17 @@ struct PlanPipelineOptions : public PassPipelineOptions<PlanPipelineOptions> {
                      "upper bound; a larger bound counts as no bound (0: plan "
                      "no dynamically shaped buffer)"),
       llvm::cl::init(int64_t(1) << 30)};
+  PassOptions::Option<int64_t> argUpperBound{
+      *this, "arg-upper-bound",
+      llvm::cl::desc("Upper bound of every index argument and every dynamic "
+                     "dimension of a memref or tensor argument that no mplan "
+                     "bound attribute bounds (0: none)"),
+      llvm::cl::init(0)};
+  PassOptions::Option<bool> checkBounds{
+      *this, "check-bounds",
+      llvm::cl::desc("Check every dynamic size against its upper bound at run "
+                     "time (cf.assert before each bounded buffer's view)"),
+      llvm::cl::init(false)};
   PassOptions::Option<bool> remarks{
       *this, "remarks",
       llvm::cl::desc("Emit a remark for every buffer left unplanned"),
@@ -104,10 +116,15 @@ struct PlanPipelineOptions : public PassPipelineOptions<PlanPipelineOptions> {
 /// The work of `mplan-capture-buffers` (without fold-views) on one function,
 /// whose analysis is `liveness` (kept up to date). A dynamically shaped
 /// buffer is captured at its upper-bound size (UpperBounds.h) when that is
-/// at most `maxBoundBytes` bytes. Returns whether the IR changed.
+/// at most `maxBoundBytes` bytes; `argUpperBound` (> 0; 0: none) bounds the
+/// arguments no bound attribute bounds. With `checkBounds`, a cf.assert
+/// before the view of each such buffer checks its sizes against the bounds.
+/// Returns whether the IR changed.
 bool captureBuffersInFunction(func::FuncOp func, BufferLiveness &liveness,
                               bool emitRemarks,
-                              int64_t maxBoundBytes = int64_t(1) << 30);
+                              int64_t maxBoundBytes = int64_t(1) << 30,
+                              int64_t argUpperBound = 0,
+                              bool checkBounds = false);
 
 /// Checks every `mplan.unplanned` attribute under `root`: a unit attribute
 /// (opt-out) on a memref.alloc or memref.alloca, or a string (a reason an

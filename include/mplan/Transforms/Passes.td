@@ -21,7 +21,8 @@ def MPlanCaptureBuffers : Pass<"mplan-capture-buffers", "func::FuncOp"> {
     when `remarks` is set.
   }];
   let dependentDialects = ["::mlir::mplan::MPlanDialect",
-                           "::mlir::memref::MemRefDialect"];
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::cf::ControlFlowDialect"];
   let options = [
     Option<"emitRemarks", "remarks", "bool", /*default=*/"false",
            "Emit a remark for every buffer that is left unplanned">,
@@ -33,6 +34,14 @@ def MPlanCaptureBuffers : Pass<"mplan-capture-buffers", "func::FuncOp"> {
            "Largest byte size of a dynamically shaped buffer at its upper "
            "bound; a larger bound counts as no bound (0: plan no dynamically "
            "shaped buffer)">,
+    Option<"argUpperBound", "arg-upper-bound", "int64_t", /*default=*/"0",
+           "Upper bound of every index argument and every dynamic dimension "
+           "of a memref or tensor argument that no mplan bound attribute "
+           "bounds (0: none)">,
+    Option<"checkBounds", "check-bounds", "bool", /*default=*/"false",
+           "Check at run time, before the view of each buffer planned at its "
+           "upper bound, that every dynamic size is within its bound "
+           "(cf.assert naming the buffer, the dimension and the bound)">,
   ];
 }
 
@@ -100,7 +109,8 @@ def MPlanPlan : Pass<"mplan-plan", "ModuleOp"> {
     much per run as the mplan steps together on a large function).
   }];
   let dependentDialects = ["::mlir::mplan::MPlanDialect",
-                           "::mlir::memref::MemRefDialect"];
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::cf::ControlFlowDialect"];
   let options = [
     Option<"strategy", "strategy", "std::string", /*default=*/"\"best\"",
            "Planning strategy (naive, linear-scan, greedy-by-size, "
@@ -146,6 +156,14 @@ def MPlanPlan : Pass<"mplan-plan", "ModuleOp"> {
            "Largest byte size of a dynamically shaped buffer at its upper "
            "bound; a larger bound counts as no bound (0: plan no dynamically "
            "shaped buffer)">,
+    Option<"argUpperBound", "arg-upper-bound", "int64_t", /*default=*/"0",
+           "Upper bound of every index argument and every dynamic dimension "
+           "of a memref or tensor argument that no mplan bound attribute "
+           "bounds (0: none)">,
+    Option<"checkBounds", "check-bounds", "bool", /*default=*/"false",
+           "Check at run time, before the view of each buffer planned at its "
+           "upper bound, that every dynamic size is within its bound "
+           "(cf.assert naming the buffer, the dimension and the bound)">,
   ];
 }
 
