@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <limits>
 #include <set>
+#include <thread>
 
 using namespace mplan;
 using namespace mplan::detail;
@@ -417,13 +418,22 @@ Expected<Plan> mplan::planBuffers(const std::vector<Buffer> &buffers,
             std::chrono::duration<double>(Clock::now() - searchBegin).count();
         if (placement.arena < before)
           name = "best(search)";
-        // Instances too large for the exact search: repair the peak.
+        // Instances too large for the exact search: randomized lifetime-aware
+        // sweeps from the peak for most of the time left, then peak repair.
         before = placement.arena;
-        if (!proven &&
-            placement.arena > std::max(p.lowerBound, options.capacity) &&
-            repairPeak(p, placement, deadline, options.capacity) &&
-            placement.arena < before)
-          name = "best(" + winner + "+repair)";
+        int64_t goal = std::max(p.lowerBound, options.capacity);
+        Clock::time_point now = Clock::now();
+        if (!proven && placement.arena > goal && now < deadline) {
+          Clock::time_point sweepsEnd = now + (deadline - now) * 3 / 4;
+          unsigned threads =
+              std::max(1u, std::min(2u, std::thread::hardware_concurrency()));
+          bool swept = improveBySweeps(p, placement, sweepsEnd, threads);
+          bool repaired = placement.arena > goal &&
+                          repairPeak(p, placement, deadline, options.capacity);
+          if (placement.arena < before)
+            name = "best(" + std::string(swept ? "sweeps" : winner) +
+                   (repaired ? "+repair)" : ")");
+        }
       }
     }
   }

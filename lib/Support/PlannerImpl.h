@@ -170,14 +170,34 @@ PlaceStatus placeGreedy(const Problem &problem, const OverlapIndex &index,
                         Placement &result,
                         Clock::time_point deadline = Clock::time_point::max());
 
+/// Lifetime-aware best fit for the time-ordered sweep (placeSweep with
+/// Fit::Best). Among the gaps that hold the buffer and are at most
+/// size x (1 + slack) long (the `candidates` smallest; the best-fit gap
+/// always), it takes the gap and side (bottom or top of the gap) whose
+/// neighbour there ends closest to the buffer's own end, so the space of
+/// buffers freed together coalesces: cost = |end difference| (times
+/// `earlyWeight` when the neighbour ends first) + wasteWeight x (gap - size) /
+/// size x the mean lifetime, each cost times 1 + noise x U[0, 1) (from
+/// `seed`) when noise > 0. O(candidates) more per buffer than best fit.
+struct EndFit {
+  double slack = 0.5;
+  int32_t candidates = 32;
+  double earlyWeight = 2;
+  double wasteWeight = 1;
+  double noise = 0;
+  uint64_t seed = 0;
+};
+
 /// The same plan as placeGreedy for an `order` sorted by start time (e.g.
 /// Order::Start), by a sweep over time with an address-ordered, coalescing
 /// free list (a malloc simulation, lib/Support/Sweep.cpp): O(n log L) for L
-/// buffers live at once.
+/// buffers live at once. With `endFit` (and Fit::Best), the gap is chosen by
+/// EndFit instead (a different plan).
 PlaceStatus placeSweep(const Problem &problem,
                        const std::vector<int32_t> &order, Fit fit,
                        Placement &result,
-                       Clock::time_point deadline = Clock::time_point::max());
+                       Clock::time_point deadline = Clock::time_point::max(),
+                       const EndFit *endFit = nullptr);
 
 /// How placeFromPeak stacks the buffers live at the peak (bottom first).
 enum class StackOrder { LatestEnd, EarliestStart, Longest, Largest };
@@ -189,7 +209,31 @@ enum class StackOrder { LatestEnd, EarliestStart, Longest, Largest };
 /// fragmentation a time-ordered sweep accumulates from the first buffer on
 /// starts at the peak instead. O(n log L).
 PlaceStatus placeFromPeak(const Problem &problem, StackOrder stack, Fit fit,
-                          Placement &result);
+                          Placement &result, const EndFit *endFit = nullptr);
+
+/// The two sweeps of placeFromPeak as problems of their own: side 0 is the
+/// stack and the buffers starting after the peak section, side 1 the stack
+/// and the buffers ending at or before it with times mirrored. Each side's
+/// `order` places the stack first (all start at the peak), then by start.
+/// The sides share only the stack, whose offsets every sweep of `order`
+/// places identically (from 0, in stack order), so a plan of side 0 and a
+/// plan of side 1 from different sweeps combine into a valid plan.
+struct PeakSides {
+  Problem side[2];
+  std::vector<int32_t> members[2]; ///< side index -> problem index
+  std::vector<int32_t> order[2];
+};
+PeakSides splitAtPeak(const Problem &problem, StackOrder stack);
+
+/// Improves `placement` until `deadline` by sweeps from the peak with
+/// randomized EndFit parameters on `threads` threads (at most `maxRuns` per
+/// stack order and side), keeping the best plan of each side separately.
+/// The result depends only on the problem, `threads` and how many runs
+/// finished before the deadline (all of them on small instances). Returns
+/// true if the arena shrank.
+bool improveBySweeps(const Problem &problem, Placement &placement,
+                     Clock::time_point deadline, unsigned threads,
+                     int32_t maxRuns = 64);
 
 /// Per buffer, how many other buffers overlap it in time: O(n + times).
 std::vector<int32_t> overlapCounts(const Problem &problem);

@@ -15,8 +15,11 @@
 #include "PlannerImpl.h"
 
 #include <algorithm>
+#include <atomic>
 #include <limits>
+#include <mutex>
 #include <random>
+#include <thread>
 
 using namespace mplan;
 using namespace mplan::detail;
@@ -86,8 +89,7 @@ bool mplan::detail::repairPeak(const Problem &p, Placement &placement,
   std::vector<char> inRemoved(n, 0);
   std::vector<std::pair<int64_t, int64_t>> spans;
   int failures = 0;
-  while (placement.arena > goal && Clock::now() < deadline &&
-         failures < 256) {
+  while (placement.arena > goal && Clock::now() < deadline && failures < 256) {
     int64_t target = placement.arena - 1;
     // The buffers reaching above the target, and their band.
     removed.clear();
@@ -166,4 +168,104 @@ bool mplan::detail::repairPeak(const Problem &p, Placement &placement,
     failures = 0;
   }
   return improved;
+}
+
+namespace {
+/// The EndFit parameters of run r of improveBySweeps: run 0 the defaults,
+/// the others drawn (deterministically from r) around them.
+EndFit endFitOfRun(int32_t run) {
+  EndFit params;
+  if (run == 0)
+    return params;
+  uint64_t x = 0x9e3779b97f4a7c15ull * static_cast<uint64_t>(run + 1);
+  auto draw = [&](uint64_t choices) {
+    x ^= x >> 31;
+    x *= 0xbf58476d1ce4e5b9ull;
+    x ^= x >> 29;
+    return static_cast<size_t>(x % choices);
+  };
+  static const double slack[] = {0.5, 1, 2};
+  static const int32_t candidates[] = {16, 24, 32};
+  static const double early[] = {1, 2, 0.5};
+  static const double waste[] = {1, 3, 2};
+  params.slack = slack[draw(3)];
+  params.candidates = candidates[draw(3)];
+  params.earlyWeight = early[draw(3)];
+  params.wasteWeight = waste[draw(3)];
+  // Half of the later runs also perturb every choice a little.
+  params.noise = run >= 8 && draw(2) ? 0.2 : 0;
+  params.seed = static_cast<uint64_t>(run);
+  return params;
+}
+} // namespace
+
+bool mplan::detail::improveBySweeps(const Problem &p, Placement &placement,
+                                    Clock::time_point deadline,
+                                    unsigned threads, int32_t maxRuns) {
+  if (p.numBuffers() == 0 || placement.arena <= p.lowerBound)
+    return false;
+  static const StackOrder stacks[] = {StackOrder::EarliestStart,
+                                      StackOrder::Largest};
+  constexpr int kStacks = 2;
+  std::vector<PeakSides> sides;
+  for (StackOrder stack : stacks)
+    sides.push_back(splitAtPeak(p, stack));
+  // Per stack and side, the best plan so far and the task that made it
+  // (ties go to the earlier task, so the outcome does not depend on which
+  // thread finished first).
+  struct Best {
+    int64_t arena = std::numeric_limits<int64_t>::max();
+    size_t task = 0;
+    std::vector<int64_t> offsets;
+  };
+  Best best[kStacks][2];
+  std::mutex mutex;
+  std::atomic<size_t> next{0};
+  std::atomic<bool> done{false};
+  size_t tasks = static_cast<size_t>(maxRuns) * kStacks * 2;
+  auto combined = [&](int s) {
+    return std::max(best[s][0].arena, best[s][1].arena);
+  };
+  auto worker = [&] {
+    for (size_t task; !done && (task = next.fetch_add(1)) < tasks;) {
+      // Tasks go run by run, each run over the stacks and both sides.
+      int32_t run = static_cast<int32_t>(task / (2 * kStacks));
+      int s = static_cast<int>(task / 2 % kStacks), which = task % 2;
+      EndFit params = endFitOfRun(run);
+      Placement part;
+      if (placeSweep(sides[s].side[which], sides[s].order[which], Fit::Best,
+                     part, deadline, &params) != PlaceStatus::Done)
+        break;
+      std::lock_guard<std::mutex> lock(mutex);
+      Best &b = best[s][which];
+      if (part.arena < b.arena || (part.arena == b.arena && task < b.task)) {
+        b.arena = part.arena;
+        b.task = task;
+        b.offsets = std::move(part.offsets);
+      }
+      if (combined(s) <= p.lowerBound)
+        done = true;
+    }
+  };
+  if (threads > 1) {
+    std::thread helper(worker);
+    worker();
+    helper.join();
+  } else {
+    worker();
+  }
+  int bestStack = -1;
+  for (int s = 0; s < kStacks; ++s)
+    if (combined(s) < placement.arena &&
+        (bestStack < 0 || combined(s) < combined(bestStack)))
+      bestStack = s;
+  if (bestStack < 0)
+    return false;
+  for (int which = 0; which < 2; ++which) {
+    const std::vector<int32_t> &members = sides[bestStack].members[which];
+    for (size_t k = 0; k < members.size(); ++k)
+      placement.offsets[members[k]] = best[bestStack][which].offsets[k];
+  }
+  placement.arena = combined(bestStack);
+  return true;
 }

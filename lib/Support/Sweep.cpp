@@ -149,7 +149,10 @@ private:
 PlaceStatus mplan::detail::placeSweep(const Problem &p,
                                       const std::vector<int32_t> &order,
                                       Fit fit, Placement &result,
-                                      Clock::time_point deadline) {
+                                      Clock::time_point deadline,
+                                      const EndFit *endFit) {
+  if (fit != Fit::Best)
+    endFit = nullptr;
   size_t n = order.size();
   // What the loop needs, gathered in order (sequential reads afterwards).
   struct Item {
@@ -250,6 +253,30 @@ PlaceStatus mplan::detail::placeSweep(const Problem &p,
     link(below, g);
     link(g, above);
   };
+  // EndFit: the mean lifetime scales the waste term; a xorshift for noise.
+  double meanLife = 1;
+  uint64_t noiseState = 0x9e3779b97f4a7c15ull;
+  if (endFit) {
+    double sum = 0;
+    for (const Item &item : items)
+      sum += item.end - item.start;
+    meanLife = n > 0 ? std::max(1.0, sum / static_cast<double>(n)) : 1;
+    noiseState ^= endFit->seed * 0xbf58476d1ce4e5b9ull + 1;
+  }
+  auto noiseFactor = [&] {
+    noiseState ^= noiseState << 13;
+    noiseState ^= noiseState >> 7;
+    noiseState ^= noiseState << 17;
+    return 1 + endFit->noise * static_cast<double>(noiseState >> 11) * 0x1p-53;
+  };
+  // The cost of resting next to the buffer at block k (-1: the arena's
+  // bottom, free of cost) for a buffer ending at `end`.
+  auto neighbourCost = [&](int32_t k, int32_t end) -> double {
+    if (k < 0 || static_cast<size_t>(k) >= n)
+      return 0;
+    double d = static_cast<double>(items[k].end) - end;
+    return d < 0 ? -d * endFit->earlyWeight : d;
+  };
   std::vector<int64_t> offsets(p.numBuffers(), -1);
   int64_t arena = 0;
   size_t freed = 0;
@@ -264,7 +291,37 @@ PlaceStatus mplan::detail::placeSweep(const Problem &p,
     }
     int64_t size = item.size, mask = item.mask;
     int32_t g = -1;
-    if (fit == Fit::Best) {
+    bool atTop = false; // EndFit: at the top of the gap
+    if (endFit) {
+      double bestCost = 0;
+      int32_t seen = 0;
+      int64_t limit = size + static_cast<int64_t>(endFit->slack *
+                                                  static_cast<double>(size));
+      for (auto it = bySize.lower_bound({size, 0, 0});
+           it != bySize.end() && seen < endFit->candidates &&
+           (g < 0 || it->length <= limit);
+           ++it) {
+        if (!GapTreap::fits(it->lo, it->lo + it->length, size, mask))
+          continue;
+        ++seen;
+        const Block &gap = blocks[it->block];
+        double waste = endFit->wasteWeight *
+                       static_cast<double>(it->length - size) /
+                       static_cast<double>(size) * meanLife;
+        double noise = endFit->noise > 0 ? noiseFactor() : 1;
+        double low = (neighbourCost(gap.prev, item.end) + waste) * noise;
+        // The top of the gap, when the aligned offset there is in it.
+        int64_t highOffset = (gap.hi - size) & ~mask;
+        double high = highOffset >= gap.lo
+                          ? (neighbourCost(gap.next, item.end) + waste) * noise
+                          : low + 1;
+        if (g < 0 || std::min(low, high) < bestCost) {
+          g = it->block;
+          atTop = high < low;
+          bestCost = std::min(low, high);
+        }
+      }
+    } else if (fit == Fit::Best) {
       for (auto it = bySize.lower_bound({size, 0, 0}); it != bySize.end();
            ++it) {
         if (GapTreap::fits(it->lo, it->lo + it->length, size, mask)) {
@@ -280,7 +337,8 @@ PlaceStatus mplan::detail::placeSweep(const Problem &p,
       int64_t lo = blocks[g].lo, hi = blocks[g].hi;
       int32_t below = blocks[g].prev, above = blocks[g].next;
       dropGap(g);
-      int64_t offset = (lo + mask) & ~mask; // fits() checked the overflow
+      // fits() checked the overflow.
+      int64_t offset = atTop ? (hi - size) & ~mask : (lo + mask) & ~mask;
       myLo = blocks[j].lo = offset;
       myHi = blocks[j].hi = offset + size;
       if (offset > lo) {
@@ -344,8 +402,7 @@ int32_t peakSection(const Problem &p) {
 }
 } // namespace
 
-PlaceStatus mplan::detail::placeFromPeak(const Problem &p, StackOrder stack,
-                                         Fit fit, Placement &result) {
+PeakSides mplan::detail::splitAtPeak(const Problem &p, StackOrder stack) {
   int32_t n = p.numBuffers();
   int32_t peak = peakSection(p);
   // The buffers live at the peak, stacked from 0 in `stack` order: the arena
@@ -361,7 +418,8 @@ PlaceStatus mplan::detail::placeFromPeak(const Problem &p, StackOrder stack,
     case StackOrder::EarliestStart:
       return p.start[i];
     case StackOrder::Longest:
-      return -static_cast<int64_t>(std::min(p.end[i] - peak, peak - p.start[i]));
+      return -static_cast<int64_t>(
+          std::min(p.end[i] - peak, peak - p.start[i]));
     case StackOrder::Largest:
       return -p.size[i];
     }
@@ -373,12 +431,12 @@ PlaceStatus mplan::detail::placeFromPeak(const Problem &p, StackOrder stack,
   // time over the buffers starting after the peak, and backward (times
   // mirrored) over the ones ending at or before it. Neither side overlaps
   // the other in time.
-  std::vector<int64_t> offsets(n, -1);
-  int64_t arena = 0;
-  for (bool forward : {true, false}) {
-    Problem side;
+  PeakSides sides;
+  for (int which = 0; which < 2; ++which) {
+    bool forward = which == 0;
+    Problem &side = sides.side[which];
+    std::vector<int32_t> &members = sides.members[which];
     side.numTimes = p.numTimes + 1;
-    std::vector<int32_t> members;
     auto add = [&](int32_t i, int32_t s, int32_t e) {
       members.push_back(i);
       side.size.push_back(p.size[i]);
@@ -401,7 +459,8 @@ PlaceStatus mplan::detail::placeFromPeak(const Problem &p, StackOrder stack,
     side.input = members;
     // The stack first (all start at `from`, placed in stack order), then
     // the others by start.
-    std::vector<int32_t> order(members.size());
+    std::vector<int32_t> &order = sides.order[which];
+    order.resize(members.size());
     std::iota(order.begin(), order.end(), 0);
     std::stable_sort(order.begin() + live.size(), order.end(),
                      [&](int32_t a, int32_t b) {
@@ -409,12 +468,24 @@ PlaceStatus mplan::detail::placeFromPeak(const Problem &p, StackOrder stack,
                          return side.start[a] < side.start[b];
                        return side.size[a] > side.size[b];
                      });
+  }
+  return sides;
+}
+
+PlaceStatus mplan::detail::placeFromPeak(const Problem &p, StackOrder stack,
+                                         Fit fit, Placement &result,
+                                         const EndFit *endFit) {
+  PeakSides sides = splitAtPeak(p, stack);
+  std::vector<int64_t> offsets(p.numBuffers(), -1);
+  int64_t arena = 0;
+  for (int which = 0; which < 2; ++which) {
     Placement part;
-    if (PlaceStatus st = placeSweep(side, order, fit, part);
+    if (PlaceStatus st = placeSweep(sides.side[which], sides.order[which], fit,
+                                    part, Clock::time_point::max(), endFit);
         st != PlaceStatus::Done)
       return st;
-    for (size_t k = 0; k < members.size(); ++k)
-      offsets[members[k]] = part.offsets[k];
+    for (size_t k = 0; k < sides.members[which].size(); ++k)
+      offsets[sides.members[which][k]] = part.offsets[k];
     arena = std::max(arena, part.arena);
   }
   result.offsets = std::move(offsets);

@@ -696,17 +696,17 @@ TEST(Deadline, HugeAndInvalidBudgetsSaturate) {
 }
 
 TEST(Planner, InfiniteTimeLimitStillSearches) {
-  // Every portfolio member needs 272 bytes here; only the exact search
-  // reaches the bound, 256. An infinite budget must not skip it.
-  std::vector<Buffer> buffers = {{0, 5, 9, 32}, {1, 3, 6, 48},  {2, 2, 5, 16},
-                                 {3, 0, 3, 32}, {4, 4, 6, 112}, {5, 4, 5, 64},
-                                 {6, 1, 2, 96}, {7, 2, 5, 16},  {8, 0, 4, 112},
-                                 {9, 6, 7, 48}};
-  EXPECT_EQ(planOrDie(buffers, "portfolio").arenaSize, 272);
+  // Every portfolio member needs 320 bytes here; only the exact search
+  // reaches the bound, 304. An infinite budget must not skip it.
+  std::vector<Buffer> buffers = {{0, 4, 8, 80}, {1, 3, 6, 16}, {2, 6, 10, 32},
+                                 {3, 1, 5, 48}, {4, 1, 3, 48}, {5, 5, 9, 32},
+                                 {6, 6, 8, 64}, {7, 5, 6, 80}, {8, 2, 3, 64},
+                                 {9, 4, 7, 96}};
+  EXPECT_EQ(planOrDie(buffers, "portfolio").arenaSize, 320);
   Plan plan =
       planOrDie(buffers, "best", 1, std::numeric_limits<double>::infinity());
-  EXPECT_EQ(plan.lowerBound, 256);
-  EXPECT_EQ(plan.arenaSize, 256);
+  EXPECT_EQ(plan.lowerBound, 304);
+  EXPECT_EQ(plan.arenaSize, 304);
   EXPECT_FALSE(validatePlan(buffers, plan.offsets, plan.arenaSize));
 }
 
