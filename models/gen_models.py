@@ -15,7 +15,12 @@ Standard library only. Every generated file has:
     either the full output (<= 2048 elements) or its first 64 elements via
     printMemrefF32 (whose "base@ = 0x..." address must be normalised before diffing).
 
-Usage:  /usr/bin/python3 models/gen_models.py [--out-dir models] [--list] [NAME ...]
+Models with a dynamic size (decoder_step, cnn_dynamic_batch) have a `@run(%n)` that builds the
+inputs at size n and calls @model, and a `@main` that calls @run at several sizes; they state
+their bound with `mplan.arg_upper_bound`, or no bound with --no-bound (then written as
+NAME_unbounded.mlir).
+
+Usage:  /usr/bin/python3 models/gen_models.py [--out-dir models] [--list] [--no-bound] [NAME ...]
 Shapes and their sources are documented in models/README.md.
 """
 
@@ -25,10 +30,30 @@ import os
 import sys
 
 F32 = "f32"
+# Shapes are tuples of ints (static dimensions) and strings (dynamic ones: the SSA index value
+# of the size, e.g. "%dyn"). DYN in the shape given to Model.input stands for the model's
+# dynamic size (Model.dyn, the input's dimension 0).
+DYN = "?"
+
+
+def is_dyn(d):
+    return isinstance(d, str)
+
+
+def numel(shape):
+    """The element count of a shape: an int, or the size value of its one dynamic dimension
+    when every other dimension is 1."""
+    dyn = [d for d in shape if is_dyn(d)]
+    if not dyn:
+        return math.prod(shape)
+    assert len(dyn) == 1 and math.prod(d for d in shape if not is_dyn(d)) == 1, shape
+    return dyn[0]
 
 
 def tty(shape):
-    return "tensor<" + "x".join(str(d) for d in shape) + "xf32>" if shape else "tensor<f32>"
+    if not shape:
+        return "tensor<f32>"
+    return "tensor<" + "x".join("?" if is_dyn(d) else str(d) for d in shape) + "xf32>"
 
 
 def dims(r):
@@ -66,6 +91,8 @@ class Model:
         self.params = []  # (ssa, shape, kind, scale, offset)
         self.n = 0
         self.consts = {}
+        self.dyn = None    # SSA index value of the dynamic size (shapes with DYN)
+        self.bound = None  # its upper bound, stated as mplan.arg_upper_bound (None: none)
 
     # ---------------------------------------------------------------- basics
     def fresh(self, hint="t"):
@@ -83,8 +110,20 @@ class Model:
 
     def input(self, shape, kind="sin"):
         ssa = f"%arg{len(self.params)}"
+        if DYN in shape:
+            assert list(shape).index(DYN) == 0 and shape.count(DYN) == 1, shape
+            shape = ("%dyn",) + tuple(shape[1:])
         self.params.append((ssa, tuple(shape), kind, 1.0, 0.0))
+        if shape and shape[0] == "%dyn" and self.dyn is None:
+            self.dyn = "%dyn"
+            self.emit("%c0_dyn = arith.constant 0 : index")
+            self.emit(f"%dyn = tensor.dim {ssa}, %c0_dyn : {tty(shape)}")
         return (ssa, tuple(shape))
+
+    @staticmethod
+    def sizes(shape):
+        """The dynamic size operands of a value of `shape` (tensor.empty)."""
+        return ", ".join(d for d in shape if is_dyn(d))
 
     def param(self, shape, scale, offset=0.0):
         ssa = f"%arg{len(self.params)}"
@@ -93,7 +132,7 @@ class Model:
 
     def empty(self, shape):
         e = self.fresh("e")
-        self.emit(f"{e} = tensor.empty() : {tty(shape)}")
+        self.emit(f"{e} = tensor.empty({self.sizes(shape)}) : {tty(shape)}")
         return e
 
     def filled(self, shape, value):
@@ -204,7 +243,8 @@ class Model:
         """lo/hi: per-dimension padding lists."""
         if not any(lo) and not any(hi):
             return x
-        shape = tuple(d + l + h for d, l, h in zip(x[1], lo, hi))
+        assert not any(is_dyn(d) and (l or h) for d, l, h in zip(x[1], lo, hi)), x[1]
+        shape = tuple(d if is_dyn(d) else d + l + h for d, l, h in zip(x[1], lo, hi))
         r = self.fresh("pad")
         c = self.const(value)
         idx = ", ".join(f"%i{i}: index" for i in range(len(shape)))
@@ -247,12 +287,13 @@ class Model:
     def expand(self, x, reassoc, shape):
         r = self.fresh("ex")
         ra = ", ".join("[" + ", ".join(map(str, g)) + "]" for g in reassoc)
-        self.emit(f"{r} = tensor.expand_shape {x[0]} [{ra}] output_shape [{', '.join(map(str, shape))}] : "
+        out = ", ".join(map(str, shape))
+        self.emit(f"{r} = tensor.expand_shape {x[0]} [{ra}] output_shape [{out}] : "
                   f"{tty(x[1])} into {tty(shape)}")
         return (r, tuple(shape))
 
     def collapse(self, x, reassoc):
-        shape = tuple(math.prod(x[1][i] for i in g) for g in reassoc)
+        shape = tuple(numel([x[1][i] for i in g]) for g in reassoc)
         r = self.fresh("co")
         ra = ", ".join("[" + ", ".join(map(str, g)) + "]" for g in reassoc)
         self.emit(f"{r} = tensor.collapse_shape {x[0]} [{ra}] : {tty(x[1])} into {tty(shape)}")
@@ -434,7 +475,8 @@ class Model:
     def to_mlir(self, result):
         out = []
         sig = ", ".join(f"{p[0]}: {tty(p[1])}" for p in self.params)
-        out.append(f"func.func @model({sig}) -> {tty(result[1])} {{")
+        attrs = f" attributes {{mplan.arg_upper_bound = {self.bound} : i64}}" if self.bound else ""
+        out.append(f"func.func @model({sig}) -> {tty(result[1])}{attrs} {{")
         for v, name in sorted(self.consts.items(), key=lambda kv: int(kv[1][4:])):
             out.append(f"  {name} = arith.constant {v} : f32")
         out.extend(self.lines)
@@ -492,6 +534,23 @@ func.func @mplan_init_sin(%n: index, %seed: index, %scale: f32, %offset: f32) ->
 """
 
 
+def add_model_arg(out, call_args, i, flat, flat_type, shape, sizes):
+    """Appends to `call_args` argument `i` of @model, of `shape`, made of the 1-D `flat` (of
+    type `flat_type`) by a tensor.expand_shape to `sizes` (ints or SSA index values)."""
+    if len(shape) == 1:
+        call_args.append((flat, shape))
+        return
+    w = f"%w{i}"
+    out.append(f"  {w} = tensor.expand_shape {flat} [[{', '.join(str(j) for j in range(len(shape)))}]] "
+               f"output_shape [{', '.join(map(str, sizes))}] : {flat_type} into {tty(shape)}")
+    call_args.append((w, shape))
+
+
+def call_model(out, call_args, res_shape):
+    out.append(f"  %res = call @model({', '.join(a for a, _ in call_args)}) : "
+               f"({', '.join(tty(s) for _, s in call_args)}) -> {tty(res_shape)}")
+
+
 def main_fn(m, result, full_print_limit=2048, slice_len=64):
     out = ["func.func @main() {"]
     call_args = []
@@ -513,16 +572,9 @@ def main_fn(m, result, full_print_limit=2048, slice_len=64):
                    f"{fconst_s(out, f'%sc{i}', scale)}, {fconst_s(out, f'%of{i}', offset)}) : "
                    f"(index, index, f32, f32) -> tensor<?xf32>")
         out.append(f"  {c} = tensor.cast {d} : tensor<?xf32> to tensor<{n}xf32>")
-        if len(shape) == 1:
-            call_args.append((c, shape))
-        else:
-            w = f"%w{i}"
-            out.append(f"  {w} = tensor.expand_shape {c} [[{', '.join(str(j) for j in range(len(shape)))}]] "
-                       f"output_shape [{', '.join(map(str, shape))}] : tensor<{n}xf32> into {tty(shape)}")
-            call_args.append((w, shape))
+        add_model_arg(out, call_args, i, c, f"tensor<{n}xf32>", shape, shape)
     res_shape = result[1]
-    out.append(f"  %res = call @model({', '.join(a for a, _ in call_args)}) : "
-               f"({', '.join(tty(s) for _, s in call_args)}) -> {tty(res_shape)}")
+    call_model(out, call_args, res_shape)
     n = math.prod(res_shape)
     r = len(res_shape)
     if r > 1:
@@ -530,8 +582,23 @@ def main_fn(m, result, full_print_limit=2048, slice_len=64):
                    f"{tty(res_shape)} into tensor<{n}xf32>")
     else:
         out.append("  %flat = tensor.cast %res : " + tty(res_shape) + f" to tensor<{n}xf32>")
-    # Reductions: sum, sum of squares, weighted sum by (i mod 13 + 1), bit hash.
-    out += [
+    out += checksum_lines(n, f"model {m.name} output {'x'.join(map(str, res_shape))}")
+    if n <= full_print_limit:
+        out.append(f"  %pr = tensor.cast %res : {tty(res_shape)} to tensor<*xf32>")
+    else:
+        out.append(f"  %head = tensor.extract_slice %flat[0] [{slice_len}] [1] : tensor<{n}xf32> to tensor<{slice_len}xf32>")
+        out.append(f"  %pr = tensor.cast %head : tensor<{slice_len}xf32> to tensor<*xf32>")
+    out.append("  call @printMemrefF32(%pr) : (tensor<*xf32>) -> ()")
+    out.append('  vector.print str "\\n"')
+    out.append("  return")
+    out.append("}")
+    return out
+
+
+def checksum_lines(n, title):
+    """Prints `title`, then the sum, sum of squares, weighted sum by (i mod 13 + 1) and bit hash
+    of %flat (n elements, "?" if dynamic)."""
+    return [
         "  %z = arith.constant 0.0 : f32",
         "  %zi = arith.constant 0 : i32",
         "  %r0 = tensor.empty() : tensor<f32>",
@@ -572,7 +639,7 @@ def main_fn(m, result, full_print_limit=2048, slice_len=64):
         "  %vsq = tensor.extract %red#1[] : tensor<f32>",
         "  %vw = tensor.extract %red#2[] : tensor<f32>",
         "  %vh = tensor.extract %red#3[] : tensor<i32>",
-        f"  vector.print str \"model {m.name} output {'x'.join(map(str, res_shape))}\\n\"",
+        f"  vector.print str \"{title}\\n\"",
         "  vector.print str \"sum \"",
         "  vector.print %vsum : f32",
         "  vector.print str \"sumsq \"",
@@ -582,16 +649,6 @@ def main_fn(m, result, full_print_limit=2048, slice_len=64):
         "  vector.print str \"hash \"",
         "  vector.print %vh : i32",
     ]
-    if n <= full_print_limit:
-        out.append(f"  %pr = tensor.cast %res : {tty(res_shape)} to tensor<*xf32>")
-    else:
-        out.append(f"  %head = tensor.extract_slice %flat[0] [{slice_len}] [1] : tensor<{n}xf32> to tensor<{slice_len}xf32>")
-        out.append(f"  %pr = tensor.cast %head : tensor<{slice_len}xf32> to tensor<*xf32>")
-    out.append("  call @printMemrefF32(%pr) : (tensor<*xf32>) -> ()")
-    out.append('  vector.print str "\\n"')
-    out.append("  return")
-    out.append("}")
-    return out
 
 
 def fconst_s(out, name, v):
@@ -599,10 +656,70 @@ def fconst_s(out, name, v):
     return name
 
 
+def dynamic_run_fns(m, result, sizes):
+    """For a model with one dynamic size: `@run(%n)` builds the inputs and weights with the
+    dynamic size %n, calls @model and prints the checksums and the output; `@main` calls
+    @run once per size of `sizes`. @run carries the model's bound (if any) too, so that its
+    own buffers of size %n are bounded."""
+    attrs = f" attributes {{mplan.arg_upper_bound = {m.bound} : i64}}" if m.bound else ""
+    out = [f"func.func @run(%n: index){attrs} {{"]
+    call_args = []
+    for i, (ssa, shape, kind, scale, offset) in enumerate(m.params):
+        seed = 17 + 31 * i
+        rest = math.prod(d for d in shape if not is_dyn(d))
+        count = f"%count{i}"
+        out.append(f"  %rest{i} = arith.constant {rest} : index")
+        if any(is_dyn(d) for d in shape):
+            out.append(f"  {count} = arith.muli %n, %rest{i} : index")
+        else:
+            count = f"%rest{i}"
+        out.append(f"  %seed{i} = arith.constant {seed} : index")
+        d = f"%raw{i}"
+        out.append(f"  {d} = call @mplan_init_{kind}({count}, %seed{i}, "
+                   f"{fconst_s(out, f'%sc{i}', scale)}, {fconst_s(out, f'%of{i}', offset)}) : "
+                   f"(index, index, f32, f32) -> tensor<?xf32>")
+        # The shape at this call: the dynamic size is %n.
+        call_shape = tuple("%n" if is_dyn(dim) else dim for dim in shape)
+        flat = f"tensor<{numel(call_shape) if not any(map(is_dyn, call_shape)) else '?'}xf32>"
+        if flat != "tensor<?xf32>":
+            out.append(f"  %flat{i} = tensor.cast {d} : tensor<?xf32> to {flat}")
+            d = f"%flat{i}"
+        add_model_arg(out, call_args, i, d, flat, shape, call_shape)
+    res_shape = result[1]
+    call_model(out, call_args, res_shape)
+    r = len(res_shape)
+    dynamic = any(map(is_dyn, res_shape))
+    n = "?" if dynamic else math.prod(res_shape)
+    out.append(f"  %flat = tensor.collapse_shape %res [[{', '.join(str(j) for j in range(r))}]] : "
+               f"{tty(res_shape)} into tensor<{n}xf32>")
+    shape_text = "x".join("N" if is_dyn(d) else str(d) for d in res_shape)
+    out.append(f"  vector.print str \"model {m.name} dynamic size N\\n\"")
+    out.append("  %ni = arith.index_cast %n : index to i64")
+    out.append("  vector.print %ni : i64")
+    out += checksum_lines(n, f"output {shape_text}")
+    out.append(f"  %pr = tensor.cast %res : {tty(res_shape)} to tensor<*xf32>")
+    out.append("  call @printMemrefF32(%pr) : (tensor<*xf32>) -> ()")
+    out.append('  vector.print str "\\n"')
+    out.append("  return")
+    out.append("}")
+    out.append("")
+    out.append("func.func @main() {")
+    for size in sizes:
+        out.append(f"  %n{size} = arith.constant {size} : index")
+        out.append(f"  call @run(%n{size}) : (index) -> ()")
+    out.append("  return")
+    out.append("}")
+    return out
+
+
 def render(m, result, header):
     lines = ["// " + l if l else "//" for l in header.strip().split("\n")]
     lines.append("// Generated by models/gen_models.py; do not edit by hand.")
     lines.append(f"// @model has {len(m.params)} arguments (input + weights).")
+    if m.dyn:
+        lines.append("// Dynamic shapes: @main calls @run(N) for N in " + ", ".join(map(str, m.run_sizes)) +
+                     (f"; N <= {m.bound} (mplan.arg_upper_bound on @model and @run)." if m.bound
+                      else "; no bound is stated (generated with --no-bound)."))
     lines.append("")
     lines += m.to_mlir(result)
     lines.append("")
@@ -610,7 +727,10 @@ def render(m, result, header):
     lines.append("")
     lines.append("func.func private @printMemrefF32(tensor<*xf32>)")
     lines.append("")
-    lines += main_fn(m, result)
+    if m.dyn:
+        lines += dynamic_run_fns(m, result, m.run_sizes)
+    else:
+        lines += main_fn(m, result)
     return "\n".join(lines) + "\n"
 
 
@@ -792,6 +912,79 @@ def pad_concat_cnn():
     return m, m.dense(x, 10)
 
 
+# =====================================================================
+# Dynamic shapes (issue 15): one dynamic size, bounded with mplan.arg_upper_bound unless the
+# generator runs with --no-bound.
+# =====================================================================
+
+# The bound the dynamic models state (None with --no-bound).
+DYNAMIC_BOUND = {"decoder_step": 128, "cnn_dynamic_batch": 8}
+STATE_BOUNDS = True
+
+
+def append_row(m, cache, row, grown=None):
+    """cache (L, D) ++ row (1, D) -> (L + 1, D), written with tensor.insert_slice; `grown` is
+    the value L + 1 if an earlier append computed it."""
+    size, d = cache[1]
+    if grown is None:
+        grown = m.fresh("len")
+        one = m.fresh("c1")
+        m.emit(f"{one} = arith.constant 1 : index")
+        m.emit(f"{grown} = arith.addi {size}, {one} : index")
+    shape = (grown, d)
+    e = m.empty(shape)
+    a = m.fresh("kv")
+    m.emit(f"{a} = tensor.insert_slice {cache[0]} into {e}[0, 0] [{size}, {d}] [1, 1] : "
+           f"{tty(cache[1])} into {tty(shape)}")
+    b = m.fresh("kv")
+    m.emit(f"{b} = tensor.insert_slice {row[0]} into {a}[{size}, 0] [1, {d}] [1, 1] : "
+           f"{tty(row[1])} into {tty(shape)}")
+    return (b, shape)
+
+
+def decoder_step():
+    # One token of autoregressive decoding in a GPT-2-style pre-LN decoder layer (Radford et
+    # al. 2019) with a KV cache: the new token's key and value are appended to the caches of
+    # dynamic length L (the previous tokens' projected keys and values), the single-token
+    # query attends over all L + 1 of them (4 heads), then output projection, residual, FFN.
+    d, heads, ffn = 128, 4, 512
+    dh = d // heads
+    bound = DYNAMIC_BOUND["decoder_step"] if STATE_BOUNDS else None
+    m = Model("decoder_step", f"decoder step with a KV cache of dynamic length L (<= 128), "
+              f"1 token, D={d}, {heads} heads, FFN {ffn}")
+    m.bound, m.run_sizes = bound, (1, 17, 128)
+    k_cache = m.input((DYN, d))
+    v_cache = m.input((DYN, d))
+    x = m.input((1, d))
+    h = m.layernorm(x)
+    q, k, v = m.dense(h, d), m.dense(h, d), m.dense(h, d)
+    keys = append_row(m, k_cache, k)    # (L + 1, D)
+    values = append_row(m, v_cache, v, keys[1][0])
+    qh = m.heads(q, heads, [1, 0, 2])        # (h, 1, dh)
+    kt = m.heads(keys, heads, [1, 2, 0])     # (h, dh, L + 1)
+    vh = m.heads(values, heads, [1, 0, 2])   # (h, L + 1, dh)
+    p = m.softmax_last(m.scale(m.batch_matmul(qh, kt), 1.0 / math.sqrt(dh)))  # (h, 1, L + 1)
+    ctx = m.transpose(m.batch_matmul(p, vh), [1, 0, 2])                        # (1, h, dh)
+    a = m.dense(m.collapse(ctx, [[0], [1, 2]]), d, gain=0.5)
+    x = m.add(x, a)
+    f = m.dense(m.dense(m.layernorm(x), ffn, "gelu_tanh"), d, gain=0.5)
+    return m, m.add(x, f)
+
+
+def cnn_dynamic_batch():
+    # A small VGG-style CNN (Simonyan & Zisserman 2015) on 16x16x3 images with a dynamic batch
+    # N (<= 8): three 3x3 convolutions with ReLU, two max pools, global average pool, classifier.
+    bound = DYNAMIC_BOUND["cnn_dynamic_batch"] if STATE_BOUNDS else None
+    m = Model("cnn_dynamic_batch", "CNN on Nx16x16x3 with a dynamic batch N (<= 8): "
+              "conv 8, pool, conv 16, pool, conv 32, global average pool, dense 10")
+    m.bound, m.run_sizes = bound, (1, 3, 8)
+    x = m.input((DYN, 16, 16, 3))
+    x = m.pool(m.conv(x, 8, 3), 2, 2)
+    x = m.pool(m.conv(x, 16, 3), 2, 2)
+    x = m.global_avgpool(m.conv(x, 32, 3))
+    return m, m.dense(x, 10)
+
+
 MODELS = {
     "mlp": mlp,
     "resnet_block": resnet_block,
@@ -804,6 +997,8 @@ MODELS = {
     "bert_layer": bert_layer,
     "decoder_layer": decoder_layer,
     "pad_concat_cnn": pad_concat_cnn,
+    "decoder_step": decoder_step,
+    "cnn_dynamic_batch": cnn_dynamic_batch,
 }
 
 
@@ -832,12 +1027,24 @@ def arg_parser(doc):
 
 
 def main():
-    a = arg_parser(__doc__).parse_args()
+    ap = arg_parser(__doc__)
+    ap.add_argument("--no-bound", action="store_true",
+                    help="models with dynamic shapes state no bound (mplan.arg_upper_bound); "
+                         "their files are named NAME_unbounded.mlir")
+    a = ap.parse_args()
     if a.list:
         print("\n".join(MODELS))
         return 0
+    if a.no_bound:
+        global STATE_BOUNDS
+        STATE_BOUNDS = False
+        dynamic = {n + "_unbounded": MODELS[n] for n in DYNAMIC_BOUND}
+        names = [n + "_unbounded" for n in (a.names or DYNAMIC_BOUND)]
+        return write_models(dynamic, names, a.out_dir,
+                            "See models/README.md for the source of the shapes.")
     return write_models(MODELS, a.names or list(MODELS), a.out_dir,
                         "See models/README.md for the source of the shapes.")
+
 
 
 if __name__ == "__main__":
