@@ -38,6 +38,12 @@ struct MPlanToLLVMOptions : public PassPipelineOptions<MPlanToLLVMOptions> {
                      "noalias sets (mplan-tag-buffer-accesses and "
                      "mplan-buffer-alias-scopes)"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> scopeFloatAccumulators{
+      *this, "scope-float-accumulators",
+      llvm::cl::desc("With alias-scopes: also give the loads and stores of "
+                     "scalar floating-point accumulators of loops scopes "
+                     "(mplan-tag-buffer-accesses' option)"),
+      llvm::cl::init(false)};
 };
 
 /// Adds the upstream passes that lower linalg, scf, memref, arith, math, cf

@@ -23,9 +23,12 @@
 
 #include "mplan/Dialect/MPlan/IR/MPlanOps.h"
 
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/AttrTypeSubElements.h"
 #include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/LoopLikeInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 #include "llvm/ADT/DenseMap.h"
@@ -319,9 +322,141 @@ static void removeMarks(Operation *root) {
                                         /*replaceTypes=*/false);
 }
 
+/// Whether `value` is the same in every iteration of `loop`: defined outside
+/// it, or computed in it by pure ops from such values (a few levels deep).
+static bool isLoopInvariant(Value value, LoopLikeOpInterface loop,
+                            unsigned depth = 0) {
+  if (loop.isDefinedOutsideOfLoop(value))
+    return true;
+  Operation *def = value.getDefiningOp();
+  if (!def || depth >= 8 || def->getNumRegions() != 0 || !isPure(def))
+    return false;
+  return llvm::all_of(def->getOperands(), [&](Value operand) {
+    return isLoopInvariant(operand, loop, depth + 1);
+  });
+}
+
+/// How many elements the index `value` advances by per iteration of `loop`
+/// (0 if it does not change), if that is a known constant.
+static std::optional<int64_t> getIndexStep(Value value, scf::ForOp loop,
+                                           unsigned depth = 0) {
+  if (value == loop.getInductionVar()) {
+    APInt step;
+    if (!matchPattern(loop.getStep(), m_ConstantInt(&step)) ||
+        step.getSignificantBits() > 32)
+      return std::nullopt;
+    return step.getSExtValue();
+  }
+  if (isLoopInvariant(value, loop))
+    return 0;
+  Operation *def = value.getDefiningOp();
+  if (!def || depth >= 8)
+    return std::nullopt;
+  auto step = [&](Value operand) {
+    return getIndexStep(operand, loop, depth + 1);
+  };
+  if (isa<arith::IndexCastOp, arith::IndexCastUIOp>(def))
+    return step(def->getOperand(0));
+  if (isa<arith::AddIOp, arith::SubIOp>(def)) {
+    std::optional<int64_t> lhs = step(def->getOperand(0));
+    std::optional<int64_t> rhs = step(def->getOperand(1));
+    if (!lhs || !rhs)
+      return std::nullopt;
+    return isa<arith::AddIOp>(def) ? *lhs + *rhs : *lhs - *rhs;
+  }
+  if (isa<arith::MulIOp>(def)) {
+    for (unsigned i = 0; i < 2; ++i) {
+      APInt factor;
+      if (!matchPattern(def->getOperand(i), m_ConstantInt(&factor)) ||
+          factor.getSignificantBits() > 32)
+        continue;
+      std::optional<int64_t> other = step(def->getOperand(1 - i));
+      if (!other)
+        return std::nullopt;
+      return *other * factor.getSExtValue();
+    }
+  }
+  return std::nullopt;
+}
+
+/// The bytes a `memref.load` in the body of `loop` walks over in the whole
+/// loop when it advances by at least a cache line per iteration (a strided
+/// operand: a matmul's column, a conv's filter), else 0.
+static int64_t getStridedSpan(memref::LoadOp load, scf::ForOp loop) {
+  constexpr int64_t kCacheLine = 64;
+  MemRefType type = load.getMemRefType();
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (failed(type.getStridesAndOffset(strides, offset)) ||
+      !type.getElementType().isIntOrFloat())
+    return 0;
+  int64_t step = 0;
+  for (auto [index, stride] : llvm::zip(load.getIndices(), strides)) {
+    std::optional<int64_t> indexStep = getIndexStep(index, loop);
+    if (!indexStep)
+      return 0;
+    if (*indexStep == 0)
+      continue;
+    if (ShapedType::isDynamic(stride))
+      return 0;
+    step += *indexStep * stride;
+  }
+  int64_t bytes =
+      std::abs(step) * std::max<int64_t>(1, type.getElementTypeBitWidth() / 8);
+  if (bytes < kCacheLine)
+    return 0;
+  std::optional<APInt> trips = loop.getStaticTripCount();
+  if (!trips || trips->getActiveBits() > 31)
+    return std::numeric_limits<int64_t>::max();
+  return bytes * trips->getZExtValue();
+}
+
+/// The loads and stores of scalar floating-point accumulators of loops whose
+/// strided operand does not fit in an L1 data cache: a `memref.store` of a
+/// float directly in the body of an `scf.for`, at a memref and indices that
+/// are the same in every iteration, the `memref.load`s of the same memref at
+/// the same indices before it in its block, and a load in that block that
+/// advances by at least a cache line per iteration over more than
+/// `kL1Bytes` in the loop (the reduction loops of `convert-linalg-to-loops`:
+/// a matmul's column of a wide matrix, a conv's filter with many channels).
+static llvm::DenseSet<Operation *> findFloatAccumulators(func::FuncOp func) {
+  constexpr int64_t kL1Bytes = 32 * 1024;
+  llvm::DenseSet<Operation *> found;
+  func.walk([&](memref::StoreOp store) {
+    auto loop = dyn_cast<scf::ForOp>(store->getParentOp());
+    if (!loop || !isa<FloatType>(store.getValueToStore().getType()) ||
+        !isLoopInvariant(store.getMemRef(), loop) ||
+        !llvm::all_of(store.getIndices(), [&](Value index) {
+          return isLoopInvariant(index, loop);
+        }))
+      return;
+    SmallVector<Operation *> loads;
+    bool strided = false;
+    for (Operation &op : *store->getBlock()) {
+      if (&op == store.getOperation())
+        break;
+      auto load = dyn_cast<memref::LoadOp>(op);
+      if (!load)
+        continue;
+      if (load.getMemRef() == store.getMemRef() &&
+          load.getIndices() == store.getIndices())
+        loads.push_back(load);
+      else if (getStridedSpan(load, loop) > kL1Bytes)
+        strided = true;
+    }
+    if (loads.empty() || !strided)
+      return;
+    found.insert(loads.begin(), loads.end());
+    found.insert(store);
+  });
+  return found;
+}
+
 struct MPlanTagBufferAccessesPass
     : public mlir::mplan::impl::MPlanTagBufferAccessesBase<
           MPlanTagBufferAccessesPass> {
+  using Base::Base;
+
   void runOnOperation() override {
     func::FuncOp func = getOperation();
     // Marks only this pass made reach mplan-buffer-alias-scopes.
@@ -332,9 +467,16 @@ struct MPlanTagBufferAccessesPass
     if (!finder.hasArenas())
       return;
     MLIRContext *ctx = &getContext();
+    // Scoped, LLVM keeps such an accumulator in a register for the whole
+    // loop (LICM); when the loop's strided loads miss L1 every iteration, it
+    // runs faster stored every iteration, as without scopes (docs/design.md,
+    // "Alias scopes"). Unmarked accesses claim nothing.
+    llvm::DenseSet<Operation *> accumulators;
+    if (!scopeFloatAccumulators)
+      accumulators = findFloatAccumulators(func);
     func.walk([&](Operation *op) {
       auto effecting = dyn_cast<MemoryEffectOpInterface>(op);
-      if (!effecting)
+      if (!effecting || accumulators.contains(op))
         return;
       SmallVector<MemoryEffects::EffectInstance> effects;
       effecting.getEffects(effects);

@@ -151,11 +151,17 @@ void mlir::mplan::buildMPlanToLLVMPipeline(OpPassManager &pm,
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());
-  pm.addPass(createSCFToControlFlowPass());
   // Each load and store now reads or writes one memref: mark the arena bytes
-  // it may touch (the marks travel in locations through the lowering).
-  if (options.aliasScopes)
-    pm.addNestedPass<func::FuncOp>(mplan::createMPlanTagBufferAccesses());
+  // it may touch (the marks travel in locations through the lowering). The
+  // loops are still scf, so that the accumulators of reduction loops can be
+  // told apart.
+  if (options.aliasScopes) {
+    MPlanTagBufferAccessesOptions tagOptions;
+    tagOptions.scopeFloatAccumulators = options.scopeFloatAccumulators;
+    pm.addNestedPass<func::FuncOp>(
+        mplan::createMPlanTagBufferAccesses(tagOptions));
+  }
+  pm.addPass(createSCFToControlFlowPass());
   pm.addPass(createConvertVectorToLLVMPass());
   // The n-D vector lowerings (vector.transpose, vector.broadcast, ...) build
   // their results from ub.poison, which convert-vector-to-llvm leaves.
