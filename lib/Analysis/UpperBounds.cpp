@@ -186,7 +186,7 @@ mlir::mplan::computeSizeUpperBound(Value size, int64_t defaultArgBound) {
       /*closedUB=*/true);
   if (failed(withUser) || used.empty())
     return std::nullopt;
-  return SizeUpperBound{*withUser, llvm::join(used, ", ")};
+  return SizeUpperBound{*withUser, llvm::join(used, ", "), /*stated=*/true};
 }
 
 void mlir::mplan::registerUpperBoundInterfaces(DialectRegistry &registry) {

@@ -59,6 +59,9 @@ struct UpperBoundShape {
   std::string source;
   /// Per dynamic dimension, its part of `source` ("dimension D <= N (...)").
   SmallVector<std::string> dimSources;
+  /// Per dynamic dimension, whether its bound relies on a stated bound (a
+  /// promise, checked with check-bounds) rather than on the IR alone.
+  SmallVector<bool> dimStated;
 };
 
 /// What capture does with one memref.alloc: leave it (a reason) or capture it,
@@ -83,6 +86,7 @@ static FailureOr<UpperBoundShape> computeUpperBoundShape(memref::AllocOp alloc,
   }
   SmallVector<int64_t> shape(type.getShape());
   SmallVector<std::string> dimSources;
+  SmallVector<bool> dimStated;
   unsigned dynamicIndex = 0;
   for (auto [dim, size] : llvm::enumerate(shape)) {
     if (!ShapedType::isDynamic(size))
@@ -103,6 +107,7 @@ static FailureOr<UpperBoundShape> computeUpperBoundShape(memref::AllocOp alloc,
     size = std::max<int64_t>(bound->value, 0);
     dimSources.push_back("dimension " + std::to_string(dim) + " <= " +
                          std::to_string(size) + " (" + bound->source + ")");
+    dimStated.push_back(bound->stated);
   }
   std::string source = llvm::join(dimSources, "; ");
   auto staticType =
@@ -122,7 +127,8 @@ static FailureOr<UpperBoundShape> computeUpperBoundShape(memref::AllocOp alloc,
     reason = text;
     return failure();
   }
-  return UpperBoundShape{staticType, source, std::move(dimSources)};
+  return UpperBoundShape{staticType, source, std::move(dimSources),
+                         std::move(dimStated)};
 }
 
 /// The largest buffer the planner places: 256 TiB, beyond any address space
@@ -187,10 +193,12 @@ static std::string formatLocation(Location loc) {
 }
 
 /// Creates, at the builder's insertion point, a cf.assert per dynamic size of
-/// `alloc` (captured as `tensor` at the upper-bound shape `bounded`) that the
-/// size is at most its bound (unsigned: a negative size fails too), with a
-/// message naming the buffer, the dimension, the bound and its source.
-/// Announces the new ops to `liveness`.
+/// `alloc` (captured as `tensor` at the upper-bound shape `bounded`) whose
+/// bound relies on a stated bound, that the size is at most its bound
+/// (unsigned: a negative size fails too), with a message naming the buffer,
+/// the dimension, the bound and its source. A bound the IR alone implies
+/// holds on every run and is not checked. Announces the new ops to
+/// `liveness`.
 static void createBoundChecks(OpBuilder &builder, memref::AllocOp alloc,
                               AllocTensorOp tensor,
                               const UpperBoundShape &bounded,
@@ -202,7 +210,9 @@ static void createBoundChecks(OpBuilder &builder, memref::AllocOp alloc,
     if (!ShapedType::isDynamic(size))
       continue;
     Value operand = alloc.getDynamicSizes()[dynamicIndex];
-    StringRef dimSource = bounded.dimSources[dynamicIndex++];
+    StringRef dimSource = bounded.dimSources[dynamicIndex];
+    if (!bounded.dimStated[dynamicIndex++])
+      continue;
     auto bound = arith::ConstantIndexOp::create(
         builder, loc, bounded.staticType.getDimSize(dim));
     auto within = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ule,

@@ -68,6 +68,9 @@ constexpr int64_t kDefaultMaxBoundBytes = int64_t(1) << 30;
 struct SizeUpperBound {
   int64_t value = 0;
   std::string source;
+  /// Whether the bound relies on a bound the user stated (a promise a run may
+  /// break) rather than on the IR alone (a fact).
+  bool stated = false;
 };
 
 /// Checks the bound attributes on the arguments of `func`: kUpperBoundAttr
