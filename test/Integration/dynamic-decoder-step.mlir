@@ -5,7 +5,8 @@
 // one is planned, the L-sized ones at their bound (129 = 128 + 1, derived from the stated
 // bound), and the planned program prints what the unplanned one prints under every arena kind.
 // models/decoder_step_unbounded.mlir (gen_models.py --no-bound) states no bound: it compiles
-// and runs the same.
+// and runs the same, and with the pipeline's `arg-upper-bound=128` it is planned like the
+// bounded one.
 //
 // RUN: mlir-opt %models/decoder_step.mlir %bufferize_fb %baseline_dealloc \
 // RUN:   | mlir-opt %lower_to_llvm \
@@ -36,6 +37,15 @@
 // RUN:   | mlir-runner -e main -entry-point-result=void -shared-libs=%mlir_runner_libs \
 // RUN:   | %normalize_addr > %t.unbounded
 // RUN: diff %t.base %t.unbounded
+// The pipeline-wide option states the bound the unbounded variant lacks: the same buffers are
+// planned at the same bounds, and the report names the option as their source.
+// RUN: mlir-opt %models/decoder_step_unbounded.mlir %bufferize_fb \
+// RUN:   | mplan-opt --mplan-plan-pipeline="arg-upper-bound=128 report=%t.option.json" \
+// RUN:       --convert-mplan-to-memref="arena=global" --mplan-to-llvm \
+// RUN:   | mlir-runner -e main -entry-point-result=void -shared-libs=%mlir_runner_libs \
+// RUN:   | %normalize_addr > %t.option
+// RUN: diff %t.base %t.option
+// RUN: FileCheck %s --check-prefix=OPTION < %t.option.json
 
 // CHECK:      model decoder_step dynamic size N
 // CHECK-NEXT: 1
@@ -62,3 +72,13 @@
 // JSON-NEXT:         "reason": "escapes via return"
 // JSON-NEXT:       }
 // JSON-NEXT:     ]
+
+// OPTION:          "name": "model"
+// OPTION-COUNT-2:  "bound": "dimension 0 <= 129 (arg-upper-bound=128 for dimension 0 of %arg0)"
+// OPTION-NOT:      "name"
+// OPTION:          "unmanaged": [
+// OPTION-NEXT:       {
+// OPTION-NEXT:         "loc": "{{.*}}"
+// OPTION-NEXT:         "reason": "escapes via return"
+// OPTION-NEXT:       }
+// OPTION-NEXT:     ]
