@@ -59,7 +59,7 @@ static bool isAllocatedResult(Value value) {
 
 /// True for the ops whose results the analysis treats as roots.
 static bool isRootOp(Operation *op) {
-  return isa<memref::AllocOp, AllocTensorOp>(op);
+  return isa<memref::AllocOp, AllocTensorOp, AllocDynamicOp>(op);
 }
 
 bool BufferLiveness::isSequentialRegionOp(Operation *op) {

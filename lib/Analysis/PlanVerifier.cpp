@@ -4,6 +4,8 @@
 #include "mplan/Analysis/BufferLiveness.h"
 #include "mplan/Dialect/MPlan/IR/MPlanOps.h"
 
+#include "mlir/IR/Dominance.h"
+#include "llvm/ADT/BitVector.h"
 #include "llvm/ADT/MapVector.h"
 
 #include <functional>
@@ -82,23 +84,105 @@ static LogicalResult verifySlab(ArrayRef<AllocTensorOp> ops,
   return success();
 }
 
+/// Checks the symbolic plan of the run-time sized buffers `ops` of one slab
+/// (statically placed buffers stay below the slab's static size, run-time
+/// sized ones above it, so only pairs of the latter can conflict): every size
+/// is computed before the slab is allocated, `above` names buffers of the
+/// slab and is acyclic, and two buffers live at the same time are ordered by
+/// it, directly or through others (then the later one's offset is at least
+/// the earlier one's end at any sizes). O(n (n + e)) for n buffers and e
+/// entries of `above`.
+static LogicalResult verifyDynamicSlab(Value slab,
+                                       MutableArrayRef<AllocDynamicOp> ops,
+                                       const BufferLiveness &liveness) {
+  Operation *slabOp = slab.getDefiningOp();
+  DominanceInfo dominance(liveness.getFunction());
+  llvm::DenseMap<int64_t, unsigned> byId;
+  for (auto [index, op] : llvm::enumerate(ops)) {
+    if (!byId.try_emplace(op.getId(), index).second)
+      return op.emitOpError("has the id ")
+             << op.getId() << " of another run-time sized buffer of its slab";
+    for (Value size : op.getSizes())
+      if (!slabOp || !dominance.properlyDominates(size, slabOp)) {
+        InFlightDiagnostic diag =
+            op.emitOpError("has a size that is not computed before its slab "
+                           "is allocated");
+        if (slabOp)
+          diag.attachNote(slabOp->getLoc()) << "the slab is allocated here";
+        return diag;
+      }
+  }
+  // Successors: the buffers each one is placed above.
+  SmallVector<SmallVector<unsigned>> below(ops.size());
+  for (auto [index, op] : llvm::enumerate(ops))
+    for (int64_t id : op.getAboveAttr().asArrayRef()) {
+      auto it = byId.find(id);
+      if (it == byId.end())
+        return op.emitOpError("is placed above id ")
+               << id << ", which is no run-time sized buffer of its slab";
+      below[index].push_back(it->second);
+    }
+  // Reachability from every buffer (also detects cycles: a buffer that
+  // reaches itself).
+  SmallVector<LiveRange> live;
+  for (AllocDynamicOp op : ops)
+    live.push_back(liveness.getLiveRange(op.getResult()));
+  SmallVector<llvm::BitVector> reaches(ops.size(), llvm::BitVector(ops.size()));
+  for (unsigned from = 0; from < ops.size(); ++from) {
+    SmallVector<unsigned> stack(below[from]);
+    while (!stack.empty()) {
+      unsigned next = stack.pop_back_val();
+      if (reaches[from].test(next))
+        continue;
+      reaches[from].set(next);
+      llvm::append_range(stack, below[next]);
+    }
+    if (reaches[from].test(from))
+      return ops[from].emitOpError("is placed above itself through 'above'");
+  }
+  for (unsigned a = 0; a < ops.size(); ++a)
+    for (unsigned b = a + 1; b < ops.size(); ++b) {
+      if (!live[a].overlaps(live[b]) || reaches[a].test(b) ||
+          reaches[b].test(a))
+        continue;
+      InFlightDiagnostic diag =
+          ops[b].emitOpError("may share bytes with buffer ")
+          << ops[a].getId() << " while both are live (live [" << live[b].start
+          << ", " << live[b].end << ") vs [" << live[a].start << ", "
+          << live[a].end << ")): neither is placed above the other";
+      diag.attachNote(ops[a].getLoc()) << "the other buffer is here";
+      return diag;
+    }
+  return success();
+}
+
 LogicalResult mlir::mplan::verifyPlan(Operation *funcOp,
                                       const BufferLiveness &liveness) {
   llvm::MapVector<Value, SmallVector<AllocTensorOp>> bySlab;
-  funcOp->walk([&](AllocTensorOp op) {
-    if (op.isPlanned())
-      bySlab[op.getSlab()].push_back(op);
+  llvm::MapVector<Value, SmallVector<AllocDynamicOp>> dynamicBySlab;
+  funcOp->walk([&](Operation *op) {
+    if (auto tensor = dyn_cast<AllocTensorOp>(op); tensor && tensor.isPlanned())
+      bySlab[tensor.getSlab()].push_back(tensor);
+    if (auto dynamic = dyn_cast<AllocDynamicOp>(op);
+        dynamic && dynamic.isPlanned())
+      dynamicBySlab[dynamic.getSlab()].push_back(dynamic);
   });
   for (auto &[slab, ops] : bySlab)
     if (failed(verifySlab(ops, liveness)))
+      return failure();
+  for (auto &[slab, ops] : dynamicBySlab)
+    if (failed(verifyDynamicSlab(slab, ops, liveness)))
       return failure();
   return success();
 }
 
 LogicalResult mlir::mplan::verifyPlan(Operation *funcOp) {
   bool planned = false;
-  funcOp->walk([&](AllocTensorOp op) {
-    planned = op.isPlanned();
+  funcOp->walk([&](Operation *op) {
+    if (auto tensor = dyn_cast<AllocTensorOp>(op))
+      planned = tensor.isPlanned();
+    else if (auto dynamic = dyn_cast<AllocDynamicOp>(op))
+      planned = dynamic.isPlanned();
     return planned ? WalkResult::interrupt() : WalkResult::advance();
   });
   if (!planned)

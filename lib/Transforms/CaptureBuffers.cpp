@@ -22,6 +22,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "mplan/Analysis/BufferLiveness.h"
+#include "mplan/Analysis/EntryValues.h"
 #include "mplan/Analysis/UpperBounds.h"
 #include "mplan/Dialect/MPlan/IR/MPlanOps.h"
 #include "mplan/Transforms/Passes.h"
@@ -69,6 +70,11 @@ struct UpperBoundShape {
 struct CaptureDecision {
   std::optional<std::string> reason;
   std::optional<UpperBoundShape> bounded;
+  /// Dynamically shaped without a usable bound (why: `unboundedReason`), but
+  /// its sizes are computable where the function starts: captured as an
+  /// mplan.alloc_dynamic, placed by a symbolic plan at run time.
+  bool runtimeSized = false;
+  std::string unboundedReason;
 };
 
 /// The upper-bound shape of the dynamically shaped `alloc`, or why it has
@@ -142,7 +148,9 @@ static CaptureDecision decideCapture(memref::AllocOp alloc,
                                      int64_t maxBoundBytes,
                                      int64_t argUpperBound) {
   auto leave = [](std::string reason) {
-    return CaptureDecision{std::move(reason), std::nullopt};
+    CaptureDecision decision;
+    decision.reason = std::move(reason);
+    return decision;
   };
   if (BufferLiveness::isOptedOut(alloc))
     return leave(BufferLiveness::kOptedOutReason.str());
@@ -174,9 +182,28 @@ static CaptureDecision decideCapture(memref::AllocOp alloc,
   std::string reason;
   FailureOr<UpperBoundShape> bounded =
       computeUpperBoundShape(alloc, maxBoundBytes, argUpperBound, reason);
-  if (failed(bounded))
-    return leave(reason);
-  return CaptureDecision{std::nullopt, *bounded};
+  if (failed(bounded)) {
+    // max-bound-bytes=0 plans no dynamically shaped buffer at all.
+    if (maxBoundBytes <= 0)
+      return leave(reason);
+    if (type.getMemorySpace())
+      return leave(reason + "; run-time sizing is for the default memory "
+                            "space only");
+    Region &body = alloc->getParentOfType<func::FuncOp>().getBody();
+    for (auto [index, size] : llvm::enumerate(alloc.getDynamicSizes()))
+      if (std::optional<std::string> why = getEntryComputeReason(size, body))
+        return leave(
+            reason + "; nor can it be sized at run time: dynamic size #" +
+            std::to_string(index) +
+            " is not computable where the function starts (" + *why + ")");
+    CaptureDecision decision;
+    decision.runtimeSized = true;
+    decision.unboundedReason = reason;
+    return decision;
+  }
+  CaptureDecision decision;
+  decision.bounded = *bounded;
+  return decision;
 }
 
 /// Where `loc` points, as `file:line:col` (its first file location), or as
@@ -465,6 +492,8 @@ bool mlir::mplan::captureBuffersInFunction(
       allocs.push_back(alloc);
     else if (auto tensor = dyn_cast<AllocTensorOp>(op))
       nextId = std::max<int64_t>(nextId, tensor.getId() + 1);
+    else if (auto dynamic = dyn_cast<AllocDynamicOp>(op))
+      nextId = std::max<int64_t>(nextId, dynamic.getId() + 1);
   });
 
   // Decide everything before changing the IR.
@@ -495,6 +524,25 @@ bool mlir::mplan::captureBuffersInFunction(
 
     builder.setInsertionPoint(alloc);
     std::optional<uint64_t> alignment = alloc.getAlignment();
+    if (decision.runtimeSized) {
+      // Same position, same uses, same type: placed at run time by the
+      // symbolic plan of mplan-plan-buffers.
+      auto dynamic = AllocDynamicOp::create(
+          builder, alloc.getLoc(), alloc.getType(),
+          builder.getI64IntegerAttr(nextId++), alloc.getDynamicSizes(),
+          /*start=*/nullptr, /*end=*/nullptr, /*slab=*/Value(),
+          /*above=*/nullptr,
+          alignment ? builder.getI64IntegerAttr(*alignment) : nullptr);
+      if (emitRemarks)
+        dynamic.emitRemark("buffer sized at run time: ")
+            << decision.unboundedReason;
+      alloc.replaceAllUsesWith(dynamic.getResult());
+      liveness.notifyRootReplaced(alloc.getResult(), dynamic.getResult());
+      liveness.notifyOpErased(alloc);
+      alloc.erase();
+      changed = true;
+      continue;
+    }
     auto tensor = AllocTensorOp::create(
         builder, alloc.getLoc(),
         decision.bounded ? decision.bounded->staticType : alloc.getType(),

@@ -2,16 +2,25 @@
 
 #include "mplan/Transforms/PlanBuffers.h"
 #include "mplan/Analysis/BufferLiveness.h"
+#include "mplan/Analysis/EntryValues.h"
 #include "mplan/Analysis/UpperBounds.h"
 #include "mplan/Dialect/MPlan/IR/MPlanOps.h"
 #include "mplan/Support/Planner.h"
 #include "mplan/Transforms/Passes.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/Support/FileUtilities.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/CheckedArithmetic.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/MathExtras.h"
 #include "llvm/Support/ToolOutputFile.h"
+
+#include <numeric>
 
 namespace mlir {
 namespace mplan {
@@ -100,6 +109,35 @@ static std::string formatMemorySpace(Attribute space) {
   return text;
 }
 
+/// Fails with an error at `op`, a planner buffer, if the analysis gives a
+/// reason not to plan it.
+static LogicalResult checkPlannable(Operation *op,
+                                    const BufferLiveness &liveness) {
+  if (std::optional<std::string> reason =
+          liveness.getUnplannableReason(op->getResult(0)))
+    return op->emitOpError("cannot be planned: ") << *reason;
+  return success();
+}
+
+/// Runs the planner on `buffers` with the strategy, time limit, alignment and
+/// stagger of `options` and `capacity` (0: none); fails with an error at
+/// `func` if it cannot plan them.
+static FailureOr<::mplan::Plan>
+runPlanner(func::FuncOp func, const std::vector<::mplan::Buffer> &buffers,
+           const MPlanPlanBuffersOptions &options, int64_t capacity) {
+  ::mplan::PlanOptions planOptions;
+  planOptions.strategy = options.strategy;
+  planOptions.timeLimitSeconds = options.timeLimit;
+  planOptions.alignment = options.alignment;
+  planOptions.stagger = options.stagger;
+  planOptions.capacity = capacity;
+  ::mplan::Expected<::mplan::Plan> plan =
+      ::mplan::planBuffers(buffers, planOptions);
+  if (!plan)
+    return func.emitError("memory planning failed: ") << plan.error();
+  return std::move(*plan);
+}
+
 FailureOr<SmallVector<SlabBuffers>> mlir::mplan::collectSlabBuffers(
     func::FuncOp func, const BufferLiveness &liveness, int64_t alignment) {
   // One slab per memory space: buffers of different spaces never share one.
@@ -108,11 +146,8 @@ FailureOr<SmallVector<SlabBuffers>> mlir::mplan::collectSlabBuffers(
   WalkResult walk = func.walk([&](AllocTensorOp op) {
     if (op.isPlanned())
       return WalkResult::advance();
-    if (std::optional<std::string> reason =
-            liveness.getUnplannableReason(op.getResult())) {
-      op.emitOpError("cannot be planned: ") << *reason;
+    if (failed(checkPlannable(op, liveness)))
       return WalkResult::interrupt();
-    }
     Attribute space = op.getType().getMemorySpace();
     auto [it, inserted] = slabOf.try_emplace(space, slabs.size());
     if (inserted) {
@@ -239,26 +274,40 @@ static std::string describePeak(const SlabBuffers &slab, size_t limit = 8) {
   return text;
 }
 
+/// Creates a slab of `size` bytes at the top of `func`, released before every
+/// return.
+static AllocSlabOp createSlab(func::FuncOp func, int64_t size,
+                              int64_t alignment, Attribute memorySpace) {
+  MLIRContext *ctx = func.getContext();
+  OpBuilder builder(ctx);
+  builder.setInsertionPointToStart(&func.getBody().front());
+  auto slab = AllocSlabOp::create(
+      builder, func.getLoc(), SlabType::get(ctx, size, alignment, memorySpace));
+  for (Block &block : func.getBody()) {
+    Operation *terminator = block.getTerminator();
+    if (!terminator->hasTrait<OpTrait::ReturnLike>())
+      continue;
+    builder.setInsertionPoint(terminator);
+    ReleaseSlabOp::create(builder, terminator->getLoc(), slab.getResult());
+  }
+  return slab;
+}
+
 /// Plans `slab`, the unplanned buffers of `func` in one memory space, into
 /// one new slab of that space and fills `report`. `capacity` (0: none) is
 /// the most bytes the space may take.
-static LogicalResult planSlab(func::FuncOp func, const SlabBuffers &slab,
-                              const MPlanPlanBuffersOptions &options,
-                              int64_t capacity, SlabPlanReport &report) {
+static FailureOr<AllocSlabOp> planSlab(func::FuncOp func,
+                                       const SlabBuffers &slab,
+                                       const MPlanPlanBuffersOptions &options,
+                                       int64_t capacity,
+                                       SlabPlanReport &report) {
   report.memorySpace = formatMemorySpace(slab.memorySpace);
   report.strategy = options.strategy;
   const std::vector<::mplan::Buffer> &buffers = slab.buffers;
 
-  ::mplan::PlanOptions planOptions;
-  planOptions.strategy = options.strategy;
-  planOptions.timeLimitSeconds = options.timeLimit;
-  planOptions.alignment = options.alignment;
-  planOptions.stagger = options.stagger;
-  planOptions.capacity = capacity;
-  ::mplan::Expected<::mplan::Plan> plan =
-      ::mplan::planBuffers(buffers, planOptions);
-  if (!plan)
-    return func.emitError("memory planning failed: ") << plan.error();
+  FailureOr<::mplan::Plan> plan = runPlanner(func, buffers, options, capacity);
+  if (failed(plan))
+    return failure();
   if (capacity > 0 && plan->arenaSize > capacity) {
     InFlightDiagnostic diag =
         func.emitError("memory space '")
@@ -280,21 +329,10 @@ static LogicalResult planSlab(func::FuncOp func, const SlabBuffers &slab,
   report.lowerBoundBytes = plan->lowerBound;
   report.staggerBytes = plan->staggerBytes;
 
-  // One slab at the top of the function, released before every return.
-  MLIRContext *ctx = func.getContext();
-  OpBuilder builder(ctx);
-  Block &entry = func.getBody().front();
-  builder.setInsertionPointToStart(&entry);
-  auto slabType =
-      SlabType::get(ctx, plan->arenaSize, slab.alignment, slab.memorySpace);
-  Value slabValue = AllocSlabOp::create(builder, func.getLoc(), slabType);
-  for (Block &block : func.getBody()) {
-    Operation *terminator = block.getTerminator();
-    if (!terminator->hasTrait<OpTrait::ReturnLike>())
-      continue;
-    builder.setInsertionPoint(terminator);
-    ReleaseSlabOp::create(builder, terminator->getLoc(), slabValue);
-  }
+  OpBuilder builder(func.getContext());
+  AllocSlabOp slabOp =
+      createSlab(func, plan->arenaSize, slab.alignment, slab.memorySpace);
+  Value slabValue = slabOp.getResult();
 
   for (auto [constOp, buffer, offset] :
        llvm::zip_equal(slab.ops, buffers, plan->offsets)) {
@@ -311,6 +349,188 @@ static LogicalResult planSlab(func::FuncOp func, const SlabBuffers &slab,
     report.buffers.push_back({buffer.id, buffer.start, buffer.end, buffer.size,
                               offset, formatLoc(op.getLoc()), bound});
   }
+  return slabOp;
+}
+
+/// The byte size of `op`'s buffer when every dynamic dimension is `hint`,
+/// saturating at 2^48.
+static int64_t getSizeAtHint(AllocDynamicOp op, int64_t hint) {
+  constexpr int64_t kMax = int64_t(1) << 48;
+  MemRefType type = op.getMemref().getType();
+  int64_t size = getElementLayout(type.getElementType())->size;
+  for (int64_t dim : type.getShape()) {
+    std::optional<int64_t> next = llvm::checkedMul<int64_t>(
+        size, ShapedType::isDynamic(dim) ? hint : dim);
+    size = next && *next <= kMax ? *next : kMax;
+  }
+  return size;
+}
+
+/// `value`, an index computed from the function's arguments, as the report
+/// prints it: `%argN`, `dim(%argN, D)`, constants and arithmetic; deeper or
+/// other computations print as the op's name.
+static std::string describeValue(Value value, unsigned depth = 0) {
+  if (auto arg = dyn_cast<BlockArgument>(value))
+    return "%arg" + std::to_string(arg.getArgNumber());
+  Operation *op = value.getDefiningOp();
+  APInt constant;
+  if (matchPattern(value, m_ConstantInt(&constant)))
+    return std::to_string(constant.getSExtValue());
+  if (depth < 4) {
+    if (isa<memref::DimOp, tensor::DimOp>(op))
+      return "dim(" + describeValue(op->getOperand(0), depth + 1) + ", " +
+             describeValue(op->getOperand(1), depth + 1) + ")";
+    StringRef symbol =
+        llvm::StringSwitch<StringRef>(op->getName().getStringRef())
+            .Case("arith.addi", " + ")
+            .Case("arith.subi", " - ")
+            .Case("arith.muli", " * ")
+            .Case("arith.divui", " / ")
+            .Case("arith.divsi", " / ")
+            .Case("arith.ceildivui", " ceildiv ")
+            .Case("arith.ceildivsi", " ceildiv ")
+            .Default("");
+    if (!symbol.empty())
+      return "(" + describeValue(op->getOperand(0), depth + 1) + symbol.str() +
+             describeValue(op->getOperand(1), depth + 1) + ")";
+    if (op->getNumOperands() == 1 &&
+        isa<arith::IndexCastOp, arith::IndexCastUIOp>(op))
+      return describeValue(op->getOperand(0), depth + 1);
+  }
+  return op->getName().getStringRef().str() + "(...)";
+}
+
+/// The byte size of `op`'s buffer as the report prints it: the element size
+/// and static dimensions folded into one factor, times each dynamic size.
+static std::string describeSize(AllocDynamicOp op) {
+  MemRefType type = op.getMemref().getType();
+  int64_t factor = getElementLayout(type.getElementType())->size;
+  for (int64_t dim : type.getShape())
+    if (!ShapedType::isDynamic(dim))
+      factor *= dim; // the op verifier checked the static part's size
+  std::string text = std::to_string(factor);
+  for (Value size : op.getSizes())
+    text += " * " + describeValue(size);
+  return text;
+}
+
+/// Plans the run-time sized buffers of `func` (unplanned mplan.alloc_dynamic
+/// ops) into its default-space slab `slab` (created if null): their sizes
+/// are recomputed right before the slab, and a symbolic plan orders every two
+/// of them that are live at the same time. The order is that of their
+/// offsets in a plan of the sizes they have when every dynamic dimension is
+/// kDynamicSizeHint, so at those sizes the symbolic plan is at most that
+/// plan's arena; at any sizes it is valid.
+static LogicalResult planDynamicBuffers(func::FuncOp func,
+                                        const BufferLiveness &liveness,
+                                        const MPlanPlanBuffersOptions &options,
+                                        AllocSlabOp slab,
+                                        FunctionPlanReport &report) {
+  SmallVector<AllocDynamicOp> ops;
+  WalkResult walk = func.walk([&](AllocDynamicOp op) {
+    if (op.isPlanned())
+      return WalkResult::advance();
+    if (failed(checkPlannable(op, liveness)))
+      return WalkResult::interrupt();
+    if (op.getMemref().getType().getMemorySpace()) {
+      op.emitOpError("cannot be planned: run-time sized buffers are planned "
+                     "in the default memory space only");
+      return WalkResult::interrupt();
+    }
+    for (Value size : op.getSizes())
+      if (std::optional<std::string> reason =
+              getEntryComputeReason(size, func.getBody())) {
+        op.emitOpError("cannot be planned: a size is not computable where "
+                       "the function starts (")
+            << *reason << ")";
+        return WalkResult::interrupt();
+      }
+    ops.push_back(op);
+    return WalkResult::advance();
+  });
+  if (walk.wasInterrupted())
+    return failure();
+  if (ops.empty())
+    return success();
+
+  // The order: the planner's plan at the hinted sizes.
+  std::vector<::mplan::Buffer> buffers;
+  SmallVector<int64_t> alignments;
+  int64_t slabAlignment = options.alignment;
+  for (AllocDynamicOp op : ops) {
+    LiveRange range = liveness.getLiveRange(op.getResult());
+    int64_t alignment =
+        std::max<int64_t>(op.getEffectiveAlignment(), options.alignment);
+    alignments.push_back(alignment);
+    slabAlignment = std::max(slabAlignment, alignment);
+    ::mplan::Buffer buffer;
+    buffer.id = op.getId();
+    buffer.start = range.start;
+    buffer.end = range.end;
+    buffer.size = getSizeAtHint(op, kDynamicSizeHint);
+    buffer.alignment = alignment;
+    buffers.push_back(buffer);
+  }
+  // No stagger: the order is all that is kept of this plan.
+  MPlanPlanBuffersOptions orderOptions = options;
+  orderOptions.stagger = 0;
+  FailureOr<::mplan::Plan> plan =
+      runPlanner(func, buffers, orderOptions, /*capacity=*/0);
+  if (failed(plan))
+    return failure();
+  SmallVector<unsigned> order(ops.size());
+  std::iota(order.begin(), order.end(), 0u);
+  llvm::stable_sort(order, [&](unsigned a, unsigned b) {
+    return plan->offsets[a] < plan->offsets[b];
+  });
+
+  MLIRContext *ctx = func.getContext();
+  if (!slab)
+    slab = createSlab(func, 0, slabAlignment, Attribute());
+  SlabType slabType = slab.getType();
+  if (slabType.getAlignment() < slabAlignment)
+    slab.getResult().setType(SlabType::get(
+        ctx, slabType.getSize(), slabAlignment, slabType.getMemorySpace()));
+
+  // Sizes are recomputed right before the slab; the symbolic plan and the
+  // arena at the hinted sizes (which follow it exactly) go to the report.
+  OpBuilder builder(ctx);
+  builder.setInsertionPoint(slab);
+  IRMapping mapping;
+  SmallVector<int64_t> offsetsAtHint(ops.size());
+  int64_t arenaAtHint = slab.getType().getSize();
+  SmallVector<std::string> ends;
+  for (auto [rank, index] : llvm::enumerate(order)) {
+    AllocDynamicOp op = ops[index];
+    LiveRange range = liveness.getLiveRange(op.getResult());
+    SmallVector<int64_t> above;
+    int64_t offset = slab.getType().getSize();
+    for (unsigned earlier : ArrayRef<unsigned>(order).take_front(rank)) {
+      if (buffers[earlier].start >= buffers[index].end ||
+          buffers[index].start >= buffers[earlier].end)
+        continue;
+      above.push_back(ops[earlier].getId());
+      offset = std::max(offset, offsetsAtHint[earlier] + buffers[earlier].size);
+    }
+    offsetsAtHint[index] = llvm::alignTo(offset, alignments[index]);
+    arenaAtHint =
+        std::max(arenaAtHint, offsetsAtHint[index] + buffers[index].size);
+    std::string size = describeSize(op);
+    op.getSizesMutable().assign(cloneAtEntry(builder, op.getSizes(), mapping));
+    op.getSlabMutable().assign(slab.getResult());
+    op.setAboveAttr(builder.getDenseI64ArrayAttr(above));
+    op.setStartAttr(builder.getI64IntegerAttr(range.start));
+    op.setEndAttr(builder.getI64IntegerAttr(range.end));
+    op.setAlignmentAttr(builder.getI64IntegerAttr(alignments[index]));
+    report.dynamicBuffers.push_back(
+        {op.getId(), range.start, range.end, alignments[index],
+         formatLoc(op.getLoc()), size,
+         std::vector<int64_t>(above.begin(), above.end())});
+    ends.push_back("end(" + std::to_string(op.getId()) + ")");
+  }
+  report.dynamicArena = "max(" + std::to_string(slab.getType().getSize()) +
+                        ", " + llvm::join(ends, ", ") + ")";
+  report.arenaBytesAtHint = arenaAtHint;
   return success();
 }
 
@@ -359,18 +579,22 @@ mlir::mplan::planBuffersInFunction(func::FuncOp func,
       collectSlabBuffers(func, liveness, options.alignment);
   if (failed(slabs))
     return failure();
+  AllocSlabOp defaultSlab;
   for (const SlabBuffers &slab : *slabs) {
     SlabPlanReport *slabReport = &report.defaultSpace;
     if (slab.memorySpace) {
       report.otherSpaces.emplace_back();
       slabReport = &report.otherSpaces.back();
     }
-    if (failed(planSlab(func, slab, options,
-                        capacities->lookup(formatMemorySpace(slab.memorySpace)),
-                        *slabReport)))
+    FailureOr<AllocSlabOp> planned = planSlab(
+        func, slab, options,
+        capacities->lookup(formatMemorySpace(slab.memorySpace)), *slabReport);
+    if (failed(planned))
       return failure();
+    if (!slab.memorySpace)
+      defaultSlab = *planned;
   }
-  return success();
+  return planDynamicBuffers(func, liveness, options, defaultSlab, report);
 }
 
 /// Writes the fields of one slab's plan (strategy, sizes, buffers) into the
@@ -393,6 +617,35 @@ static void writeSlabFields(llvm::json::OStream &json,
         // A dynamically shaped buffer planned at its upper bound.
         if (!entry.bound.empty())
           json.attribute("bound", entry.bound);
+      });
+  });
+}
+
+/// Writes the symbolic plan of the run-time sized buffers of `report`, if
+/// any, into the current JSON object: the arena's size as an expression, its
+/// value at the hinted sizes, and per buffer its size expression and the
+/// buffers it is placed above.
+static void writeSymbolicPlan(llvm::json::OStream &json,
+                              const FunctionPlanReport &report) {
+  if (report.dynamicBuffers.empty())
+    return;
+  json.attribute("dynamic_arena", report.dynamicArena);
+  json.attribute("dynamic_size_hint", kDynamicSizeHint);
+  json.attribute("arena_bytes_at_hint", report.arenaBytesAtHint);
+  json.attributeArray("dynamic_buffers", [&] {
+    for (const FunctionPlanReport::DynamicEntry &entry : report.dynamicBuffers)
+      json.object([&] {
+        for (auto [key, value] : {std::pair<StringRef, int64_t>{"id", entry.id},
+                                  {"start", entry.start},
+                                  {"end", entry.end},
+                                  {"alignment", entry.alignment}})
+          json.attribute(key, value);
+        json.attribute("loc", entry.loc);
+        json.attribute("size", entry.size);
+        json.attributeArray("above", [&] {
+          for (int64_t id : entry.above)
+            json.value(id);
+        });
       });
   });
 }
@@ -429,6 +682,7 @@ static LogicalResult writePlanReport(Operation *anchor, StringRef path,
                   json.attribute("reason", entry.second);
                 });
             });
+            writeSymbolicPlan(json, report);
             if (!report.inplace.empty())
               json.attributeArray("inplace", [&] {
                 for (const FunctionPlanReport::InPlaceEntry &entry :

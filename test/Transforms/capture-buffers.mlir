@@ -1,18 +1,20 @@
 // RUN: mplan-opt %s --split-input-file --mplan-capture-buffers="remarks=true" -verify-diagnostics | FileCheck %s
 
 // Without deallocs: static allocs become unplanned alloc_tensors with fresh
-// ids; the returned one and the dynamic one stay heap allocations.
+// ids; the dynamic one, without an upper bound but with a size known where
+// the function starts, an unplanned alloc_dynamic; the returned one stays a
+// heap allocation.
 // CHECK-LABEL: func @no_deallocs
 // CHECK: mplan.alloc_tensor id(0) -> memref<4xf32>
 // CHECK: mplan.alloc_tensor id(1) -> memref<4xf32>
-// CHECK: memref.alloc(%{{.*}}) {mplan.unplanned = "dynamic shape: no upper bound for dimension 0 (state one with
+// CHECK: mplan.alloc_dynamic id(2) (%arg1) -> memref<?xf32>
 // CHECK: memref.alloc() {mplan.unplanned = "escapes via return"}
 func.func @no_deallocs(%arg0: memref<4xf32>, %n: index) -> memref<4xf32> {
   %a = memref.alloc() : memref<4xf32>
   memref.copy %arg0, %a : memref<4xf32> to memref<4xf32>
   %b = memref.alloc() : memref<4xf32>
   memref.copy %a, %b : memref<4xf32> to memref<4xf32>
-  // expected-remark @below {{buffer left unplanned: dynamic shape}}
+  // expected-remark @below {{buffer sized at run time: dynamic shape: no upper bound for dimension 0 (state one with}}
   %d = memref.alloc(%n) : memref<?xf32>
   // expected-remark @below {{buffer left unplanned: escapes via return}}
   %r = memref.alloc() : memref<4xf32>
@@ -23,16 +25,18 @@ func.func @no_deallocs(%arg0: memref<4xf32>, %n: index) -> memref<4xf32> {
 // -----
 
 // memref.dealloc of a captured buffer disappears with it; the dealloc of the
-// unplanned (dynamic) buffer stays.
+// unplanned buffer (dynamic, with a size read from memory: neither bounded
+// nor computable where the function starts) stays.
 // CHECK-LABEL: func @memref_dealloc
 // CHECK: mplan.alloc_tensor id(0)
-// CHECK: %[[D:.*]] = memref.alloc
+// CHECK: %[[D:.*]] = memref.alloc(%{{.*}}) {mplan.unplanned = "dynamic shape: no upper bound for dimension 0 {{.*}}; nor can it be sized at run time: dynamic size #0 is not computable where the function starts (it depends on 'memref.load', which may read memory, have effects or not be speculatable)"}
 // CHECK-NOT: memref.dealloc %{{.*}} : memref<4xf32>
 // CHECK: memref.dealloc %[[D]] : memref<?xf32>
 // CHECK-NOT: memref.dealloc
-func.func @memref_dealloc(%arg0: memref<4xf32>, %n: index) {
+func.func @memref_dealloc(%arg0: memref<4xf32>, %size: memref<index>) {
   %a = memref.alloc() : memref<4xf32>
   memref.copy %arg0, %a : memref<4xf32> to memref<4xf32>
+  %n = memref.load %size[] : memref<index>
   // expected-remark @below {{buffer left unplanned: dynamic shape}}
   %d = memref.alloc(%n) : memref<?xf32>
   memref.dealloc %a : memref<4xf32>
@@ -52,9 +56,10 @@ func.func @memref_dealloc(%arg0: memref<4xf32>, %n: index) {
 // CHECK: bufferization.dealloc (%[[D]] : memref<?xf32>) if (%arg3)
 // CHECK-NEXT: %[[F:.*]] = arith.constant false
 // CHECK-NEXT: return %[[F]]
-func.func @bufferization_dealloc(%arg0: memref<4xf32>, %n: index, %c1: i1, %c2: i1, %c3: i1) -> i1 {
+func.func @bufferization_dealloc(%arg0: memref<4xf32>, %size: memref<index>, %c1: i1, %c2: i1, %c3: i1) -> i1 {
   %a = memref.alloc() : memref<4xf32>
   memref.copy %arg0, %a : memref<4xf32> to memref<4xf32>
+  %n = memref.load %size[] : memref<index>
   // expected-remark @below {{buffer left unplanned: dynamic shape}}
   %d = memref.alloc(%n) : memref<?xf32>
   %b = memref.alloc() : memref<4xf32>

@@ -108,7 +108,7 @@ func.func @no_war(%in: memref<256xf32>, %out: memref<256xf32>, %r: memref<f32>) 
 
 // -----
 
-// A dealloc never moves above a use: %dyn (dynamic, unmanaged) is read by
+// A dealloc never moves above a use: %dyn (opted out, unmanaged) is read by
 // branch 2's head; its dealloc stays after that head when branch 1 moves up.
 // CHECK-LABEL: func @dealloc_after_use
 // CHECK: linalg.map { math.exp }
@@ -119,7 +119,7 @@ func.func @no_war(%in: memref<256xf32>, %out: memref<256xf32>, %r: memref<f32>) 
 func.func @dealloc_after_use(%in: memref<256xf32>, %out: memref<2xf32>, %n: index) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
-  %dyn = memref.alloc(%n) : memref<?xf32>
+  %dyn = memref.alloc(%n) {mplan.unplanned} : memref<?xf32>
   %dv = memref.subview %dyn[0] [256] [1] : memref<?xf32> to memref<256xf32, strided<[1]>>
   linalg.map { math.absf } ins(%in : memref<256xf32>) outs(%dv : memref<256xf32, strided<[1]>>)
   %x = memref.alloc() : memref<256xf32>

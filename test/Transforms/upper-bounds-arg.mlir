@@ -49,7 +49,7 @@ func.func @function_bound(%n: index, %x: memref<?x?xf32>, %m: index {mplan.upper
 // Without any attribute only the option bounds the arguments; the function attribute wins
 // over the option. Static dimensions and non-index arguments are never bounded by it.
 // CHECK-LABEL: func @option_only
-// CHECK:       memref.alloc(%{{.*}}) {mplan.unplanned = "dynamic shape: no upper bound for dimension 0
+// CHECK:       mplan.alloc_dynamic id(0) (%{{.*}}) -> memref<?x3xf32>
 // OPT-LABEL:   func @option_only
 // OPT:         mplan.alloc_tensor id(0) {{.*}}{mplan.bound = "dimension 0 <= 64 (arg-upper-bound=32 for %arg0)"} -> memref<64x3xf32>
 // OPT-LABEL:   func @attribute_wins

@@ -14,7 +14,7 @@
 // CHECK:       linalg.fill {{.*}} outs(%[[V]] : memref<?x64xf32>)
 // CHECK-NOT:   memref.dealloc
 // CAP-LABEL:   func @affine_min
-// CAP:         memref.alloc(%{{.*}}) {mplan.unplanned = "dynamic shape: the upper bound (dimension 0 <= 128 (derived from the IR)) gives 32768 bytes, above the cap of 4096 bytes (max-bound-bytes)"}
+// CAP:         mplan.alloc_dynamic id(0) (%{{.*}}) -> memref<?x64xf32>
 // REPORT:      "name": "affine_min"
 // REPORT:      "size": 32768
 // REPORT-NEXT: "offset": 0
@@ -56,11 +56,12 @@ func.func @constants_and_loops(%c: i1) {
 // -----
 
 // Bounds the user states on index arguments carry through arithmetic, without assuming
-// monotonicity: 2 * n is bounded, min(n, m) + n by 8 + 1024; 100 - m is not (no lower bound of m).
+// monotonicity: 2 * n is bounded, min(n, m) + n by 8 + 1024; 100 - m is not (no lower bound of m),
+// so that buffer is sized at run time.
 // CHECK-LABEL: func @user_index_bounds
 // CHECK:       mplan.alloc_tensor id(0) {mplan.bound = "dimension 0 <= 2048 (mplan.upper_bound 1024 of %arg0)"} -> memref<2048xf32>
-// CHECK:       memref.alloc(%{{.*}}) {mplan.unplanned = "dynamic shape: no upper bound for dimension 0
-// CHECK:       mplan.alloc_tensor id(1) {mplan.bound = "dimension 0 <= 1032 (mplan.upper_bound 1024 of %arg0, mplan.upper_bound 8 of %arg1)"} -> memref<1032x4xf32>
+// CHECK:       mplan.alloc_dynamic id(1) (%{{.*}}) -> memref<?xf32>
+// CHECK:       mplan.alloc_tensor id(2) {mplan.bound = "dimension 0 <= 1032 (mplan.upper_bound 1024 of %arg0, mplan.upper_bound 8 of %arg1)"} -> memref<1032x4xf32>
 // CHECK:       memref.reinterpret_cast %{{.*}} to offset: [0], sizes: [%{{.*}}, 4], strides: [4, 1]
 func.func @user_index_bounds(%n: index {mplan.upper_bound = 1024 : i64},
                              %m: index {mplan.upper_bound = 8 : i64}) {
@@ -71,7 +72,7 @@ func.func @user_index_bounds(%n: index {mplan.upper_bound = 1024 : i64},
   %a = memref.alloc(%k) : memref<?xf32>
   linalg.fill ins(%cst : f32) outs(%a : memref<?xf32>)
   %d = arith.subi %c100, %m : index
-  // expected-remark @below {{buffer left unplanned: dynamic shape: no upper bound for dimension 0}}
+  // expected-remark @below {{buffer sized at run time: dynamic shape: no upper bound for dimension 0}}
   %b = memref.alloc(%d) : memref<?xf32>
   linalg.fill ins(%cst : f32) outs(%b : memref<?xf32>)
   %mn = affine.min affine_map<(d0, d1) -> (d0, d1)>(%n, %m)
@@ -84,10 +85,10 @@ func.func @user_index_bounds(%n: index {mplan.upper_bound = 1024 : i64},
 // -----
 
 // memref.dim of a memref argument with bounded dimensions; an unbounded dimension (-1) gives
-// no bound.
+// no bound (sized at run time).
 // CHECK-LABEL: func @dim_of_bounded_argument
 // CHECK:       mplan.alloc_tensor id(0) {mplan.bound = "dimension 0 <= 16 (mplan.dim_upper_bounds 16 of dimension 0 of %arg0)"} -> memref<16x32xf32>
-// CHECK:       memref.alloc(%{{.*}}) {mplan.unplanned = "dynamic shape: no upper bound for dimension 0
+// CHECK:       mplan.alloc_dynamic id(1) (%{{.*}}) -> memref<?x32xf32>
 func.func @dim_of_bounded_argument(%in: memref<?x?xf32> {mplan.dim_upper_bounds = array<i64: 16, -1>}) {
   %cst = arith.constant 1.0 : f32
   %c0 = arith.constant 0 : index
@@ -96,7 +97,7 @@ func.func @dim_of_bounded_argument(%in: memref<?x?xf32> {mplan.dim_upper_bounds 
   %a = memref.alloc(%d0) : memref<?x32xf32>
   linalg.fill ins(%cst : f32) outs(%a : memref<?x32xf32>)
   %d1 = memref.dim %in, %c1 : memref<?x?xf32>
-  // expected-remark @below {{buffer left unplanned: dynamic shape: no upper bound for dimension 0}}
+  // expected-remark @below {{buffer sized at run time: dynamic shape: no upper bound for dimension 0}}
   %b = memref.alloc(%d1) : memref<?x32xf32>
   linalg.fill ins(%cst : f32) outs(%b : memref<?x32xf32>)
   return
@@ -142,10 +143,10 @@ func.func @dynamic_between_static(%n: index {mplan.upper_bound = 8 : i64}) {
 // -----
 
 // A bounded buffer is still left alone for the analysis' reasons (here: returned), and
-// a bound the cap rejects counts as no bound.
+// a bound the cap rejects counts as no bound: that buffer is sized at run time.
 // CHECK-LABEL: func @still_unmanaged
 // CHECK:       memref.alloc(%{{.*}}) {mplan.unplanned = "escapes via return"}
-// CHECK:       memref.alloc(%{{.*}}) {mplan.unplanned = "dynamic shape: the upper bound (dimension 0 <= 4611686018427387904 (mplan.upper_bound 4611686018427387904 of %arg0)) gives a byte size that overflows int64, above the cap of 1073741824 bytes (max-bound-bytes)"}
+// CHECK:       mplan.alloc_dynamic id(0) (%arg0) -> memref<?xf32>
 func.func @still_unmanaged(%n: index {mplan.upper_bound = 4611686018427387904 : i64}) -> memref<?xf32> {
   %cst = arith.constant 1.0 : f32
   %c4 = arith.constant 4 : index
@@ -153,7 +154,7 @@ func.func @still_unmanaged(%n: index {mplan.upper_bound = 4611686018427387904 : 
   // expected-remark @below {{buffer left unplanned: escapes via return}}
   %a = memref.alloc(%s) : memref<?xf32>
   linalg.fill ins(%cst : f32) outs(%a : memref<?xf32>)
-  // expected-remark @below {{buffer left unplanned: dynamic shape: the upper bound}}
+  // expected-remark @below {{buffer sized at run time: dynamic shape: the upper bound (dimension 0 <= 4611686018427387904 (mplan.upper_bound 4611686018427387904 of %arg0)) gives a byte size that overflows int64, above the cap of 1073741824 bytes (max-bound-bytes)}}
   %b = memref.alloc(%n) : memref<?xf32>
   linalg.fill ins(%cst : f32) outs(%b : memref<?xf32>)
   return %a : memref<?xf32>

@@ -10,12 +10,12 @@
 // in its regions, which are smaller than the index of its next sibling. An op
 // with regions therefore spans [getIndex(op), getSubtreeEnd(op)].
 //
-// Roots. A root is a `memref.alloc` or `mplan.alloc_tensor` result of the
-// function. Its aliases are every memref value that may designate the same
-// bytes: results of view-like ops and casts, `arith.select`, results and block
-// arguments of region ops it flows into, successor block arguments. Results
-// of ops that allocate (bufferization.clone, memref.alloc, ...) are new
-// buffers, not aliases.
+// Roots. A root is a `memref.alloc`, `mplan.alloc_tensor` or
+// `mplan.alloc_dynamic` result of the function. Its aliases are every memref
+// value that may designate the same bytes: results of view-like ops and
+// casts, `arith.select`, results and block arguments of region ops it flows
+// into, successor block arguments. Results of ops that allocate
+// (bufferization.clone, memref.alloc, ...) are new buffers, not aliases.
 //
 // Live ranges. Let R be the region holding the root's definition and use(x)
 // the ancestor of a use x in R. A use charges the whole span of use(x) (a use

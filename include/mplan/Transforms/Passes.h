@@ -160,6 +160,11 @@ constexpr llvm::StringLiteral kSequenceOptimalAttr = "mplan.sequence_optimal";
 FailureOr<bool> sequenceFunction(func::FuncOp func,
                                  const MPlanSequenceOptions &options);
 
+/// The value every dynamic dimension of a run-time sized buffer takes when
+/// mplan-plan-buffers orders those buffers (by their offsets in a plan of
+/// these sizes) and in the report's `arena_bytes_at_hint`.
+constexpr int64_t kDynamicSizeHint = 64;
+
 /// What the plan report says about the slab of one memory space.
 struct SlabPlanReport {
   /// The memory space attribute as printed ("1",
@@ -199,6 +204,23 @@ struct FunctionPlanReport {
     std::string loc;
   };
   std::vector<InPlaceEntry> inplace;
+  /// The symbolic plan of the run-time sized buffers (mplan.alloc_dynamic)
+  /// of the default-space slab: each one's place is computed when the slab is
+  /// allocated, above the static bytes and above the buffers in `above`.
+  struct DynamicEntry {
+    int64_t id, start, end, alignment;
+    std::string loc;
+    /// The byte size as an expression of the run-time sizes
+    /// ("4 * 64 * %arg1").
+    std::string size;
+    std::vector<int64_t> above;
+  };
+  std::vector<DynamicEntry> dynamicBuffers;
+  /// The size of the default-space slab as an expression (empty without
+  /// run-time sized buffers), and its value when every dynamic dimension is
+  /// kDynamicSizeHint.
+  std::string dynamicArena;
+  int64_t arenaBytesAtHint = 0;
   /// Counts recorded by mplan-fold-views / mplan-elide-copies as function
   /// attributes (`mplan.<key>`), reported as `<key>`.
   std::vector<std::pair<std::string, int64_t>> viewCopyCounts;

@@ -153,6 +153,10 @@ private:
   /// once, a heap arena; maps the slabs it handles in `arenas`.
   LogicalResult lowerSharedGlobalArenas(ModuleOp module, SymbolTable &symbols,
                                         llvm::DenseMap<Value, Value> &arenas);
+
+  /// The byte offset of every run-time sized buffer, computed by the
+  /// symbolic plan right before its slab.
+  llvm::DenseMap<Operation *, Value> dynamicOffsets;
 };
 } // namespace
 
@@ -170,6 +174,104 @@ static MemRefType getArenaType(MLIRContext *ctx, int64_t size,
                                Attribute memorySpace = {}) {
   return MemRefType::get({size}, IntegerType::get(ctx, 8),
                          MemRefLayoutAttrInterface(), memorySpace);
+}
+
+/// The run-time sized buffers placed in `slab`.
+static SmallVector<AllocDynamicOp> getDynamicBuffers(AllocSlabOp slab) {
+  SmallVector<AllocDynamicOp> ops;
+  for (Operation *user : slab->getUsers())
+    if (auto op = dyn_cast<AllocDynamicOp>(user))
+      ops.push_back(op);
+  // Users come in no particular order: program order keeps the output stable.
+  llvm::sort(ops, [](AllocDynamicOp a, AllocDynamicOp b) {
+    return a.getId() < b.getId();
+  });
+  return ops;
+}
+
+/// Checks that `above` of the run-time sized buffers of `slab` names buffers
+/// of the slab and is acyclic (verify-plan checks it too, with live ranges).
+static LogicalResult checkSymbolicPlan(AllocSlabOp slab) {
+  SmallVector<AllocDynamicOp> ops = getDynamicBuffers(slab);
+  llvm::DenseMap<int64_t, AllocDynamicOp> byId;
+  for (AllocDynamicOp op : ops)
+    byId[op.getId()] = op;
+  // 0: unvisited, 1: on the stack, 2: done.
+  llvm::DenseMap<Operation *, int> state;
+  std::function<LogicalResult(AllocDynamicOp)> visit =
+      [&](AllocDynamicOp op) -> LogicalResult {
+    int &mark = state[op];
+    if (mark == 2)
+      return success();
+    if (mark == 1)
+      return op.emitOpError("is placed above itself through 'above'");
+    mark = 1;
+    for (int64_t id : op.getAboveAttr().asArrayRef()) {
+      AllocDynamicOp below = byId.lookup(id);
+      if (!below)
+        return op.emitOpError("is placed above id ")
+               << id << ", which is no run-time sized buffer of its slab";
+      if (failed(visit(below)))
+        return failure();
+    }
+    state[op] = 2;
+    return success();
+  };
+  for (AllocDynamicOp op : ops)
+    if (failed(visit(op)))
+      return failure();
+  return success();
+}
+
+/// Evaluates the symbolic plan of the run-time sized buffers of `slab` (
+/// checked by checkSymbolicPlan) at `builder`'s insertion point, right before
+/// the slab: sets the byte offset of each in `offsets` and returns the
+/// arena's byte size, max(static size, every buffer's end).
+static Value buildSymbolicPlan(OpBuilder &builder, AllocSlabOp slab,
+                               llvm::DenseMap<Operation *, Value> &offsets) {
+  Location loc = slab.getLoc();
+  SmallVector<AllocDynamicOp> ops = getDynamicBuffers(slab);
+  llvm::DenseMap<int64_t, AllocDynamicOp> byId;
+  for (AllocDynamicOp op : ops)
+    byId[op.getId()] = op;
+  Value base =
+      arith::ConstantIndexOp::create(builder, loc, slab.getType().getSize());
+  Value total = base;
+  llvm::DenseMap<Operation *, Value> ends;
+  auto alignUp = [&](Value value, int64_t alignment) -> Value {
+    if (alignment <= 1)
+      return value;
+    Value mask = arith::ConstantIndexOp::create(builder, loc, alignment - 1);
+    Value sum = arith::AddIOp::create(builder, loc, value, mask);
+    Value notMask = arith::ConstantIndexOp::create(builder, loc, -alignment);
+    return arith::AndIOp::create(builder, loc, sum, notMask);
+  };
+  // Depth-first over `above`, so that every buffer's offset follows the
+  // ends of the buffers below it.
+  std::function<Value(AllocDynamicOp)> place = [&](AllocDynamicOp op) {
+    if (Value end = ends.lookup(op))
+      return end;
+    Value offset = base;
+    for (int64_t id : op.getAboveAttr().asArrayRef())
+      offset =
+          arith::MaxUIOp::create(builder, loc, offset, place(byId.lookup(id)));
+    offset = alignUp(offset, op.getEffectiveAlignment());
+    MemRefType type = op.getMemref().getType();
+    int64_t factor = *getElementByteSize(type.getElementType());
+    for (int64_t dim : type.getShape())
+      if (!ShapedType::isDynamic(dim))
+        factor *= dim;
+    Value bytes = arith::ConstantIndexOp::create(builder, loc, factor);
+    for (Value size : op.getSizes())
+      bytes = arith::MulIOp::create(builder, loc, bytes, size);
+    Value end = arith::AddIOp::create(builder, loc, offset, bytes);
+    offsets[op] = offset;
+    ends[op] = end;
+    return end;
+  };
+  for (AllocDynamicOp op : ops)
+    total = arith::MaxUIOp::create(builder, loc, total, place(op));
+  return total;
 }
 
 /// The outermost region op holding `op`, inside its function, whose regions
@@ -349,6 +451,12 @@ ArenaKind
 ConvertMPlanToMemRefPass::chooseArenaKind(AllocSlabOp slab, ArenaKind requested,
                                           const GlobalArenaHazards &hazards) {
   auto func = slab->getParentOfType<FunctionOpInterface>();
+  if (requested != ArenaKind::Heap && !getDynamicBuffers(slab).empty()) {
+    slab.emitRemark("slab holds run-time sized buffers (mplan.alloc_dynamic), "
+                    "so its size is known only when the function runs; "
+                    "allocated on the heap instead");
+    return ArenaKind::Heap;
+  }
   switch (requested) {
   case ArenaKind::Heap:
   case ArenaKind::Argument: // slabs not passed by the caller: the heap
@@ -443,6 +551,19 @@ Value ConvertMPlanToMemRefPass::createArena(OpBuilder &builder,
   IntegerAttr alignment = builder.getI64IntegerAttr(slabType.getAlignment());
   Location loc = slab.getLoc();
   Operation *arena = nullptr;
+  if (!getDynamicBuffers(slab).empty()) {
+    // chooseArenaKind puts every slab with run-time sized buffers on the
+    // heap; the symbolic plan is evaluated once callee arenas have found
+    // their room in the static part (arena=argument, shared-global).
+    Value size = buildSymbolicPlan(builder, slab, dynamicOffsets);
+    arena = memref::AllocOp::create(builder, loc,
+                                    getArenaType(builder.getContext(),
+                                                 ShapedType::kDynamic,
+                                                 slabType.getMemorySpace()),
+                                    ValueRange{size}, alignment);
+    arena->setAttr(kArenaAttr, builder.getUnitAttr());
+    return arena->getResult(0);
+  }
   switch (kind) {
   case ArenaKind::Heap:
   case ArenaKind::Argument:     // chooseArenaKind never returns it
@@ -615,6 +736,8 @@ nestCalleeArenas(ModuleOp module, SymbolTable &symbols,
     if (slab && !calls.empty()) {
       liveness.emplace(func);
       for (Operation *user : slab->getUsers()) {
+        if (auto dynamic = dyn_cast<AllocDynamicOp>(user))
+          nextId = std::max(nextId, dynamic.getId() + 1);
         auto tensor = dyn_cast<AllocTensorOp>(user);
         if (!tensor)
           continue;
@@ -778,8 +901,11 @@ LogicalResult ConvertMPlanToMemRefPass::lowerArgumentArenas(
     // `main` is the program's entry point: whatever runs it (mlir-runner, a
     // C runtime) passes no arena, so by default it keeps a heap arena and
     // hands slices of it to the functions it calls.
+    // A slab with run-time sized buffers has no size to pass: the function
+    // keeps a heap arena (chooseArenaKind says so at the slab).
     for (auto [func, slab] : slabs)
-      if (slab && func.getSymName() != "main")
+      if (slab && func.getSymName() != "main" &&
+          getDynamicBuffers(slab).empty())
         argFuncs[func] = {};
   } else {
     for (const std::string &name : functions) {
@@ -796,6 +922,12 @@ LogicalResult ConvertMPlanToMemRefPass::lowerArgumentArenas(
                << "' named in functions= has no planned buffers in the "
                   "default memory space (no mplan.alloc_slab without a memory "
                   "space); plan it first";
+      if (!getDynamicBuffers(slabs.lookup(func)).empty())
+        return func.emitError("convert-mplan-to-memref: function '")
+               << name
+               << "' named in functions= has run-time sized buffers "
+                  "(mplan.alloc_dynamic), so its arena size is known only "
+                  "when it runs; it cannot take its arena from the caller";
       argFuncs[func] = {};
     }
   }
@@ -898,7 +1030,8 @@ LogicalResult ConvertMPlanToMemRefPass::lowerSharedGlobalArenas(
   llvm::MapVector<func::FuncOp, ArgumentArena> argFuncs;
   for (auto [func, slab] : defaultSlabs) {
     if (slab->getParentOp() != func.getOperation() ||
-        func.getSymName() == "main" || hazards.recursive.contains(func))
+        func.getSymName() == "main" || hazards.recursive.contains(func) ||
+        !getDynamicBuffers(slab).empty())
       continue;
     std::optional<SymbolTable::UseRange> uses =
         SymbolTable::getSymbolUses(func, module);
@@ -1118,9 +1251,15 @@ void ConvertMPlanToMemRefPass::runOnOperation() {
       op->emitOpError("is not planned; run mplan-plan-buffers first");
       return WalkResult::interrupt();
     }
+    if (auto dynamic = dyn_cast<AllocDynamicOp>(op)) {
+      if (dynamic.isPlanned())
+        return WalkResult::advance();
+      op->emitOpError("is not planned; run mplan-plan-buffers first");
+      return WalkResult::interrupt();
+    }
     if (auto slab = dyn_cast<AllocSlabOp>(op)) {
       for (Operation *user : slab->getUsers()) {
-        if (isa<AllocTensorOp, ReleaseSlabOp>(user))
+        if (isa<AllocTensorOp, AllocDynamicOp, ReleaseSlabOp>(user))
           continue;
         user->emitOpError("uses an mplan slab in a way "
                           "convert-mplan-to-memref cannot lower");
@@ -1146,6 +1285,12 @@ void ConvertMPlanToMemRefPass::runOnOperation() {
 
   SymbolTable symbols(module);
   OpBuilder builder(&getContext());
+  WalkResult symbolic = module.walk([&](AllocSlabOp slab) {
+    return failed(checkSymbolicPlan(slab)) ? WalkResult::interrupt()
+                                           : WalkResult::advance();
+  });
+  if (symbolic.wasInterrupted())
+    return signalPassFailure();
   llvm::DenseMap<Value, Value> arenas;
   if (*kind == ArenaKind::Argument &&
       failed(lowerArgumentArenas(module, symbols, arenas)))
@@ -1167,19 +1312,34 @@ void ConvertMPlanToMemRefPass::runOnOperation() {
   });
 
   module.walk([&](Operation *op) {
+    // A planned buffer becomes a view of its arena, marked for the observer.
+    auto replaceWithView = [&](Operation *buffer, Value slab, Value offset,
+                               ValueRange sizes, int64_t id,
+                               std::optional<int64_t> start,
+                               std::optional<int64_t> end) {
+      auto view = memref::ViewOp::create(
+          builder, buffer->getLoc(),
+          cast<MemRefType>(buffer->getResult(0).getType()), arenas.lookup(slab),
+          offset, sizes);
+      view->setAttr(kBufferIdAttr, builder.getI64IntegerAttr(id));
+      if (start)
+        view->setAttr(kLiveAttr, builder.getDenseI64ArrayAttr({*start, *end}));
+      buffer->replaceAllUsesWith(view);
+      buffer->erase();
+    };
     if (auto tensor = dyn_cast<AllocTensorOp>(op)) {
       builder.setInsertionPoint(tensor);
       Value offset = arith::ConstantIndexOp::create(builder, tensor.getLoc(),
                                                     *tensor.getOffset());
-      auto view = memref::ViewOp::create(
-          builder, tensor.getLoc(), tensor.getType(),
-          arenas.lookup(tensor.getSlab()), offset, ValueRange());
-      view->setAttr(kBufferIdAttr, builder.getI64IntegerAttr(tensor.getId()));
-      if (tensor.getStart())
-        view->setAttr(kLiveAttr, builder.getDenseI64ArrayAttr(
-                                     {*tensor.getStart(), *tensor.getEnd()}));
-      tensor.replaceAllUsesWith(view.getResult());
-      tensor.erase();
+      replaceWithView(tensor, tensor.getSlab(), offset, ValueRange(),
+                      tensor.getId(), tensor.getStart(), tensor.getEnd());
+      return;
+    }
+    if (auto dynamic = dyn_cast<AllocDynamicOp>(op)) {
+      builder.setInsertionPoint(dynamic);
+      replaceWithView(dynamic, dynamic.getSlab(),
+                      dynamicOffsets.lookup(dynamic), dynamic.getSizes(),
+                      dynamic.getId(), dynamic.getStart(), dynamic.getEnd());
       return;
     }
     if (auto view = dyn_cast<ViewOp>(op)) {

@@ -56,3 +56,11 @@ func.func @user() {
   mplan.release_slab %s : !mplan.slab<64, 64>
   return
 }
+
+// -----
+
+func.func @unplanned_dynamic(%n: index) {
+  // expected-error @+1 {{is not planned; run mplan-plan-buffers first}}
+  %a = mplan.alloc_dynamic id(1) (%n) -> memref<?xf32>
+  return
+}

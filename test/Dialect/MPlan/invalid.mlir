@@ -222,3 +222,87 @@ func.func @view_memory_space(%arg0: memref<16xf32, 1>) {
   %0 = mplan.view %arg0[0] : memref<16xf32, 1> to memref<16xf32>
   return
 }
+
+// -----
+
+func.func @dynamic_sizes(%n: index) {
+  // expected-error @+1 {{expects one size per dynamic dimension (2), got 1}}
+  %0 = mplan.alloc_dynamic id(0) (%n) -> memref<?x?xf32>
+  return
+}
+
+// -----
+
+func.func @dynamic_negative_id(%n: index) {
+  // expected-error @+1 {{id must be non-negative, got -1}}
+  %0 = mplan.alloc_dynamic id(-1) (%n) -> memref<?xf32>
+  return
+}
+
+// -----
+
+func.func @dynamic_alignment(%n: index) {
+  // expected-error @+1 {{alignment must be a positive power of two, got 12}}
+  %0 = mplan.alloc_dynamic id(0) (%n) {alignment = 12 : i64} -> memref<?xf32>
+  return
+}
+
+// -----
+
+func.func @dynamic_live_range(%n: index) {
+  // expected-error @+1 {{live range [5, 5) must be non-empty and non-negative}}
+  %0 = mplan.alloc_dynamic id(0) (%n) live [5, 5) -> memref<?xf32>
+  return
+}
+
+// -----
+
+func.func @dynamic_element(%n: index) {
+  // expected-error @+1 {{element type 'memref<4xf32>' has no fixed byte size}}
+  %0 = mplan.alloc_dynamic id(0) (%n) -> memref<?xmemref<4xf32>>
+  return
+}
+
+// -----
+
+func.func @dynamic_above_without_slab(%n: index) {
+  // expected-error @+1 {{expects a slab and an 'above' list together}}
+  %0 = mplan.alloc_dynamic id(0) (%n) {above = array<i64: 1>} -> memref<?xf32>
+  return
+}
+
+// -----
+
+func.func @dynamic_above_itself(%n: index) {
+  %slab = mplan.alloc_slab : !mplan.slab<0, 64>
+  // expected-error @+1 {{is listed above itself (id 4)}}
+  %0 = mplan.alloc_dynamic id(4) (%n) in %slab above [4] : !mplan.slab<0, 64> -> memref<?xf32>
+  return
+}
+
+// -----
+
+func.func @dynamic_above_twice(%n: index) {
+  %slab = mplan.alloc_slab : !mplan.slab<0, 64>
+  // expected-error @+1 {{lists id 1 twice in 'above'}}
+  %0 = mplan.alloc_dynamic id(4) (%n) in %slab above [1, 1] : !mplan.slab<0, 64> -> memref<?xf32>
+  return
+}
+
+// -----
+
+func.func @dynamic_slab_alignment(%n: index) {
+  %slab = mplan.alloc_slab : !mplan.slab<0, 16>
+  // expected-error @+1 {{alignment 64 exceeds the slab's alignment 16}}
+  %0 = mplan.alloc_dynamic id(0) (%n) in %slab above [] : !mplan.slab<0, 16> {alignment = 64 : i64} -> memref<?xf32>
+  return
+}
+
+// -----
+
+func.func @dynamic_memory_space(%n: index) {
+  %slab = mplan.alloc_slab : !mplan.slab<0, 16>
+  // expected-error @+1 {{memory space of the buffer differs from the slab's}}
+  %0 = mplan.alloc_dynamic id(0) (%n) in %slab above [] : !mplan.slab<0, 16> -> memref<?xf32, 1>
+  return
+}

@@ -82,3 +82,23 @@ func.func @nd_vectors() {
   mplan.release_slab %s : !mplan.slab<160, 16>
   return
 }
+
+// -----
+
+// Run-time sized buffers: unplanned, and planned by a symbolic plan (above
+// the slab's static bytes and the buffers listed in `above`).
+// CHECK-LABEL: func @alloc_dynamic
+// CHECK: mplan.alloc_dynamic id(0) (%arg0) -> memref<?x64xf32>
+// CHECK: mplan.alloc_dynamic id(1) (%arg0, %arg1) {alignment = 16 : i64} -> memref<?x4x?xi8>
+// CHECK: %[[SLAB:.*]] = mplan.alloc_slab : <64, 64>
+// CHECK: mplan.alloc_dynamic id(2) (%arg0) live [3, 9) in %[[SLAB]] above [] : !mplan.slab<64, 64> -> memref<?xf32>
+// CHECK: mplan.alloc_dynamic id(3) (%arg1) live [4, 6) in %[[SLAB]] above [2] : !mplan.slab<64, 64> {alignment = 64 : i64} -> memref<?xf64>
+func.func @alloc_dynamic(%n: index, %m: index) {
+  %0 = mplan.alloc_dynamic id(0) (%n) -> memref<?x64xf32>
+  %1 = mplan.alloc_dynamic id(1) (%n, %m) {alignment = 16 : i64} -> memref<?x4x?xi8>
+  %slab = mplan.alloc_slab : !mplan.slab<64, 64>
+  %2 = mplan.alloc_dynamic id(2) (%n) live [3, 9) in %slab above [] : !mplan.slab<64, 64> -> memref<?xf32>
+  %3 = mplan.alloc_dynamic id(3) (%m) live [4, 6) in %slab above [2] : !mplan.slab<64, 64> {alignment = 64 : i64} -> memref<?xf64>
+  mplan.release_slab %slab : !mplan.slab<64, 64>
+  return
+}

@@ -9,6 +9,7 @@
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/OpImplementation.h"
 #include "mlir/IR/PatternMatch.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/Support/CheckedArithmetic.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -168,19 +169,29 @@ FailureOr<int64_t> AllocTensorOp::getByteSize() {
   return getMemRefByteSize(getMemref().getType());
 }
 
-LogicalResult AllocTensorOp::verify() {
-  if (getId() < 0)
-    return emitOpError("id must be non-negative, got ") << getId();
-  if (getStart().has_value() != getEnd().has_value())
-    return emitOpError("expects both 'start' and 'end' or neither");
-  if (getStart() && (*getStart() < 0 || *getEnd() <= *getStart()))
-    return emitOpError("live range [")
-           << *getStart() << ", " << *getEnd()
-           << ") must be non-empty and non-negative";
-  int64_t alignment = getAlignment().value_or(1);
+/// Checks the id, live range and alignment a planner buffer op carries.
+static LogicalResult verifyBufferAttrs(Operation *op, int64_t id,
+                                       std::optional<int64_t> start,
+                                       std::optional<int64_t> end,
+                                       int64_t alignment) {
+  if (id < 0)
+    return op->emitOpError("id must be non-negative, got ") << id;
+  if (start.has_value() != end.has_value())
+    return op->emitOpError("expects both 'start' and 'end' or neither");
+  if (start && (*start < 0 || *end <= *start))
+    return op->emitOpError("live range [")
+           << *start << ", " << *end << ") must be non-empty and non-negative";
   if (alignment <= 0 || !llvm::isPowerOf2_64(alignment))
-    return emitOpError("alignment must be a positive power of two, got ")
+    return op->emitOpError("alignment must be a positive power of two, got ")
            << alignment;
+  return success();
+}
+
+LogicalResult AllocTensorOp::verify() {
+  int64_t alignment = getAlignment().value_or(1);
+  if (failed(
+          verifyBufferAttrs(*this, getId(), getStart(), getEnd(), alignment)))
+    return failure();
   FailureOr<int64_t> size = getByteSize();
   if (failed(size))
     return emitOpError("element type ")
@@ -216,6 +227,49 @@ LogicalResult AllocTensorOp::verify() {
     return emitOpError("bytes [")
            << offset << ", " << offset << " + " << *size
            << ") do not fit in a slab of " << slabType.getSize() << " bytes";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// AllocDynamicOp
+//===----------------------------------------------------------------------===//
+
+int64_t AllocDynamicOp::getEffectiveAlignment() {
+  FailureOr<ElementLayout> layout =
+      getElementLayout(getMemref().getType().getElementType());
+  return std::max<int64_t>(getAlignment().value_or(1),
+                           succeeded(layout) ? layout->alignment : 1);
+}
+
+LogicalResult AllocDynamicOp::verify() {
+  if (failed(verifyBufferAttrs(*this, getId(), getStart(), getEnd(),
+                               getAlignment().value_or(1))))
+    return failure();
+  MemRefType type = getMemref().getType();
+  if (getSizes().size() != static_cast<size_t>(type.getNumDynamicDims()))
+    return emitOpError("expects one size per dynamic dimension (")
+           << type.getNumDynamicDims() << "), got " << getSizes().size();
+  if (failed(getElementLayout(type.getElementType())))
+    return emitOpError("element type ")
+           << type.getElementType() << " has no fixed byte size";
+  if (static_cast<bool>(getSlab()) != static_cast<bool>(getAbove()))
+    return emitOpError("expects a slab and an 'above' list together");
+  if (!getSlab())
+    return success();
+  auto slabType = cast<SlabType>(getSlab().getType());
+  if (type.getMemorySpace() != slabType.getMemorySpace())
+    return emitOpError("memory space of the buffer differs from the slab's");
+  if (getEffectiveAlignment() > slabType.getAlignment())
+    return emitOpError("alignment ")
+           << getEffectiveAlignment() << " exceeds the slab's alignment "
+           << slabType.getAlignment();
+  llvm::SmallDenseSet<int64_t> seen;
+  for (int64_t id : getAboveAttr().asArrayRef()) {
+    if (id == getId())
+      return emitOpError("is listed above itself (id ") << id << ")";
+    if (!seen.insert(id).second)
+      return emitOpError("lists id ") << id << " twice in 'above'";
+  }
   return success();
 }
 

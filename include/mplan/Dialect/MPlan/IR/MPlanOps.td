@@ -109,6 +109,77 @@ def MPlan_AllocTensorOp : MPlan_Op<"alloc_tensor"> {
 }
 
 //===----------------------------------------------------------------------===//
+// AllocDynamicOp
+//===----------------------------------------------------------------------===//
+
+def MPlan_DynamicMemRef : Type<
+    And<[AnyRankedOrUnrankedMemRef.predicate,
+         CPred<"::llvm::isa<::mlir::MemRefType>($_self) && "
+               "::llvm::cast<::mlir::MemRefType>($_self).getLayout()"
+               ".isIdentity()">]>,
+    "ranked memref with identity layout", "::mlir::MemRefType">;
+
+def MPlan_AllocDynamicOp : MPlan_Op<"alloc_dynamic",
+    [AttrSizedOperandSegments]> {
+  let summary = "a buffer whose size is known only at run time";
+  let description = [{
+    A buffer with dynamic dimensions (one `sizes` operand per `?` of the
+    result type, in order) and a planner `id`, whose dimensions have no
+    compile-time upper bound. Its byte size is the element size times the
+    product of its dimensions. The optional live range `live [start, end)` is
+    in the enclosing function's op numbering, as for `mplan.alloc_tensor`.
+
+    *Unplanned* (no slab operand), the op is an allocation waiting for a plan.
+    *Planned*, the buffer lives in the slab's room for dynamically sized
+    buffers, which follows the slab type's static bytes, and its place is
+    decided at run time by a *symbolic plan*: when the slab is allocated,
+    every planned `mplan.alloc_dynamic` of it gets the offset
+
+    ```
+    offset(b) = align(max(S, end(a) for every buffer a in above(b)), alignment(b))
+    end(a)    = offset(a) + bytes(a)
+    ```
+
+    where `S` is the slab type's size and `above` lists the ids of buffers
+    of the same slab, and the slab holds `max(S, end(b))` bytes over all of
+    them. The `above` relation must be acyclic; two dynamic buffers whose live
+    ranges overlap must be ordered by it (directly or through others), which
+    keeps them apart whatever their run-time sizes. Every `sizes` operand of
+    a planned buffer is therefore computed before its slab is allocated.
+
+    ```mlir
+    // Unplanned.
+    %a = mplan.alloc_dynamic id(3) (%n) -> memref<?x64xf32>
+    // Planned: above buffer 2 in %slab.
+    %b = mplan.alloc_dynamic id(4) (%n) live [5, 9) in %slab above [2]
+        : !mplan.slab<4096, 64> -> memref<?x64xf32>
+    ```
+  }];
+  let arguments = (ins MPlan_I64Attr:$id,
+                       Variadic<Index>:$sizes,
+                       OptionalAttr<MPlan_I64Attr>:$start,
+                       OptionalAttr<MPlan_I64Attr>:$end,
+                       Optional<MPlan_SlabType>:$slab,
+                       OptionalAttr<DenseI64ArrayAttr>:$above,
+                       OptionalAttr<MPlan_I64Attr>:$alignment);
+  let results = (outs Res<MPlan_DynamicMemRef, "the buffer",
+                          [MemAlloc<DefaultResource, 0, FullEffect>]>:$memref);
+  let assemblyFormat = [{
+    `id` `(` $id `)` `(` $sizes `)` (`live` ` ` `[` $start^ `,` $end `)`)?
+    (`in` $slab^ `above` $above `:` type($slab))? attr-dict
+    `->` type($memref)
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// True when the buffer has a slab.
+    bool isPlanned() { return getSlab() != nullptr; }
+    /// The alignment of the buffer: the attribute, and at least the
+    /// element's ABI alignment.
+    int64_t getEffectiveAlignment();
+  }];
+}
+
+//===----------------------------------------------------------------------===//
 // ViewOp
 //===----------------------------------------------------------------------===//
 

@@ -1,0 +1,112 @@
+// RUN: mplan-opt %s --split-input-file --mplan-capture-buffers --mplan-plan-buffers --mplan-verify-plan | FileCheck %s
+// RUN: mplan-opt %s --split-input-file --mplan-capture-buffers --mplan-plan-buffers="report=-" -o /dev/null | FileCheck %s --check-prefix=REPORT
+// RUN: mplan-opt %s --split-input-file --mplan-capture-buffers="max-bound-bytes=0" --mplan-plan-buffers | FileCheck %s --check-prefix=OFF
+
+// Buffers without an upper bound whose sizes are known where the function
+// starts are sized at run time (issue 15, item 2): captured as
+// mplan.alloc_dynamic, their sizes recomputed right before the slab, and
+// every two of them live at the same time ordered by `above`. A chain of
+// three: the first and the third never overlap, so both sit on the static
+// bytes and the second above both.
+// CHECK-LABEL: func @chain
+// CHECK:       %[[C0:.*]] = arith.constant 0 : index
+// CHECK-NEXT:  %[[N:.*]] = memref.dim %arg0, %[[C0]]
+// CHECK-NEXT:  %[[SLAB:.*]] = mplan.alloc_slab : <64, 64>
+// CHECK:       mplan.alloc_tensor id(0) {{.*}} at %[[SLAB]][0]
+// CHECK:       %[[A:.*]] = mplan.alloc_dynamic id(1) (%[[N]]) live [{{.*}}) in %[[SLAB]] above [] : !mplan.slab<64, 64> {alignment = 64 : i64} -> memref<?x64xf32>
+// CHECK:       mplan.alloc_dynamic id(2) (%[[N]]) live [{{.*}}) in %[[SLAB]] above [1, 3]
+// CHECK:       mplan.alloc_dynamic id(3) (%[[N]]) live [{{.*}}) in %[[SLAB]] above []
+// CHECK-NOT:   memref.dealloc
+// CHECK:       mplan.release_slab %[[SLAB]]
+// REPORT:      "name": "chain"
+// REPORT:      "unmanaged": []
+// REPORT:      "dynamic_arena": "max(64, end(1), end(3), end(2))"
+// REPORT:      "dynamic_size_hint": 64
+// REPORT:      "arena_bytes_at_hint": 32832
+// REPORT:      "dynamic_buffers": [
+// REPORT:        "id": 1,
+// REPORT:        "alignment": 64,
+// REPORT:        "size": "256 * dim(%arg0, 0)",
+// REPORT-NEXT:   "above": []
+// REPORT:        "id": 3,
+// REPORT:        "id": 2,
+// REPORT:        "above": [
+// REPORT-NEXT:     1,
+// REPORT-NEXT:     3
+// REPORT-NEXT:   ]
+// OFF-LABEL:   func @chain
+// OFF:         memref.alloc(%{{.*}}) {mplan.unplanned = "dynamic shape (bounded planning disabled: max-bound-bytes=0)"}
+// OFF-NOT:     mplan.alloc_dynamic
+func.func @chain(%in: memref<?x64xf32>, %out: memref<?x64xf32>) {
+  %c0 = arith.constant 0 : index
+  %s = memref.alloc() : memref<16xf32>
+  %n = memref.dim %in, %c0 : memref<?x64xf32>
+  %a = memref.alloc(%n) : memref<?x64xf32>
+  memref.copy %in, %a : memref<?x64xf32> to memref<?x64xf32>
+  %b = memref.alloc(%n) : memref<?x64xf32>
+  memref.copy %a, %b : memref<?x64xf32> to memref<?x64xf32>
+  memref.dealloc %a : memref<?x64xf32>
+  %c = memref.alloc(%n) : memref<?x64xf32>
+  memref.copy %b, %c : memref<?x64xf32> to memref<?x64xf32>
+  memref.dealloc %b : memref<?x64xf32>
+  memref.copy %c, %out : memref<?x64xf32> to memref<?x64xf32>
+  memref.dealloc %c : memref<?x64xf32>
+  %z = arith.constant 0.0 : f32
+  memref.store %z, %s[%c0] : memref<16xf32>
+  return
+}
+
+// -----
+
+// Sizes computed with arithmetic from the arguments are recomputed before the
+// slab; a function with only run-time sized buffers gets a slab of 0 static
+// bytes. A buffer allocated in a loop with a loop-invariant size is planned
+// (one place for every iteration); one whose size depends on the induction
+// variable or on memory is left alone with the reason.
+// CHECK-LABEL: func @sizes
+// CHECK:       %[[C2:.*]] = arith.constant 2 : index
+// CHECK-NEXT:  %[[K:.*]] = arith.muli %arg0, %[[C2]]
+// CHECK-NEXT:  %[[SLAB:.*]] = mplan.alloc_slab : <0, 64>
+// CHECK:       scf.for %[[I:.*]] =
+// CHECK:         mplan.alloc_dynamic id(0) (%[[K]]) live {{.*}} in %[[SLAB]] above []
+// CHECK:         memref.alloc(%[[I]]) {mplan.unplanned = "dynamic shape: no upper bound for dimension 0 {{.*}}; nor can it be sized at run time: dynamic size #0 is not computable where the function starts (it depends on a block argument that is not a function argument)"}
+// CHECK:       memref.alloc(%{{.*}}) {mplan.unplanned = "dynamic shape: no upper bound for dimension 0 {{.*}}; nor can it be sized at run time: dynamic size #0 is not computable where the function starts (it depends on 'memref.load', which may read memory, have effects or not be speculatable)"}
+// CHECK:       memref.alloc(%arg0) {mplan.unplanned = "dynamic shape: no upper bound for dimension 0 {{.*}}; run-time sizing is for the default memory space only"}
+// REPORT:      "name": "sizes"
+// REPORT:      "dynamic_arena": "max(0, end(0))"
+// REPORT:      "size": "4 * (%arg0 * 2)"
+func.func @sizes(%n: index, %p: memref<index>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %cst = arith.constant 1.0 : f32
+  scf.for %i = %c0 to %n step %c1 {
+    %c2 = arith.constant 2 : index
+    %k = arith.muli %n, %c2 : index
+    %a = memref.alloc(%k) : memref<?xf32>
+    linalg.fill ins(%cst : f32) outs(%a : memref<?xf32>)
+    memref.dealloc %a : memref<?xf32>
+    %b = memref.alloc(%i) : memref<?xf32>
+    linalg.fill ins(%cst : f32) outs(%b : memref<?xf32>)
+    memref.dealloc %b : memref<?xf32>
+  }
+  %m = memref.load %p[] : memref<index>
+  %c = memref.alloc(%m) : memref<?xf32>
+  linalg.fill ins(%cst : f32) outs(%c : memref<?xf32>)
+  memref.dealloc %c : memref<?xf32>
+  %d = memref.alloc(%n) : memref<?xf32, 1>
+  linalg.fill ins(%cst : f32) outs(%d : memref<?xf32, 1>)
+  memref.dealloc %d : memref<?xf32, 1>
+  return
+}
+
+// -----
+
+// The analysis' reasons come first: a returned run-time sized buffer stays a
+// heap allocation.
+// CHECK-LABEL: func @returned
+// CHECK:       memref.alloc(%arg0) {mplan.unplanned = "escapes via return"}
+// CHECK-NOT:   mplan.alloc_slab
+func.func @returned(%n: index) -> memref<?xf32> {
+  %a = memref.alloc(%n) : memref<?xf32>
+  return %a : memref<?xf32>
+}
