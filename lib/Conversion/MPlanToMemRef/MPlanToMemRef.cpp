@@ -70,6 +70,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "mplan/Analysis/BufferLiveness.h"
+#include "mplan/Analysis/EntryValues.h"
 #include "mplan/Analysis/PlanVerifier.h"
 #include "mplan/Conversion/Passes.h"
 #include "mplan/Dialect/MPlan/IR/MPlanOps.h"
@@ -111,6 +112,10 @@ struct ArgumentArena {
   int64_t size = 0;
   int64_t alignment = 1;
   bool final = false; ///< set once all the function's own calls are handled
+  /// The slab holds run-time sized buffers: the arena is a `memref<?xi8>`
+  /// whose size `<name>_arena_size` computes from the function's arguments,
+  /// and `size` is its static part.
+  bool runtimeSized = false;
 };
 
 /// The functions a global arena would be wrong for, and why.
@@ -225,10 +230,12 @@ static LogicalResult checkSymbolicPlan(AllocSlabOp slab) {
 
 /// Evaluates the symbolic plan of the run-time sized buffers of `slab` (
 /// checked by checkSymbolicPlan) at `builder`'s insertion point, right before
-/// the slab: sets the byte offset of each in `offsets` and returns the
+/// the slab (or, with `sizes` mapping the buffers' sizes to values there,
+/// elsewhere): sets the byte offset of each in `offsets` and returns the
 /// arena's byte size, max(static size, every buffer's end).
 static Value buildSymbolicPlan(OpBuilder &builder, AllocSlabOp slab,
-                               llvm::DenseMap<Operation *, Value> &offsets) {
+                               llvm::DenseMap<Operation *, Value> &offsets,
+                               const IRMapping &sizes = IRMapping()) {
   Location loc = slab.getLoc();
   SmallVector<AllocDynamicOp> ops = getDynamicBuffers(slab);
   llvm::DenseMap<int64_t, AllocDynamicOp> byId;
@@ -263,7 +270,8 @@ static Value buildSymbolicPlan(OpBuilder &builder, AllocSlabOp slab,
         factor *= dim;
     Value bytes = arith::ConstantIndexOp::create(builder, loc, factor);
     for (Value size : op.getSizes())
-      bytes = arith::MulIOp::create(builder, loc, bytes, size);
+      bytes = arith::MulIOp::create(builder, loc, bytes,
+                                    sizes.lookupOrDefault(size));
     Value end = arith::AddIOp::create(builder, loc, offset, bytes);
     offsets[op] = offset;
     ends[op] = end;
@@ -451,7 +459,10 @@ ArenaKind
 ConvertMPlanToMemRefPass::chooseArenaKind(AllocSlabOp slab, ArenaKind requested,
                                           const GlobalArenaHazards &hazards) {
   auto func = slab->getParentOfType<FunctionOpInterface>();
-  if (requested != ArenaKind::Heap && !getDynamicBuffers(slab).empty()) {
+  // (arena=argument: the slabs of the functions taking their arena from the
+  // caller never come here, the others are on the heap anyway.)
+  if (requested != ArenaKind::Heap && requested != ArenaKind::Argument &&
+      !getDynamicBuffers(slab).empty()) {
     slab.emitRemark("slab holds run-time sized buffers (mplan.alloc_dynamic), "
                     "so its size is known only when the function runs; "
                     "allocated on the heap instead");
@@ -651,6 +662,8 @@ enum class DeferReason {
   /// The callee is in a call-graph cycle with the caller: its arena size was
   /// not final when the caller was processed.
   NotFinal,
+  /// The callee's arena size is known only when it is called.
+  RuntimeSized,
 };
 
 struct DeferredCall {
@@ -773,6 +786,10 @@ nestCalleeArenas(ModuleOp module, SymbolTable &symbols,
         deferred.push_back({call, DeferReason::NotFinal});
         continue;
       }
+      if (info.runtimeSized) {
+        deferred.push_back({call, DeferReason::RuntimeSized});
+        continue;
+      }
       builder.setInsertionPoint(call);
       int64_t index = liveness->getIndex(call);
       LiveRange live{index, index + 1};
@@ -807,21 +824,41 @@ nestCalleeArenas(ModuleOp module, SymbolTable &symbols,
       it->second.size = slab.getType().getSize();
       it->second.alignment = slab.getType().getAlignment();
       it->second.final = true;
+      it->second.runtimeSized = !getDynamicBuffers(slab).empty();
     }
   }
 }
 
-/// Passes `call` an arena of `info`'s size allocated on the heap right before
-/// it and freed right after.
+/// The name of the function that computes the arena size of `func`.
+static std::string getArenaSizeName(func::FuncOp func) {
+  return (func.getSymName() + "_arena_size").str();
+}
+
+/// Passes `call` an arena of `info`'s size (computed by the callee's
+/// `_arena_size` function from the call's operands when it is run-time
+/// sized) allocated on the heap right before it and freed right after.
 static void allocateArenaAroundCall(OpBuilder &builder, func::CallOp call,
+                                    func::FuncOp callee,
                                     const ArgumentArena &info) {
   builder.setInsertionPoint(call);
-  auto alloc = memref::AllocOp::create(
-      builder, call.getLoc(), getArenaType(builder.getContext(), info.size),
-      ValueRange(), builder.getI64IntegerAttr(info.alignment));
+  Location loc = call.getLoc();
+  memref::AllocOp alloc;
+  IntegerAttr alignment = builder.getI64IntegerAttr(info.alignment);
+  if (info.runtimeSized) {
+    auto size =
+        func::CallOp::create(builder, loc, getArenaSizeName(callee),
+                             builder.getIndexType(), call.getOperands());
+    alloc = memref::AllocOp::create(
+        builder, loc, getArenaType(builder.getContext(), ShapedType::kDynamic),
+        size.getResults(), alignment);
+  } else {
+    alloc = memref::AllocOp::create(
+        builder, loc, getArenaType(builder.getContext(), info.size),
+        ValueRange(), alignment);
+  }
   alloc->setAttr(kArenaAttr, builder.getUnitAttr());
   builder.setInsertionPointAfter(call);
-  memref::DeallocOp::create(builder, call.getLoc(), alloc.getResult());
+  memref::DeallocOp::create(builder, loc, alloc.getResult());
   call->insertOperands(call->getNumOperands(), alloc.getResult());
 }
 
@@ -832,15 +869,18 @@ static LogicalResult
 addArenaArguments(SymbolTable &symbols,
                   const llvm::MapVector<func::FuncOp, AllocSlabOp> &slabs,
                   const llvm::MapVector<func::FuncOp, ArgumentArena> &argFuncs,
-                  llvm::DenseMap<Value, Value> &arenas, bool noAlias) {
+                  llvm::DenseMap<Value, Value> &arenas, bool noAlias,
+                  llvm::DenseMap<Operation *, Value> &dynamicOffsets) {
   for (const auto &argFunc : argFuncs) {
     func::FuncOp func = argFunc.first;
     const ArgumentArena &info = argFunc.second;
     MLIRContext *ctx = func.getContext();
     OpBuilder builder(ctx);
     AllocSlabOp slab = slabs.lookup(func);
-    MemRefType arenaType = getArenaType(ctx, info.size);
+    MemRefType arenaType =
+        getArenaType(ctx, info.runtimeSized ? ShapedType::kDynamic : info.size);
     Block &entry = func.getBody().front();
+    SmallVector<Type> argTypes(func.getArgumentTypes());
     unsigned argIndex = func.getNumArguments();
     if (failed(func.insertArgument(argIndex, arenaType,
                                    DictionaryAttr::get(ctx), slab.getLoc())))
@@ -850,7 +890,10 @@ addArenaArguments(SymbolTable &symbols,
     if (noAlias)
       func.setArgAttr(argIndex, LLVM::LLVMDialect::getNoAliasAttrName(),
                       UnitAttr::get(ctx));
-    func->setAttr(kArenaSizeAttr, builder.getI64IntegerAttr(info.size));
+    // A run-time sized arena has no static size: only the size function
+    // knows it.
+    if (!info.runtimeSized)
+      func->setAttr(kArenaSizeAttr, builder.getI64IntegerAttr(info.size));
     func->setAttr(kArenaAlignAttr, builder.getI64IntegerAttr(info.alignment));
     builder.setInsertionPointToStart(&entry);
     // memref.assume_alignment takes an i32: a larger (power-of-two) arena
@@ -861,20 +904,40 @@ addArenaArguments(SymbolTable &symbols,
         builder.getI32IntegerAttr(static_cast<int32_t>(assumedAlignment)));
     arenas[slab.getResult()] = assumed.getResult();
 
-    // `<name>_arena_size() -> index`.
-    std::string sizeName = (func.getSymName() + "_arena_size").str();
+    // The offsets of run-time sized buffers, computed in the function.
+    if (info.runtimeSized) {
+      builder.setInsertionPoint(slab);
+      buildSymbolicPlan(builder, slab, dynamicOffsets);
+    }
+
+    // `<name>_arena_size() -> index`, or, for a run-time sized arena,
+    // `<name>_arena_size(<the function's arguments>) -> index`: the same
+    // symbolic plan, on sizes recomputed from the arguments.
+    std::string sizeName = getArenaSizeName(func);
     if (symbols.lookup(sizeName))
       return func.emitError("convert-mplan-to-memref: cannot create '")
              << sizeName << "': a symbol of that name exists";
     builder.setInsertionPointAfter(func);
     auto sizeFunc = func::FuncOp::create(
         builder, func.getLoc(), sizeName,
-        builder.getFunctionType({}, {builder.getIndexType()}));
+        builder.getFunctionType(info.runtimeSized ? TypeRange(argTypes)
+                                                  : TypeRange(),
+                                {builder.getIndexType()}));
     sizeFunc.setVisibility(func.getVisibility());
     Block *body = sizeFunc.addEntryBlock();
     builder.setInsertionPointToStart(body);
-    Value size =
-        arith::ConstantIndexOp::create(builder, func.getLoc(), info.size);
+    Value size;
+    if (info.runtimeSized) {
+      IRMapping mapping;
+      for (unsigned i = 0; i < argTypes.size(); ++i)
+        mapping.map(entry.getArgument(i), body->getArgument(i));
+      for (AllocDynamicOp op : getDynamicBuffers(slab))
+        cloneAtEntry(builder, op.getSizes(), mapping);
+      llvm::DenseMap<Operation *, Value> unused;
+      size = buildSymbolicPlan(builder, slab, unused, mapping);
+    } else {
+      size = arith::ConstantIndexOp::create(builder, func.getLoc(), info.size);
+    }
     func::ReturnOp::create(builder, func.getLoc(), size);
     symbols.insert(sizeFunc);
   }
@@ -901,11 +964,8 @@ LogicalResult ConvertMPlanToMemRefPass::lowerArgumentArenas(
     // `main` is the program's entry point: whatever runs it (mlir-runner, a
     // C runtime) passes no arena, so by default it keeps a heap arena and
     // hands slices of it to the functions it calls.
-    // A slab with run-time sized buffers has no size to pass: the function
-    // keeps a heap arena (chooseArenaKind says so at the slab).
     for (auto [func, slab] : slabs)
-      if (slab && func.getSymName() != "main" &&
-          getDynamicBuffers(slab).empty())
+      if (slab && func.getSymName() != "main")
         argFuncs[func] = {};
   } else {
     for (const std::string &name : functions) {
@@ -922,12 +982,6 @@ LogicalResult ConvertMPlanToMemRefPass::lowerArgumentArenas(
                << "' named in functions= has no planned buffers in the "
                   "default memory space (no mplan.alloc_slab without a memory "
                   "space); plan it first";
-      if (!getDynamicBuffers(slabs.lookup(func)).empty())
-        return func.emitError("convert-mplan-to-memref: function '")
-               << name
-               << "' named in functions= has run-time sized buffers "
-                  "(mplan.alloc_dynamic), so its arena size is known only "
-                  "when it runs; it cannot take its arena from the caller";
       argFuncs[func] = {};
     }
   }
@@ -961,9 +1015,10 @@ LogicalResult ConvertMPlanToMemRefPass::lowerArgumentArenas(
   OpBuilder builder(module.getContext());
   for (DeferredCall d : deferred) {
     auto callee = symbols.lookup<func::FuncOp>(d.call.getCallee());
-    allocateArenaAroundCall(builder, d.call, argFuncs[callee]);
+    allocateArenaAroundCall(builder, d.call, callee, argFuncs[callee]);
   }
-  return addArenaArguments(symbols, slabs, argFuncs, arenas, arenaNoAlias);
+  return addArenaArguments(symbols, slabs, argFuncs, arenas, arenaNoAlias,
+                           dynamicOffsets);
 }
 
 namespace {
@@ -1061,7 +1116,7 @@ LogicalResult ConvertMPlanToMemRefPass::lowerSharedGlobalArenas(
     call.emitRemark("the arena of '")
         << callee.getSymName()
         << "' is allocated on the heap around this call: " << why;
-    allocateArenaAroundCall(builder, call, argFuncs[callee]);
+    allocateArenaAroundCall(builder, call, callee, argFuncs[callee]);
   };
 
   for (auto &[space, slabs] : bySpace) {
@@ -1100,6 +1155,9 @@ LogicalResult ConvertMPlanToMemRefPass::lowerSharedGlobalArenas(
           continue;
         case DeferReason::NotCovered:
           heapAroundCall(d.call, "the caller's slab does not dominate it");
+          continue;
+        case DeferReason::RuntimeSized:
+          heapAroundCall(d.call, "its size is known only when it is called");
           continue;
         case DeferReason::NotFinal:
           heapAroundCall(d.call,
@@ -1217,7 +1275,7 @@ LogicalResult ConvertMPlanToMemRefPass::lowerSharedGlobalArenas(
            << "), instead of their sum, " << sum << " bytes; not re-entrant";
   }
   return addArenaArguments(symbols, defaultSlabs, argFuncs, arenas,
-                           arenaNoAlias);
+                           arenaNoAlias, dynamicOffsets);
 }
 
 void ConvertMPlanToMemRefPass::runOnOperation() {
