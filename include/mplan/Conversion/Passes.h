@@ -44,6 +44,13 @@ struct MPlanToLLVMOptions : public PassPipelineOptions<MPlanToLLVMOptions> {
                      "scalar floating-point accumulators of loops scopes "
                      "(mplan-tag-buffer-accesses' option)"),
       llvm::cl::init(false)};
+  PassOptions::Option<bool> unrollOuterLoops{
+      *this, "unroll-outer-loops",
+      llvm::cl::desc("Let LLVM unroll the loops that contain loops in "
+                     "functions with an arena (by default "
+                     "mplan-keep-outer-loops marks them "
+                     "llvm.loop.unroll.disable)"),
+      llvm::cl::init(false)};
 };
 
 /// Adds the upstream passes that lower linalg, scf, memref, arith, math, cf

@@ -229,15 +229,17 @@ def MPlanTagBufferAccesses : Pass<"mplan-tag-buffer-accesses",
     store is marked with the one buffer it reads or writes.
 
     Unless `scope-float-accumulators` is set, the loads and stores of a
-    scalar floating-point accumulator get no mark: a `memref.store` of a
-    float directly in a loop body (`LoopLikeOpInterface`) at a memref and
-    indices that do not change in the loop, with a `memref.load` of the same
-    element before it in its block (the reduction loops that
-    `convert-linalg-to-loops` makes of matmul and conv). With scopes LLVM
-    keeps such an accumulator in a register for the whole loop; storing it
-    every iteration, as it does without scopes, makes these loops faster
-    when their other loads miss the L1 cache (docs/design.md). An unmarked
-    access claims nothing, so this never affects soundness.
+    scalar floating-point accumulator of a strided reduction get no mark: a
+    `memref.store` of a float directly in an `scf.for` body at a memref and
+    indices that do not change in the loop, the `memref.load`s of the same
+    element before it in its block, when another load of that block
+    advances by at least 64 bytes per iteration over more than 32 KiB in the
+    loop (the reduction loops that `convert-linalg-to-loops` makes of a
+    matmul with a wide right-hand side or a conv with many channels). With
+    scopes LLVM keeps such an accumulator in a register for the whole loop;
+    storing it every iteration, as it does without scopes, makes these loops
+    faster when their strided loads miss the L1 cache (docs/design.md). An
+    unmarked access claims nothing, so this never affects soundness.
   }];
   let dependentDialects = ["::mlir::memref::MemRefDialect"];
   let options = [
@@ -246,6 +248,28 @@ def MPlanTagBufferAccesses : Pass<"mplan-tag-buffer-accesses",
            "Also mark the loads and stores of scalar floating-point "
            "accumulators of loops">,
   ];
+}
+
+def MPlanKeepOuterLoops : Pass<"mplan-keep-outer-loops",
+                               "::mlir::func::FuncOp"> {
+  let summary = "Keep LLVM from unrolling the outer loops of planned functions";
+  let description = [{
+    In a function with an arena (an op or argument marked `mplan.arena` by
+    `convert-mplan-to-memref`), every `scf.for` that contains another loop
+    gets `loop_annotation = #llvm.loop_annotation<unroll =
+    #llvm.loop_unroll<disable = true>>`, which `scf-to-cf` gives its latch
+    branch and the LLVM lowering turns into `llvm.loop.unroll.disable`.
+    Innermost loops are left to LLVM (unrolled, vectorized, interleaved as
+    it sees fit). A planned function's buffers are constant offsets from one
+    pointer and, with the alias scopes, known not to overlap, so LLVM's
+    full-unroll cost model sees every address fold: it fully unrolls outer
+    loops around vectorized inner loops into basic blocks of thousands of
+    memory operations, on which X86 SelectionDAG instruction selection
+    spends minutes (docs/benchmarks.md, "Compile time"). Loops that already
+    have a `loop_annotation` keep it. `mplan-to-llvm` runs it unless
+    `unroll-outer-loops` is set.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
 
 def MPlanBufferAliasScopes : Pass<"mplan-buffer-alias-scopes", "ModuleOp"> {

@@ -28,8 +28,11 @@
 #include "mlir/Conversion/UBToLLVM/UBToLLVM.h"
 #include "mlir/Conversion/VectorToLLVM/ConvertVectorToLLVMPass.h"
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Linalg/Passes.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Interfaces/LoopLikeInterface.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/DialectConversion.h"
@@ -39,6 +42,7 @@ namespace mplan {
 #define GEN_PASS_DEF_CONVERTMPLANARENASTOLLVM
 #define GEN_PASS_DEF_MPLANDEALLOCINDEFAULTSPACE
 #define GEN_PASS_DEF_MPLANEXPANDSTATICREALLOC
+#define GEN_PASS_DEF_MPLANKEEPOUTERLOOPS
 #include "mplan/Conversion/Passes.h.inc"
 } // namespace mplan
 } // namespace mlir
@@ -132,6 +136,56 @@ struct MPlanExpandStaticReallocPass
 };
 } // namespace
 
+namespace {
+struct MPlanKeepOuterLoopsPass
+    : public mlir::mplan::impl::MPlanKeepOuterLoopsBase<
+          MPlanKeepOuterLoopsPass> {
+  void runOnOperation() override {
+    func::FuncOp func = getOperation();
+    if (func.isExternal())
+      return;
+    // Only functions with an arena (planned by mplan).
+    bool hasArena = llvm::any_of(func.getArguments(), [&](BlockArgument arg) {
+      return func.getArgAttr(arg.getArgNumber(), "mplan.arena");
+    });
+    if (!hasArena)
+      func.walk([&](Operation *op) {
+        if (op->hasAttr("mplan.arena")) {
+          hasArena = true;
+          return WalkResult::interrupt();
+        }
+        return WalkResult::advance();
+      });
+    if (!hasArena)
+      return;
+    MLIRContext *ctx = &getContext();
+    auto noUnroll = LLVM::LoopAnnotationAttr::get(
+        ctx, /*disableNonforced=*/{}, /*vectorize=*/{}, /*interleave=*/{},
+        LLVM::LoopUnrollAttr::get(ctx, /*disable=*/BoolAttr::get(ctx, true),
+                                  /*count=*/{}, /*runtimeDisable=*/{},
+                                  /*full=*/{}, /*followupUnrolled=*/{},
+                                  /*followupRemainder=*/{},
+                                  /*followupAll=*/{}),
+        /*unrollAndJam=*/{}, /*licm=*/{}, /*distribute=*/{}, /*pipeline=*/{},
+        /*peeled=*/{}, /*unswitch=*/{}, /*mustProgress=*/{},
+        /*isVectorized=*/{}, /*startLoc=*/{}, /*endLoc=*/{},
+        /*parallelAccesses=*/{});
+    // scf-to-cf gives the loop's latch branch its `loop_annotation`.
+    StringRef name = LLVM::BrOp::getLoopAnnotationAttrName(
+                         OperationName(LLVM::BrOp::getOperationName(), ctx))
+                         .getValue();
+    func.walk([&](scf::ForOp loop) {
+      if (loop->hasAttr(name))
+        return;
+      WalkResult nested = loop.getBody()->walk(
+          [](LoopLikeOpInterface) { return WalkResult::interrupt(); });
+      if (nested.wasInterrupted())
+        loop->setAttr(name, noUnroll);
+    });
+  }
+};
+} // namespace
+
 void mlir::mplan::buildMPlanToLLVMPipeline(OpPassManager &pm,
                                            const MPlanToLLVMOptions &options) {
   // What upstream's ownership-based deallocation left for the buffers mplan
@@ -151,6 +205,8 @@ void mlir::mplan::buildMPlanToLLVMPipeline(OpPassManager &pm,
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());
+  if (!options.unrollOuterLoops)
+    pm.addNestedPass<func::FuncOp>(mplan::createMPlanKeepOuterLoops());
   // Each load and store now reads or writes one memref: mark the arena bytes
   // it may touch (the marks travel in locations through the lowering). The
   // loops are still scf, so that the accumulators of reduction loops can be
