@@ -29,7 +29,10 @@ def MPlan_AllocSlabOp : MPlan_Op<"alloc_slab"> {
     Creates an arena of the size and alignment given by the result type. Each
     `mplan.alloc_slab` must be released by `mplan.release_slab` on every path
     out of its block; `--convert-mplan-to-memref` decides where the bytes come
-    from (heap, stack, a global or a function argument).
+    from (heap, stack, a global or a function argument). A slab that run-time
+    sized buffers (`mplan.alloc_dynamic`) are planned in holds more than its
+    type's size: room for them follows the type's bytes, and the slab's size
+    is computed from their symbolic plan when it is allocated.
 
     ```mlir
     %slab = mplan.alloc_slab : !mplan.slab<4096, 64>

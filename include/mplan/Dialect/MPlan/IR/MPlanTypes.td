@@ -9,7 +9,9 @@ def MPlan_SlabType : MPlan_Type<"Slab", "slab"> {
   let summary = "an arena of bytes that planned buffers live in";
   let description = [{
     `!mplan.slab<SIZE, ALIGN>` is an arena of `SIZE` bytes whose first byte is
-    aligned to `ALIGN` bytes (a power of two), in the default memory space.
+    aligned to `ALIGN` bytes (a power of two), in the default memory space;
+    when run-time sized buffers (`mplan.alloc_dynamic`) are planned in it,
+    `SIZE` is its static part and they follow it.
     `!mplan.slab<SIZE, ALIGN, SPACE>` is one in memory space `SPACE` (the
     memory space attribute of a memref type: an integer, or a dialect
     attribute such as `#gpu.address_space<workgroup>`). Every planned
