@@ -1,6 +1,9 @@
 //===- EntryValues.cpp - Values computable at a function's entry ----------===//
 
 #include "mplan/Analysis/EntryValues.h"
+#include "mplan/Dialect/MPlan/IR/MPlanOps.h"
+
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 
 #include "mlir/IR/Operation.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
@@ -11,6 +14,31 @@
 
 using namespace mlir;
 using namespace mlir::mplan;
+
+/// The size operand that `value`, a `memref.dim` at a constant index of a
+/// buffer allocated with dynamic sizes (memref.alloc, memref.alloca,
+/// mplan.alloc_dynamic), is equal to; null otherwise. Such a dim is computable
+/// wherever that size is, although the buffer itself is not.
+static Value getAllocatedSize(Value value) {
+  auto dim = value.getDefiningOp<memref::DimOp>();
+  std::optional<int64_t> index = dim ? dim.getConstantIndex() : std::nullopt;
+  if (!index)
+    return Value();
+  Operation *alloc = dim.getSource().getDefiningOp();
+  ValueRange sizes;
+  if (auto op = dyn_cast_if_present<memref::AllocOp>(alloc))
+    sizes = op.getDynamicSizes();
+  else if (auto op = dyn_cast_if_present<memref::AllocaOp>(alloc))
+    sizes = op.getDynamicSizes();
+  else if (auto op = dyn_cast_if_present<AllocDynamicOp>(alloc))
+    sizes = op.getSizes();
+  else
+    return Value();
+  auto type = cast<MemRefType>(dim.getSource().getType());
+  if (*index < 0 || *index >= type.getRank() || !type.isDynamicDim(*index))
+    return Value();
+  return sizes[type.getDynamicDimIndex(*index)];
+}
 
 std::optional<std::string>
 mlir::mplan::getEntryComputeReason(Value value, Region &body, unsigned maxOps) {
@@ -24,6 +52,10 @@ mlir::mplan::getEntryComputeReason(Value value, Region &body, unsigned maxOps) {
         continue;
       return std::string("it depends on a block argument that is not a "
                          "function argument");
+    }
+    if (Value size = getAllocatedSize(current)) {
+      worklist.push_back(size);
+      continue;
     }
     Operation *op = current.getDefiningOp();
     if (!visited.insert(op).second)
@@ -49,6 +81,11 @@ SmallVector<Value> mlir::mplan::cloneAtEntry(OpBuilder &builder,
   std::function<Value(Value)> clone = [&](Value value) -> Value {
     if (Value mapped = mapping.lookupOrNull(value))
       return mapped;
+    if (Value size = getAllocatedSize(value)) {
+      Value copy = clone(size);
+      mapping.map(value, copy);
+      return copy;
+    }
     Operation *op = value.getDefiningOp();
     if (!op)
       return value;

@@ -110,3 +110,23 @@ func.func @returned(%n: index) -> memref<?xf32> {
   %a = memref.alloc(%n) : memref<?xf32>
   return %a : memref<?xf32>
 }
+
+// -----
+
+// A size read off another buffer with memref.dim stands for the size that
+// buffer was allocated with, so it is computable where the function starts
+// even though the buffer is not.
+// CHECK-LABEL: func @dim_of_alloc
+// CHECK:       %[[SLAB:.*]] = mplan.alloc_slab : <0, 64>
+// CHECK:       mplan.alloc_dynamic id(0) (%arg0) live
+// CHECK:       mplan.alloc_dynamic id(1) (%arg0) live
+func.func @dim_of_alloc(%n: index) {
+  %c0 = arith.constant 0 : index
+  %cst = arith.constant 1.0 : f32
+  %a = memref.alloc(%n) : memref<?xf32>
+  linalg.fill ins(%cst : f32) outs(%a : memref<?xf32>)
+  %m = memref.dim %a, %c0 : memref<?xf32>
+  %b = memref.alloc(%m) : memref<?xf32>
+  memref.copy %a, %b : memref<?xf32> to memref<?xf32>
+  return
+}

@@ -6,7 +6,8 @@
 // block or the result of a pure op (no regions, no memory effects,
 // speculatable: `arith` arithmetic without a possible division by zero,
 // `memref.dim` / `tensor.dim` of a ranked value at a constant index, ...)
-// whose operands are, within a budget of ops.
+// whose operands are, within a budget of ops. A `memref.dim` of a buffer
+// allocated with dynamic sizes stands for the size it was allocated with.
 //
 //===----------------------------------------------------------------------===//
 
