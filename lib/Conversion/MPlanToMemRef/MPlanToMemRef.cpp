@@ -77,6 +77,7 @@
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Dominance.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
@@ -196,11 +197,18 @@ static SmallVector<AllocDynamicOp> getDynamicBuffers(AllocSlabOp slab) {
 
 /// Checks that `above` of the run-time sized buffers of `slab` names buffers
 /// of the slab and is acyclic (verify-plan checks it too, with live ranges).
-static LogicalResult checkSymbolicPlan(AllocSlabOp slab) {
+static LogicalResult checkSymbolicPlan(AllocSlabOp slab,
+                                       DominanceInfo &dominance) {
   SmallVector<AllocDynamicOp> ops = getDynamicBuffers(slab);
   llvm::DenseMap<int64_t, AllocDynamicOp> byId;
-  for (AllocDynamicOp op : ops)
+  for (AllocDynamicOp op : ops) {
     byId[op.getId()] = op;
+    // The plan is evaluated where the slab is allocated.
+    for (Value size : op.getSizes())
+      if (!dominance.properlyDominates(size, slab))
+        return op.emitOpError("has a size that is not computed before its "
+                              "slab is allocated");
+  }
   // 0: unvisited, 1: on the stack, 2: done.
   llvm::DenseMap<Operation *, int> state;
   std::function<LogicalResult(AllocDynamicOp)> visit =
@@ -1343,9 +1351,10 @@ void ConvertMPlanToMemRefPass::runOnOperation() {
 
   SymbolTable symbols(module);
   OpBuilder builder(&getContext());
+  DominanceInfo dominance(module);
   WalkResult symbolic = module.walk([&](AllocSlabOp slab) {
-    return failed(checkSymbolicPlan(slab)) ? WalkResult::interrupt()
-                                           : WalkResult::advance();
+    return failed(checkSymbolicPlan(slab, dominance)) ? WalkResult::interrupt()
+                                                      : WalkResult::advance();
   });
   if (symbolic.wasInterrupted())
     return signalPassFailure();
