@@ -25,7 +25,12 @@ def ConvertMPlanToMemRef : Pass<"convert-mplan-to-memref", "ModuleOp"> {
     Where the slab's bytes come from is chosen by `arena`:
 
     * `heap`: one aligned `memref.alloc` per call, freed by
-      `mplan.release_slab` (`memref.dealloc`) at every exit.
+      `mplan.release_slab` (`memref.dealloc`) at every exit. A slab holding
+      run-time sized buffers (`mplan.alloc_dynamic`) always gets a heap arena
+      (with a remark for `stack`, `global` and `shared-global`): right
+      before it, the symbolic plan is evaluated (each buffer's offset, the
+      arena's size) and the arena is a `memref<?xi8>` of that size; the
+      buffers are `memref.view`s of it at their offsets.
     * `stack`: one aligned `memref.alloca` per call, for a slab of at most
       `stack-limit` bytes at the entry of a function (or
       `memref.alloca_scope`) body. A larger slab gets a heap arena, and so
@@ -58,7 +63,12 @@ def ConvertMPlanToMemRef : Pass<"convert-mplan-to-memref", "ModuleOp"> {
       or other pointer the function reaches during the call points into:
       `llvm.noalias` states it to LLVM, and `mplan-buffer-alias-scopes` then
       treats the other arguments as outside the arena) and a companion
-      `<name>_arena_size() -> index` function. Slabs in other memory spaces,
+      `<name>_arena_size() -> index` function. A function whose slab holds
+      run-time sized buffers (`mplan.alloc_dynamic`) takes a `memref<?xi8>`
+      instead, gets no `mplan.arena_size`, and its companion takes the
+      function's own arguments and evaluates the same symbolic plan on them;
+      its callers in the module allocate its arena on the heap around the
+      call with that size. Slabs in other memory spaces,
       and the slabs of functions not named, keep a heap arena in their space.
       Call sites in the module pass memory: functions are processed callees
       first (call-graph post-order); a caller with a default-space slab gets
