@@ -40,6 +40,27 @@ class Unplanned:
 
 
 @dataclass
+class RuntimeSizedBuffer:
+    """A buffer placed by the symbolic plan (``mplan.alloc_dynamic``): its
+    size is an expression of the function's arguments (``"256 * dim(%arg0,
+    0)"``); it sits above the slab's static bytes and above the buffers
+    ``above`` lists, at an offset computed when the function runs."""
+
+    id: int
+    start: int
+    end: int
+    size: str
+    alignment: int
+    above: List[int] = field(default_factory=list)
+    loc: str = ""
+
+    def to_json(self) -> Dict[str, Any]:
+        return {"id": self.id, "start": self.start, "end": self.end,
+                "alignment": self.alignment, "loc": self.loc, "size": self.size,
+                "above": list(self.above)}
+
+
+@dataclass
 class FunctionPlan:
     name: str
     strategy: str
@@ -47,16 +68,25 @@ class FunctionPlan:
     lower_bound_bytes: int
     buffers: List[PlacedBuffer] = field(default_factory=list)
     unmanaged: List[Unplanned] = field(default_factory=list)
+    #: The symbolic plan of the run-time sized buffers, if any; then
+    #: ``arena_bytes`` is the static part and ``dynamic_arena`` the arena's
+    #: size as an expression (``"max(64, end(1), end(2))"``).
+    dynamic_buffers: List[RuntimeSizedBuffer] = field(default_factory=list)
+    dynamic_arena: str = ""
 
     @property
     def ratio(self) -> float:
         return self.arena_bytes / self.lower_bound_bytes if self.lower_bound_bytes else 1.0
 
     def to_json(self) -> Dict[str, Any]:
-        return {"name": self.name, "strategy": self.strategy, "arena_bytes": self.arena_bytes,
-                "lower_bound_bytes": self.lower_bound_bytes,
-                "buffers": [b.to_json() for b in self.buffers],
-                "unmanaged": [{"loc": u.loc, "reason": u.reason} for u in self.unmanaged]}
+        result = {"name": self.name, "strategy": self.strategy, "arena_bytes": self.arena_bytes,
+                  "lower_bound_bytes": self.lower_bound_bytes,
+                  "buffers": [b.to_json() for b in self.buffers],
+                  "unmanaged": [{"loc": u.loc, "reason": u.reason} for u in self.unmanaged]}
+        if self.dynamic_buffers:
+            result["dynamic_arena"] = self.dynamic_arena
+            result["dynamic_buffers"] = [b.to_json() for b in self.dynamic_buffers]
+        return result
 
 
 def max_live(buffers: List[PlacedBuffer]) -> int:
@@ -164,7 +194,7 @@ def from_report(data: Any, source: str = "report") -> List[FunctionPlan]:
         where = f"{source}: functions[{i}]"
         if not isinstance(fn, dict):
             raise ReportError(f"{where}: not an object")
-        for key in ("buffers", "unmanaged"):
+        for key in ("buffers", "unmanaged", "dynamic_buffers"):
             if not isinstance(fn.get(key, []), list):
                 raise ReportError(f"{where}.{key}: not a list")
         buffers = []
@@ -181,6 +211,20 @@ def from_report(data: Any, source: str = "report") -> List[FunctionPlan]:
                 raise ReportError(f"{bw}: missing {e.args[0]!r}") from None
         unmanaged = [Unplanned(str(u.get("loc", "")), str(u.get("reason", "")))
                      for u in fn.get("unmanaged", []) if isinstance(u, dict)]
+        dynamic = []
+        for j, b in enumerate(fn.get("dynamic_buffers", [])):
+            bw = f"{where}.dynamic_buffers[{j}]"
+            if not isinstance(b, dict) or not isinstance(b.get("above", []), list):
+                raise ReportError(f"{bw}: not an object with an \"above\" list")
+            try:
+                dynamic.append(RuntimeSizedBuffer(
+                    id=_int(b["id"], bw + ".id"), start=_int(b["start"], bw + ".start"),
+                    end=_int(b["end"], bw + ".end"), size=str(b["size"]),
+                    alignment=_int(b["alignment"], bw + ".alignment"),
+                    above=[_int(a, bw + ".above") for a in b.get("above", [])],
+                    loc=str(b.get("loc", ""))))
+            except KeyError as e:
+                raise ReportError(f"{bw}: missing {e.args[0]!r}") from None
         arena = fn.get("arena_bytes")
         bound = fn.get("lower_bound_bytes")
         result.append(FunctionPlan(
@@ -189,7 +233,8 @@ def from_report(data: Any, source: str = "report") -> List[FunctionPlan]:
             else max((b.offset + b.size for b in buffers), default=0),
             lower_bound_bytes=_int(bound, where + ".lower_bound_bytes") if bound is not None
             else max_live(buffers),
-            buffers=buffers, unmanaged=unmanaged))
+            buffers=buffers, unmanaged=unmanaged, dynamic_buffers=dynamic,
+            dynamic_arena=str(fn.get("dynamic_arena", ""))))
     return result
 
 

@@ -168,7 +168,7 @@ def render_function_svg(fn: FunctionPlan, *, max_unplanned: int = 40,
     out.append(f'<text x="{LEFT}" y="42" class="sub">{len(fn.buffers)} buffers, arena '
                f'{_esc(human_bytes(fn.arena_bytes))} ({fn.arena_bytes} B), lower bound '
                f'{_esc(human_bytes(fn.lower_bound_bytes))}{_esc(ratio)}{_esc(strategy)}, '
-               f'{len(fn.unmanaged)} unplanned</text>')
+               f'{len(fn.unmanaged)} unplanned{_esc(_runtime_sized(fn))}</text>')
     if problems:
         more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
         out.append(f'<text x="{LEFT}" y="{TOP - 7}" class="small invalid">INVALID PLAN: '
@@ -271,8 +271,17 @@ def _select(functions: Sequence[FunctionPlan], names: Optional[Sequence[str]]) -
             raise ReportError("no function named " + ", ".join(unknown) + " (have: "
                               + ", ".join(f.name for f in functions) + ")")
         return chosen
-    useful = [f for f in functions if f.buffers or f.unmanaged]
+    useful = [f for f in functions if f.buffers or f.unmanaged or f.dynamic_buffers]
     return useful or list(functions)
+
+
+def _runtime_sized(fn: FunctionPlan) -> str:
+    """The header's note on the run-time sized buffers (not drawn: their
+    offsets are known only when the function runs)."""
+    if not fn.dynamic_buffers:
+        return ""
+    return (f", {len(fn.dynamic_buffers)} sized at run time above the static bytes "
+            f"(arena {fn.dynamic_arena})")
 
 
 def render_svg(functions: Sequence[FunctionPlan], names: Optional[Sequence[str]] = None) -> str:

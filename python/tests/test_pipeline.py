@@ -6,6 +6,7 @@ import subprocess
 import pytest
 
 import mplan
+from mplan import report, viz
 
 
 def test_plan_pipeline_plans_the_buffers(bufferized):
@@ -142,3 +143,34 @@ def test_names_that_are_not_utf8():
     assert "custom op 'bogus'" in str(diag) and "custom op 'bogus'" in repr(diag)
     with pytest.raises(TypeError, match="source_name must be a str"):
         mplan.run_pipeline("module {}", "canonicalize", source_name=None)
+
+
+DYNAMIC = """
+func.func @g(%x: memref<?x8xf32>, %out: memref<?x8xf32>) {
+  %c0 = arith.constant 0 : index
+  %n = memref.dim %x, %c0 : memref<?x8xf32>
+  %a = memref.alloc(%n) : memref<?x8xf32>
+  memref.copy %x, %a : memref<?x8xf32> to memref<?x8xf32>
+  %b = memref.alloc(%n) : memref<?x8xf32>
+  memref.copy %a, %b : memref<?x8xf32> to memref<?x8xf32>
+  memref.copy %b, %out : memref<?x8xf32> to memref<?x8xf32>
+  memref.dealloc %a : memref<?x8xf32>
+  memref.dealloc %b : memref<?x8xf32>
+  return
+}
+"""
+
+
+def test_run_time_sized_buffers_in_the_report():
+    # Unbounded dynamic buffers are sized at run time: the report carries the
+    # symbolic plan, which mplan.report reads and mplan.viz mentions.
+    result = mplan.plan_module(DYNAMIC, source_name="g.mlir")
+    (fn,) = result.functions
+    assert fn["unmanaged"] == []
+    assert [b["size"] for b in fn["dynamic_buffers"]] == ["32 * dim(%arg0, 0)"] * 2
+    assert sorted(len(b["above"]) for b in fn["dynamic_buffers"]) == [0, 1]
+    (plan,) = report.from_report(result.report)
+    assert plan.dynamic_arena == fn["dynamic_arena"]
+    assert [b.id for b in plan.dynamic_buffers] == [b["id"] for b in fn["dynamic_buffers"]]
+    assert plan.to_json()["dynamic_buffers"] == fn["dynamic_buffers"]
+    assert "2 sized at run time above the static bytes" in viz.render_svg([plan])
