@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -158,7 +159,8 @@ private:
 enum class Fit { Best, First };
 
 /// How a placement run ended.
-enum class PlaceStatus { Done, Overflow, OutOfTime };
+/// How a placement run ended (AboveCap: see SweepStart).
+enum class PlaceStatus { Done, Overflow, OutOfTime, AboveCap };
 
 /// Places buffers greedily in `order`: each at the best-fit / first-fit gap
 /// among the already placed buffers overlapping it in time, else on top of
@@ -188,6 +190,15 @@ struct EndFit {
   uint64_t seed = 0;
 };
 
+/// Where placeSweep starts from and when it gives up: the first `fixed.size()`
+/// positions of the order (all starting at the first start time, sorted by
+/// offset, disjoint) are placed at `fixed`; the run stops with AboveCap as
+/// soon as a buffer's top exceeds `arenaLimit`.
+struct SweepStart {
+  std::vector<int64_t> fixed;
+  int64_t arenaLimit = std::numeric_limits<int64_t>::max();
+};
+
 /// The same plan as placeGreedy for an `order` sorted by start time (e.g.
 /// Order::Start), by a sweep over time with an address-ordered, coalescing
 /// free list (a malloc simulation, lib/Support/Sweep.cpp): O(n log L) for L
@@ -197,7 +208,8 @@ PlaceStatus placeSweep(const Problem &problem,
                        const std::vector<int32_t> &order, Fit fit,
                        Placement &result,
                        Clock::time_point deadline = Clock::time_point::max(),
-                       const EndFit *endFit = nullptr);
+                       const EndFit *endFit = nullptr,
+                       const SweepStart *from = nullptr);
 
 /// How placeFromPeak stacks the buffers live at the peak (bottom first).
 enum class StackOrder { LatestEnd, EarliestStart, Longest, Largest };

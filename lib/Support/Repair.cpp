@@ -18,6 +18,7 @@
 #include <atomic>
 #include <limits>
 #include <mutex>
+#include <numeric>
 #include <random>
 #include <thread>
 
@@ -122,7 +123,14 @@ bool mplan::detail::repairPeak(const Problem &p, Placement &placement,
       return p.end[a] - p.start[a] > p.end[b] - p.start[b];
     });
     bool ok = true;
-    for (int32_t i : order) {
+    for (size_t k = 0; k < order.size(); ++k) {
+      // A try can be long (many removed buffers, each with a large live
+      // set): give up at the deadline.
+      if ((k & 63) == 63 && Clock::now() >= deadline) {
+        ok = false;
+        break;
+      }
+      int32_t i = order[k];
       spans.clear();
       index.forEachOverlap(i, [&](int32_t j) {
         if (off[j] >= 0)
@@ -199,6 +207,99 @@ EndFit endFitOfRun(int32_t run) {
 }
 } // namespace
 
+namespace {
+/// One side of a peak split under re-rolls: the buffers starting after a
+/// checkpoint are swept again (new EndFit parameters) from the plan's state
+/// there, and the result is kept if the side's arena shrank. The checkpoint
+/// lies a random 0.25-2 mean lifetimes before the first buffer reaching the
+/// arena (the fragmentation there built up over about that long).
+class SideReroll {
+public:
+  SideReroll(const Problem &side, const std::vector<int32_t> &order,
+             std::vector<int64_t> offsets, int64_t arena)
+      : side(side), order(order), offsets(std::move(offsets)), arena(arena) {
+    double sum = 0;
+    for (int32_t i = 0; i < side.numBuffers(); ++i)
+      sum += side.end[i] - side.start[i];
+    meanLife = side.numBuffers() ? sum / side.numBuffers() : 1;
+  }
+
+  /// One re-roll with the EndFit parameters of `run` from a checkpoint
+  /// drawn from `draw` (in [0, 1)). Returns true, with the new offsets and
+  /// arena, if the side's arena shrank.
+  bool attempt(int32_t run, double draw, Clock::time_point deadline,
+               std::vector<int64_t> &newOffsets, int64_t &newArena) const {
+    int32_t n = side.numBuffers();
+    if (n == 0 || order.empty())
+      return false;
+    int32_t first = side.start[order[0]];
+    int32_t worst = std::numeric_limits<int32_t>::max();
+    for (int32_t i = 0; i < n; ++i)
+      if (offsets[i] + side.size[i] == arena)
+        worst = std::min(worst, side.start[i]);
+    if (worst <= first)
+      return false;
+    int32_t back = static_cast<int32_t>((0.25 + 1.75 * draw) * meanLife);
+    int32_t c = std::max(first, worst - std::max(back, 1));
+    // Fixed: live at c (sorted by offset); then the buffers starting after c
+    // in the side's order.
+    std::vector<int32_t> fixed, rest;
+    int64_t prefixTop = 0;
+    for (int32_t i : order) {
+      if (side.start[i] <= c) {
+        prefixTop = std::max(prefixTop, offsets[i] + side.size[i]);
+        if (side.end[i] > c)
+          fixed.push_back(i);
+      } else {
+        rest.push_back(i);
+      }
+    }
+    if (prefixTop >= arena)
+      return false;
+    std::sort(fixed.begin(), fixed.end(),
+              [&](int32_t x, int32_t y) { return offsets[x] < offsets[y]; });
+    Problem sub;
+    sub.numTimes = side.numTimes;
+    SweepStart start;
+    start.arenaLimit = arena - 1;
+    std::vector<int32_t> members;
+    auto add = [&](int32_t i, int32_t s) {
+      members.push_back(i);
+      sub.size.push_back(side.size[i]);
+      sub.align.push_back(side.align[i]);
+      sub.start.push_back(s);
+      sub.end.push_back(side.end[i]);
+      sub.length.push_back(side.length[i]);
+    };
+    for (int32_t i : fixed) {
+      add(i, c);
+      start.fixed.push_back(offsets[i]);
+    }
+    for (int32_t i : rest)
+      add(i, side.start[i]);
+    sub.input = members;
+    std::vector<int32_t> subOrder(members.size());
+    std::iota(subOrder.begin(), subOrder.end(), 0);
+    EndFit params = endFitOfRun(run);
+    Placement part;
+    if (placeSweep(sub, subOrder, Fit::Best, part, deadline, &params, &start) !=
+        PlaceStatus::Done)
+      return false;
+    newOffsets = offsets;
+    for (size_t k = fixed.size(); k < members.size(); ++k)
+      newOffsets[members[k]] = part.offsets[k];
+    newArena = std::max(prefixTop, part.arena);
+    return newArena < arena;
+  }
+
+  const Problem &side;
+  const std::vector<int32_t> &order;
+  std::vector<int64_t> offsets;
+  int64_t arena;
+  double meanLife = 1;
+};
+} // namespace
+
 bool mplan::detail::improveBySweeps(const Problem &p, Placement &placement,
                                     Clock::time_point deadline,
                                     unsigned threads, int32_t maxRuns) {
@@ -226,6 +327,8 @@ bool mplan::detail::improveBySweeps(const Problem &p, Placement &placement,
   auto combined = [&](int s) {
     return std::max(best[s][0].arena, best[s][1].arena);
   };
+  // Half of the time for the restarts, the rest for re-rolls (below).
+  Clock::time_point restartsEnd = Clock::now() + (deadline - Clock::now()) / 2;
   auto worker = [&] {
     for (size_t task; !done && (task = next.fetch_add(1)) < tasks;) {
       // Tasks go run by run, each run over the stacks and both sides.
@@ -234,7 +337,7 @@ bool mplan::detail::improveBySweeps(const Problem &p, Placement &placement,
       EndFit params = endFitOfRun(run);
       Placement part;
       if (placeSweep(sides[s].side[which], sides[s].order[which], Fit::Best,
-                     part, deadline, &params) != PlaceStatus::Done)
+                     part, restartsEnd, &params) != PlaceStatus::Done)
         break;
       std::lock_guard<std::mutex> lock(mutex);
       Best &b = best[s][which];
@@ -256,16 +359,70 @@ bool mplan::detail::improveBySweeps(const Problem &p, Placement &placement,
   }
   int bestStack = -1;
   for (int s = 0; s < kStacks; ++s)
-    if (combined(s) < placement.arena &&
+    if (best[s][0].arena != std::numeric_limits<int64_t>::max() &&
+        best[s][1].arena != std::numeric_limits<int64_t>::max() &&
         (bestStack < 0 || combined(s) < combined(bestStack)))
       bestStack = s;
   if (bestStack < 0)
     return false;
-  for (int which = 0; which < 2; ++which) {
-    const std::vector<int32_t> &members = sides[bestStack].members[which];
-    for (size_t k = 0; k < members.size(); ++k)
-      placement.offsets[members[k]] = best[bestStack][which].offsets[k];
+  // Then re-rolls of the worse side of the best stack until the deadline:
+  // per round, one attempt per thread (run and checkpoint drawn from the
+  // round and the thread); the best success wins (the lower thread on ties).
+  const PeakSides &chosen = sides[bestStack];
+  std::vector<SideReroll> rerolls;
+  for (int which = 0; which < 2; ++which)
+    rerolls.emplace_back(chosen.side[which], chosen.order[which],
+                         std::move(best[bestStack][which].offsets),
+                         best[bestStack][which].arena);
+  for (int32_t round = 0;
+       std::max(rerolls[0].arena, rerolls[1].arena) > p.lowerBound &&
+       Clock::now() < deadline;
+       ++round) {
+    SideReroll &worse = rerolls[rerolls[1].arena > rerolls[0].arena ? 1 : 0];
+    struct Attempt {
+      bool ok = false;
+      std::vector<int64_t> offsets;
+      int64_t arena = 0;
+    };
+    std::vector<Attempt> attempts(threads > 1 ? 2 : 1);
+    auto attempt = [&](size_t t) {
+      int32_t run = 1 + round * static_cast<int32_t>(attempts.size()) +
+                    static_cast<int32_t>(t);
+      uint64_t x = 0x9e3779b97f4a7c15ull * static_cast<uint64_t>(run) + 7;
+      x ^= x >> 29;
+      x *= 0xbf58476d1ce4e5b9ull;
+      x ^= x >> 32;
+      double draw = static_cast<double>(x >> 11) * 0x1p-53;
+      attempts[t].ok = worse.attempt(run, draw, deadline, attempts[t].offsets,
+                                     attempts[t].arena);
+    };
+    if (attempts.size() > 1) {
+      std::thread helper(attempt, 1);
+      attempt(0);
+      helper.join();
+    } else {
+      attempt(0);
+    }
+    if (Clock::now() >= deadline)
+      break; // an attempt may have been cut short
+    int pick = -1;
+    for (size_t t = 0; t < attempts.size(); ++t)
+      if (attempts[t].ok &&
+          (pick < 0 || attempts[t].arena < attempts[pick].arena))
+        pick = static_cast<int>(t);
+    if (pick >= 0) {
+      worse.offsets = std::move(attempts[pick].offsets);
+      worse.arena = attempts[pick].arena;
+    }
   }
-  placement.arena = combined(bestStack);
+  int64_t arena = std::max(rerolls[0].arena, rerolls[1].arena);
+  if (arena >= placement.arena)
+    return false;
+  for (int which = 0; which < 2; ++which) {
+    const std::vector<int32_t> &members = chosen.members[which];
+    for (size_t k = 0; k < members.size(); ++k)
+      placement.offsets[members[k]] = rerolls[which].offsets[k];
+  }
+  placement.arena = arena;
   return true;
 }

@@ -150,9 +150,13 @@ PlaceStatus mplan::detail::placeSweep(const Problem &p,
                                       const std::vector<int32_t> &order,
                                       Fit fit, Placement &result,
                                       Clock::time_point deadline,
-                                      const EndFit *endFit) {
+                                      const EndFit *endFit,
+                                      const SweepStart *from) {
   if (fit != Fit::Best)
     endFit = nullptr;
+  size_t fixedCount = from ? from->fixed.size() : 0;
+  int64_t arenaLimit =
+      from ? from->arenaLimit : std::numeric_limits<int64_t>::max();
   size_t n = order.size();
   // What the loop needs, gathered in order (sequential reads afterwards).
   struct Item {
@@ -292,7 +296,9 @@ PlaceStatus mplan::detail::placeSweep(const Problem &p,
     int64_t size = item.size, mask = item.mask;
     int32_t g = -1;
     bool atTop = false; // EndFit: at the top of the gap
-    if (endFit) {
+    if (j < fixedCount) {
+      // A fixed start: above everything placed so far (sorted by offset).
+    } else if (endFit) {
       double bestCost = 0;
       int32_t seen = 0;
       int64_t limit = size + static_cast<int64_t>(endFit->slack *
@@ -357,6 +363,11 @@ PlaceStatus mplan::detail::placeSweep(const Problem &p,
     } else {
       int64_t liveTop = topBlock >= 0 ? blocks[topBlock].hi : 0;
       std::optional<int64_t> aligned = alignTo(liveTop, mask + 1);
+      if (j < fixedCount) {
+        if (from->fixed[j] < liveTop)
+          return PlaceStatus::AboveCap;
+        aligned = from->fixed[j];
+      }
       std::optional<int64_t> top =
           aligned ? checkedAdd(*aligned, size) : std::nullopt;
       if (!top)
@@ -375,6 +386,8 @@ PlaceStatus mplan::detail::placeSweep(const Problem &p,
     }
     offsets[order[j]] = myLo;
     arena = std::max(arena, myHi);
+    if (arena > arenaLimit)
+      return PlaceStatus::AboveCap;
   }
   result.offsets = std::move(offsets);
   result.arena = arena;
