@@ -234,6 +234,10 @@ struct PeakSides {
   Problem side[2];
   std::vector<int32_t> members[2]; ///< side index -> problem index
   std::vector<int32_t> order[2];
+  /// Where the stack goes (the start of both sides' sweeps): with
+  /// alignment padding a best fit could otherwise put a later stack buffer
+  /// into the padding, differently on the two sides.
+  SweepStart stack;
 };
 PeakSides splitAtPeak(const Problem &problem, StackOrder stack);
 

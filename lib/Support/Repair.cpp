@@ -337,7 +337,8 @@ bool mplan::detail::improveBySweeps(const Problem &p, Placement &placement,
       EndFit params = endFitOfRun(run);
       Placement part;
       if (placeSweep(sides[s].side[which], sides[s].order[which], Fit::Best,
-                     part, restartsEnd, &params) != PlaceStatus::Done)
+                     part, restartsEnd, &params,
+                     &sides[s].stack) != PlaceStatus::Done)
         break;
       std::lock_guard<std::mutex> lock(mutex);
       Best &b = best[s][which];

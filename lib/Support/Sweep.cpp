@@ -445,6 +445,17 @@ PeakSides mplan::detail::splitAtPeak(const Problem &p, StackOrder stack) {
   // mirrored) over the ones ending at or before it. Neither side overlaps
   // the other in time.
   PeakSides sides;
+  int64_t top = 0;
+  for (int32_t i : live) {
+    std::optional<int64_t> at = alignTo(top, p.align[i]);
+    std::optional<int64_t> end = at ? checkedAdd(*at, p.size[i]) : std::nullopt;
+    if (!end) { // the sweeps report the overflow
+      sides.stack.fixed.clear();
+      break;
+    }
+    sides.stack.fixed.push_back(*at);
+    top = *end;
+  }
   for (int which = 0; which < 2; ++which) {
     bool forward = which == 0;
     Problem &side = sides.side[which];
@@ -493,8 +504,9 @@ PlaceStatus mplan::detail::placeFromPeak(const Problem &p, StackOrder stack,
   int64_t arena = 0;
   for (int which = 0; which < 2; ++which) {
     Placement part;
-    if (PlaceStatus st = placeSweep(sides.side[which], sides.order[which], fit,
-                                    part, Clock::time_point::max(), endFit);
+    if (PlaceStatus st =
+            placeSweep(sides.side[which], sides.order[which], fit, part,
+                       Clock::time_point::max(), endFit, &sides.stack);
         st != PlaceStatus::Done)
       return st;
     for (size_t k = 0; k < sides.members[which].size(); ++k)

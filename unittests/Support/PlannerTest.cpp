@@ -597,6 +597,32 @@ TEST(Property, EveryStrategyIsValidOnHeavyOverlap) {
   }
 }
 
+TEST(Planner, BestImprovesLargeHeavyInstancesWithinItsLimit) {
+  // Components too large for the exact search: `best` runs randomized
+  // lifetime-aware sweeps from the peak, re-rolls of the worse side and
+  // peak repair on two threads. Every plan valid (planOrDie), never worse
+  // than the portfolio or the malloc simulation, and back within its limit
+  // (plus slack for a loaded machine), also with alignments and a limit too
+  // short for any improvement.
+  std::mt19937_64 rng(77);
+  for (int iter = 0; iter < 8; ++iter) {
+    int n = 5000 + static_cast<int>(rng() % 7000);
+    bool aligned = iter % 2 == 1;
+    std::vector<Buffer> buffers =
+        heavyInstance(rng, n, 1 + rng() % (1 << 20), aligned);
+    int64_t alignment = iter % 4 == 3 ? 8 : 1;
+    double limit = iter == 0 ? 0.01 : 0.4;
+    Plan portfolio = planOrDie(buffers, "portfolio", alignment, limit);
+    Plan malloc = planOrDie(buffers, "time-best-fit", alignment);
+    Plan best = planOrDie(buffers, "best", alignment, limit);
+    EXPECT_LE(best.arenaSize, portfolio.arenaSize) << "iteration " << iter;
+    EXPECT_LE(portfolio.arenaSize, malloc.arenaSize) << "iteration " << iter;
+    EXPECT_LT(best.seconds, limit + 1.5) << "iteration " << iter;
+    if (::testing::Test::HasFailure())
+      break;
+  }
+}
+
 TEST(Planner, PortfolioSkipsMembersThatDoNotFitTheBudget) {
   // 20k buffers, about 1,000 live at a time: the quadratic members do not fit
   // a 0.05 s budget and are reported; the sweeps still run.
