@@ -72,6 +72,21 @@ The other kinds are memref-level programs (already bufferized, with their own de
              every arena kind, and on the unplanned program
   recursion  self- and mutually recursive functions with a depth argument (arena=global)
   stack      a few MiB-sized buffers live together (arena=stack)
+  dynamic    dynamically shaped buffers (issue 15): 1-3 functions with index and memref<?xf32> /
+             memref<?x4xf32> arguments, each called from @main 2-4 times at sizes 0, 1, small,
+             up to 1500, or at/below a stated bound; memref.alloc sized by arguments, memref.dim
+             of arguments or of another dynamic alloc, arith/affine.apply on them (unbounded),
+             affine.min clamps, mplan.upper_bound / mplan.dim_upper_bounds /
+             mplan.arg_upper_bound (bounded), memref.load or an scf.for induction variable (not
+             plannable), static allocs; 1-D, ?x4, 3x?, ?x? and expanded (?x4 view) buffers, in
+             scf.for bodies and scf.if branches, through subviews, collapse/expand_shape,
+             memref.cast, arith.select of two buffers, memref.copy between dynamic and static
+             buffers, linalg.fill/generic/map; sometimes one buffer returned (unmanaged). Every
+             buffer's sum and weighted sum is added to an output @main prints. Runs: default
+             options under every arena kind, check-bounds=true, arg-upper-bound=N (N at or
+             above every size passed to an argument without a bound attribute, sometimes with
+             check-bounds), max-bound-bytes in 0..1024 (bounded buffers become run-time sized or
+             unplanned), the observer (summary must say `errors 0`), one drawn run
 The baseline lowers the program upstream as it is (mp.LOWER_TO_LLVM; memref.realloc and frees of
 non-default spaces replaced by equivalents upstream lowers; #gpu.address_space<workgroup> as
 space 3). The planned runs are mplan-plan-pipeline (default options, plus two drawn per seed as
@@ -2444,9 +2459,435 @@ class MProg:
             self.funcs.append(g.text("%m: memref<?xf32>, %k: f32"))
 
 
+    # ---- dynamic: dynamically shaped buffers (issue 15) ------------------------------------
+    def gen_dynamic(self):
+        """Functions with index and memref<?x..> arguments, called from @main at several sizes
+        (0, 1, small, large, the stated bound), allocating dynamically shaped buffers whose sizes
+        are unbounded (arguments, memref.dim of arguments or of another dynamic alloc, arithmetic
+        on them), bounded (affine.min clamps, mplan.upper_bound / mplan.dim_upper_bounds /
+        mplan.arg_upper_bound; the runs add arg-upper-bound=N) or not plannable (memref.load,
+        a loop induction variable), next to static ones; in scf.for bodies and scf.if branches,
+        through subviews, collapse/expand_shape, casts, arith.select, memref.copy, linalg.fill,
+        generic and map; one returned (unmanaged). Every buffer's sum and weighted sum goes to
+        an output @main prints, so an overlap shows."""
+        r = self.r
+        self.arenas = []
+        self.dyn_max_arg = 1          # largest size an argument without a bound attribute gets
+        F32S = "memref<?xf32, strided<[1]>>"
+        main = []
+        nid = [0]
+        nfun = r.randint(1, 3)
+        for fi in range(nfun):
+            fname = f"d{fi}"
+            f = MF(self, fname)
+            fattr = r.choice([None, None, None, r.choice([4, 16, 64, 300])])
+            # index arguments: (name, own bound or None)
+            idx_args = []
+            for k in range(r.randint(1, 3)):
+                ob = r.choice([4, 16, 64, 300]) if r.random() < 0.3 else None
+                idx_args.append((f"%n{k}", ob))
+            # memref arguments: (name, rank-2 (?x4) or 1-D, own bound on dimension 0)
+            mem_args = []
+            for k in range(r.choice([0, 1, 1, 2])):
+                ob = r.choice([4, 16, 64]) if r.random() < 0.3 else None
+                mem_args.append((f"%a{k}", r.random() < 0.35, ob))
+            use_sz = r.random() < 0.4
+            ret = r.random() < 0.3
+            slots = [0]
+            f.emit("%c0 = arith.constant 0 : index")
+            f.emit("%c1 = arith.constant 1 : index")
+            f.emit("%zf = arith.constant 0.0 : f32")
+
+            class B:
+                def __init__(s, flat, fty, root=None, rty=None, local=True, rows=None, dyn=True):
+                    s.flat, s.fty, s.root, s.rty = flat, fty, root, rty
+                    s.local, s.rows, s.dyn = local, rows, dyn
+
+            def dim(b):
+                d = f.fresh("d")
+                f.emit(f"{d} = memref.dim {b.flat}, %c0 : {b.fty}")
+                return d
+
+            def minui(vals):
+                cur = vals[0]
+                for v in vals[1:]:
+                    m = f.fresh("mn")
+                    f.emit(f"{m} = arith.minui {cur}, {v} : index")
+                    cur = m
+                return cur
+
+            def sub(b, m):
+                s = f.fresh("sv")
+                f.emit(f"{s} = memref.subview {b.flat}[0] [{m}] [1] : {b.fty} to {F32S}")
+                return MBuf(s, 0, ty=F32S)
+
+            def checksum(b):
+                """out[slot] += sum(b), out[slot+1] += sum(b[i] * (i mod 7 + 1))."""
+                sl = slots[0]
+                slots[0] += 2
+                n = dim(b)
+                s, h, i = f.fresh("cs"), f.fresh("ch"), f.fresh("ci")
+                res = f.fresh("cr")
+                f.emit(f"{res}:2 = scf.for {i} = %c0 to {n} step %c1 iter_args({s} = %zf, {h} = %zf) "
+                       f"-> (f32, f32) {{")
+                x, s2, w, w1, wi, wf, xw, h2 = (f.fresh("cx") for _ in range(8))
+                for l in [f"{x} = memref.load {b.flat}[{i}] : {b.fty}", f"{s2} = arith.addf {s}, {x} : f32",
+                          f"{w} = arith.remui {i}, {c7()} : index",
+                          f"{w1} = arith.addi {w}, %c1 : index", f"{wi} = arith.index_cast {w1} : index to i32",
+                          f"{wf} = arith.sitofp {wi} : i32 to f32", f"{xw} = arith.mulf {x}, {wf} : f32",
+                          f"{h2} = arith.addf {h}, {xw} : f32", f"scf.yield {s2}, {h2} : f32, f32"]:
+                    f.emit("  " + l)
+                f.emit("}")
+                for j, v in ((0, f"{res}#0"), (1, f"{res}#1")):
+                    p, o, q = f.fresh("cp"), f.fresh("co"), f.fresh("cq")
+                    f.emit(f"{p} = arith.constant {sl + j} : index")
+                    f.emit(f"{o} = memref.load %out[{p}] : OUT_TY")
+                    f.emit(f"{q} = arith.addf {o}, {v} : f32")
+                    f.emit(f"memref.store {q}, %out[{p}] : OUT_TY")
+
+            c7s = []
+
+            def c7():
+                if not c7s:
+                    f.lines.insert(0, f.ind + "%c7 = arith.constant 7 : index")
+                    c7s.append(1)
+                return "%c7"
+
+            def argdim(name, two):
+                d = f.fresh("ad")
+                f.emit(f"{d} = memref.dim {name}, %c0 : {'memref<?x4xf32>' if two else 'memref<?xf32>'}")
+                return d
+
+            def size(live, iv=None, allow_np=True):
+                """An index value for a dynamic size; (value, how)."""
+                opts = ["arg", "arg", "arith", "clamp"]
+                if mem_args:
+                    opts += ["argdim", "argdim"]
+                roots = [b for b in live if b.local and b.dyn and b.root and b.rty == "memref<?xf32>"]
+                if roots:
+                    opts.append("allocdim")
+                if allow_np and use_sz:
+                    opts.append("load")
+                if allow_np and iv:
+                    opts += ["iv", "iv"]
+                how = r.choice(opts)
+
+                def base():
+                    if mem_args and r.random() < 0.3:
+                        a = r.choice(mem_args)
+                        return argdim(a[0], a[1])
+                    return r.choice(idx_args)[0]
+                if how == "arg":
+                    return r.choice(idx_args)[0], how
+                if how == "argdim":
+                    a = r.choice(mem_args)
+                    return argdim(a[0], a[1]), how
+                if how in ("allocdim", "load", "iv", "clamp"):
+                    if how == "allocdim":
+                        b = r.choice(roots)
+                        rhs = f"memref.dim {b.root}, %c0 : {b.rty}"
+                    elif how == "load":
+                        rhs = f"memref.load %sz[{f.idx(r.randrange(4))}] : memref<4xindex>"
+                    elif how == "iv":
+                        rhs = f"arith.addi {iv}, {r.choice(['%c0', '%c1'])} : index"
+                    else:
+                        rhs = f"affine.min affine_map<(d0) -> (d0, {r.choice([1, 5, 17, 40])})>({base()})"
+                    d = f.fresh("sz")
+                    f.emit(f"{d} = {rhs}")
+                    return d, how
+                a, d = base(), f.fresh("ar")
+                k = r.randrange(6)
+                if k == 0:
+                    f.emit(f"{d} = affine.apply affine_map<(d0) -> (d0 * 2 + 1)>({a})")
+                elif k == 1:
+                    f.emit(f"{d} = arith.addi {a}, {f.idx(r.randint(1, 9))} : index")
+                elif k == 2:
+                    f.emit(f"{d} = arith.muli {a}, {f.idx(r.choice([2, 3]))} : index")
+                elif k == 3:
+                    f.emit(f"{d} = arith.maxui {a}, {base()} : index")
+                elif k == 4:
+                    f.emit(f"{d} = arith.divui {a}, {f.idx(2)} : index")
+                else:
+                    b2, c = base(), f.fresh("cmp")
+                    f.emit(f"{c} = arith.cmpi ult, {a}, {b2} : index")
+                    f.emit(f"{d} = arith.select {c}, {a}, {b2} : index")
+                return d, how
+
+            def init(b):
+                k = r.random()
+                if k < 0.7:
+                    f.iota(MBuf(b.flat, 0, ty=b.fty))
+                else:
+                    f.emit(f"linalg.fill ins({f.cf(r.choice([0.5, -1.25, 3.0]))} : f32) "
+                           f"outs({b.flat} : {b.fty})")
+
+            def alloc(live, iv=None):
+                shape = r.choices(["1d", "x4", "3x", "2d", "static", "e4"], [5, 2, 1, 1, 2, 1])[0]
+                if shape == "static":
+                    k = r.randint(1, 64)
+                    m = f.fresh("st")
+                    ty = mty(k)
+                    f.emit(f"{m} = memref.alloc() : {ty}")
+                    if r.random() < 0.5:
+                        c = f.fresh("sc")
+                        f.emit(f"{c} = memref.cast {m} : {ty} to memref<?xf32>")
+                        b = B(c, "memref<?xf32>", m, ty, dyn=False)
+                    else:
+                        b = B(m, ty, m, ty, dyn=False)
+                    init(b)
+                    return b
+                s, _ = size(live, iv)
+                m = f.fresh("dm")
+                if shape == "1d":
+                    f.emit(f"{m} = memref.alloc({s}) : memref<?xf32>")
+                    b = B(m, "memref<?xf32>", m, "memref<?xf32>")
+                elif shape == "e4":
+                    s4 = f.fresh("s4")
+                    f.emit(f"{s4} = arith.muli {s}, {f.idx(4)} : index")
+                    f.emit(f"{m} = memref.alloc({s4}) : memref<?xf32>")
+                    b = B(m, "memref<?xf32>", m, "memref<?xf32>", rows=s)
+                else:
+                    if shape == "2d":
+                        s2 = f.fresh("cl")
+                        f.emit(f"{s2} = affine.min affine_map<(d0) -> (d0, 6)>({size(live, iv)[0]})")
+                        rty, ops = "memref<?x?xf32>", f"{s}, {s2}"
+                    else:
+                        rty, ops = ("memref<?x4xf32>" if shape == "x4" else "memref<3x?xf32>"), s
+                    f.emit(f"{m} = memref.alloc({ops}) : {rty}")
+                    c = f.fresh("cs")
+                    f.emit(f"{c} = memref.collapse_shape {m} [[0, 1]] : {rty} into memref<?xf32>")
+                    b = B(c, "memref<?xf32>", m, rty)
+                init(b)
+                return b
+
+            def free(b):
+                checksum(b)
+                f.emit(f"memref.dealloc {b.root} : {b.rty}")
+
+            def step(live, mine, iv, depth):
+                k = r.choices(["alloc", "ew", "map", "copy", "select", "view", "free", "for", "if"],
+                              [4, 3, 2, 2, 1, 1, 1, 1 if depth < 2 else 0, 1 if depth < 2 else 0])[0]
+                if k == "alloc" or not live:
+                    b = alloc(live, iv)
+                    live.append(b)
+                    mine.append(b)
+                    if live[:-1] and r.random() < 0.6:
+                        k = "ew"
+                    else:
+                        return
+                if k in ("ew", "map"):
+                    dst = r.choice(live)
+                    srcs = [r.choice(live) for _ in range(r.randint(1, 2))]
+                    m = minui([dim(x) for x in [dst] + srcs])
+                    ds, ss = sub(dst, m), [sub(x, m) for x in srcs]
+                    if k == "ew":
+                        f.ew(ds, ss)
+                    else:
+                        op = (r.choice(["arith.addf", "arith.subf", "arith.mulf", "arith.maximumf"])
+                              if len(ss) == 2 else "arith.negf")
+                        f.emit(f"linalg.map {{ {op} }} ins({', '.join(x.name for x in ss)} : "
+                               f"{', '.join(x.ty for x in ss)}) outs({ds.name} : {ds.ty})")
+                elif k == "copy":
+                    a, b = r.sample(live, 2) if len(live) > 1 else (live[0], None)
+                    if b is None:
+                        return
+                    m = minui([dim(a), dim(b)])
+                    f.emit(f"memref.copy {sub(a, m).name}, {sub(b, m).name} : {F32S} to {F32S}")
+                elif k == "select":
+                    cands = [b for b in live if b.fty == "memref<?xf32>"]
+                    if len(cands) < 2:
+                        return
+                    a, b = r.sample(cands, 2)
+                    c, s = f.fresh("cmp"), f.fresh("sel")
+                    f.emit(f"{c} = arith.cmpi ult, {dim(a)}, {dim(b)} : index")
+                    f.emit(f"{s} = arith.select {c}, {a.flat}, {b.flat} : memref<?xf32>")
+                    sb = B(s, "memref<?xf32>")
+                    if r.random() < 0.5:
+                        f.iota(MBuf(s, 0, ty=sb.fty))
+                    else:
+                        o = r.choice(live)
+                        m = minui([dim(sb), dim(o)])
+                        f.ew(sub(sb, m), [sub(o, m), sub(sb, m)])
+                elif k == "view":
+                    b = r.choice(live)
+                    if b.rows is not None and r.random() < 0.7:
+                        e = f.fresh("ex")
+                        f.emit(f"{e} = memref.expand_shape {b.root} [[0, 1]] output_shape [{b.rows}, 4] : "
+                               f"memref<?xf32> into memref<?x4xf32>")
+                        if r.random() < 0.5:
+                            col = f.fresh("col")
+                            cty = "memref<?x2xf32, strided<[4, 1], offset: 1>>"
+                            f.emit(f"{col} = memref.subview {e}[0, 1] [{b.rows}, 2] [1, 1] : "
+                                   f"memref<?x4xf32> to {cty}")
+                            f.emit(f"linalg.fill ins({f.cf(r.choice([2.5, -0.5]))} : f32) outs({col} : {cty})")
+                        else:
+                            cc = f.fresh("cc")
+                            f.emit(f"{cc} = memref.cast {e} : memref<?x4xf32> to memref<?x?xf32>")
+                            f.emit(f"linalg.fill ins({f.cf(r.choice([1.5, -2.0]))} : f32) "
+                                   f"outs({cc} : memref<?x?xf32>)")
+                    else:
+                        # a strided view [1, n) of b, written elementwise from itself
+                        n = dim(b)
+                        n1, s = f.fresh("n1"), f.fresh("vv")
+                        f.emit(f"{n1} = arith.maxui {n}, %c1 : index")
+                        m = f.fresh("m1")
+                        f.emit(f"{m} = arith.subi {n1}, %c1 : index")
+                        ty = "memref<?xf32, strided<[1], offset: ?>>"
+                        f.emit(f"{s} = memref.subview {b.flat}[%c1] [{m}] [1] : {b.fty} to {ty}")
+                        sv = MBuf(s, 0, ty=ty)
+                        f.ew(sv, [sv])
+                elif k == "free":
+                    if mine:
+                        b = r.choice(mine)
+                        mine.remove(b)
+                        live.remove(b)
+                        free(b)
+                elif k == "for":
+                    unb = r.random() < 0.5
+                    ub = r.choice(idx_args)[0] if unb else f.idx(r.randint(1, 3))
+                    v = f.fresh("i")
+                    f.emit(f"scf.for {v} = %c0 to {ub} step %c1 {{")
+                    block(list(live), v, depth + 1)
+                    f.emit("}")
+                elif k == "if":
+                    c = f.fresh("cmp")
+                    f.emit(f"{c} = arith.cmpi ult, {r.choice(idx_args)[0]}, {f.idx(r.choice([1, 2, 8, 40]))} : index")
+                    f.emit(f"scf.if {c} {{")
+                    block(list(live), iv, depth + 1)
+                    if r.random() < 0.6:
+                        f.emit("} else {")
+                        block(list(live), iv, depth + 1)
+                    f.emit("}")
+
+            def block(live, iv, depth):
+                old = f.ind
+                if depth:
+                    f.ind += "  "
+                mine = []
+                for _ in range(r.randint(2, 6) if depth else r.randint(4, 10)):
+                    step(live, mine, iv, depth)
+                if depth and not mine:
+                    b = alloc(live, iv)
+                    live.append(b)
+                    mine.append(b)
+                    if len(live) > 1:
+                        o = r.choice(live[:-1])
+                        m = minui([dim(b), dim(o)])
+                        f.ew(sub(o, m), [sub(b, m), sub(o, m)])
+                for b in mine[::-1]:
+                    free(b)
+                    live.remove(b)
+                f.ind = old
+                return mine
+
+            live = []
+            for nm, two, _ in mem_args:
+                if two:
+                    c = f.fresh("ac")
+                    f.emit(f"{c} = memref.collapse_shape {nm} [[0, 1]] : memref<?x4xf32> into memref<?xf32>")
+                    live.append(B(c, "memref<?xf32>", nm, "memref<?x4xf32>", local=False))
+                else:
+                    live.append(B(nm, "memref<?xf32>", nm, "memref<?xf32>", local=False))
+            block(live, None, 0)
+            rets = ""
+            if ret:
+                s, _ = size(live, None)
+                m = f.fresh("rt")
+                f.emit(f"{m} = memref.alloc({s}) : memref<?xf32>")
+                f.iota(MBuf(m, 0, ty="memref<?xf32>"))
+                if live:
+                    o = r.choice(live)
+                    rb = B(m, "memref<?xf32>")
+                    mm = minui([dim(o), dim(rb)])
+                    f.ew(sub(rb, mm), [sub(o, mm)])
+                f.emit(f"return {m} : memref<?xf32>")
+                rets = "memref<?xf32>"
+            else:
+                f.emit("return")
+            nout = max(2, slots[0])
+            oty = mty(nout)
+            f.lines = [l.replace("OUT_TY", oty) for l in f.lines]
+            sig = []
+            for nm, ob in idx_args:
+                sig.append(f"{nm}: index" + (f" {{mplan.upper_bound = {ob} : i64}}" if ob else ""))
+            for nm, two, ob in mem_args:
+                ty = "memref<?x4xf32>" if two else "memref<?xf32>"
+                at = (f" {{mplan.dim_upper_bounds = array<i64: {ob}{', -1' if two else ''}>}}" if ob else "")
+                sig.append(f"{nm}: {ty}{at}")
+            if use_sz:
+                sig.append("%sz: memref<4xindex>")
+            sig.append(f"%out: {oty}")
+            text = f.text(", ".join(sig), rets)
+            if fattr:
+                text[0] = text[0][:-2] + f" attributes {{mplan.arg_upper_bound = {fattr} : i64}} {{"
+            self.funcs.append(text)
+
+            # @main calls it at several sizes, within every stated bound.
+            def val(bound):
+                if bound:
+                    return r.choice([0, 1, bound, bound, r.randint(0, bound)])
+                v = r.choice([0, 1, r.randint(2, 9), r.randint(10, 64), r.randint(100, 1500)])
+                self.dyn_max_arg = max(self.dyn_max_arg, v)
+                return v
+            for ci in range(r.randint(2, 4)):
+                p = f"%f{fi}c{ci}"
+                args, tys, post = [], [], []
+                for k, (nm, ob) in enumerate(idx_args):
+                    main.append(f"{p}n{k} = arith.constant {val(ob or fattr)} : index")
+                    args.append(f"{p}n{k}")
+                    tys.append("index")
+                for k, (nm, two, ob) in enumerate(mem_args):
+                    rows = val(ob or fattr)
+                    ty = "memref<?x4xf32>" if two else "memref<?xf32>"
+                    main.append(f"{p}r{k} = arith.constant {rows} : index")
+                    main.append(f"{p}a{k} = memref.alloc({p}r{k}) : {ty}")
+                    fl = f"{p}a{k}"
+                    if two:
+                        fl = f"{p}af{k}"
+                        main.append(f"{fl} = memref.collapse_shape {p}a{k} [[0, 1]] : {ty} into memref<?xf32>")
+                    main.append(f"{p}s{k} = arith.constant {3 + 5 * k + ci} : index")
+                    main.append(f"call @fz_init({fl}, {p}s{k}) : (memref<?xf32>, index) -> ()")
+                    args.append(f"{p}a{k}")
+                    tys.append(ty)
+                    post.append((fl, f"{p}a{k}", ty))
+                if use_sz:
+                    main.append(f"{p}sz = memref.alloc() : memref<4xindex>")
+                    for j in range(4):
+                        main.append(f"{p}szv{j} = arith.constant {r.choice([0, 1, r.randint(2, 300)])} : index")
+                        main.append(f"{p}szi{j} = arith.constant {j} : index")
+                        main.append(f"memref.store {p}szv{j}, {p}sz[{p}szi{j}] : memref<4xindex>")
+                    args.append(f"{p}sz")
+                    tys.append("memref<4xindex>")
+                main.append(f"{p}o = memref.alloc() : {oty}")
+                main.append(f"{p}z = arith.constant 0.0 : f32")
+                main.append(f"linalg.fill ins({p}z : f32) outs({p}o : {oty})")
+                args.append(f"{p}o")
+                tys.append(oty)
+                call = f"call @{fname}({', '.join(args)}) : ({', '.join(tys)}) -> ({rets})"
+                main.append((f"{p}ret = " if ret else "") + call)
+
+                def check(v, ty):
+                    nid[0] += 1
+                    c = f"{p}k{nid[0]}"
+                    main.append(f"{c} = memref.cast {v} : {ty} to memref<?xf32>" if ty != "memref<?xf32>"
+                                else f"{c} = memref.cast {v} : memref<?xf32> to memref<?xf32>")
+                    main.append(f"{c}i = arith.constant {nid[0]} : index")
+                    main.append(f"call @fz_check({c}, {c}i) : (memref<?xf32>, index) -> ()")
+                check(f"{p}o", oty)
+                if ret:
+                    check(f"{p}ret", "memref<?xf32>")
+                    main.append(f"memref.dealloc {p}ret : memref<?xf32>")
+                for fl, root, ty in post:
+                    check(fl, "memref<?xf32>")
+                    main.append(f"memref.dealloc {root} : {ty}")
+                if use_sz:
+                    main.append(f"memref.dealloc {p}sz : memref<4xindex>")
+                main.append(f"memref.dealloc {p}o : {oty}")
+        self.calls = lambda names: main
+
 # ---- running ------------------------------------------------------------------------------
 KINDS = ["tensor", "options", "escape", "realloc", "spaces", "elems", "parallel", "cfg", "recursion",
-         "stack", "branchy", "branchres", "argslice", "optout"]
+         "stack", "branchy", "branchres", "argslice", "optout", "dynamic"]
 TENSOR_KINDS = ("tensor", "options", "branchy", "branchres")
 # Kinds of issue 20 (branch results, argument slices, opted-out buffers): a reference run with
 # a report, one drawn run, and half the time a run with a capacity set from the reference.
@@ -2867,6 +3308,8 @@ def planned_memref(c, head, base, res, args, run, needs, env=None, libs=(), pre_
         return report
     if norm(out) != base:
         res.fails.append((what, "output differs from baseline"))
+    if getattr(c, "obs_summary", False) and not re.search(r"mplan-rt: planned buffers \d+, errors 0\b", err):
+        res.fails.append((what, "the observer's summary does not say `errors 0`"))
     return report
 
 
@@ -2891,6 +3334,33 @@ def check_report(c, data, res, what):
         opted += sum(1 for u in fn.get("unmanaged", []) if "mplan.unplanned" in u.get("reason", ""))
     if res.unplanned and opted != res.unplanned:
         res.fails.append((what, f"{res.unplanned} mplan.unplanned allocations, {opted} reported opted out"))
+
+
+def dynamic_cfgs(prog, rc_, strategies, arenas, seq_rc):
+    """The runs of the `dynamic` kind: default options under every arena kind; check-bounds=true;
+    arg-upper-bound=N (N at or above every size @main passes to an argument without a bound
+    attribute); max-bound-bytes small (bounded buffers become run-time sized or unplanned); the
+    observer (its summary must say `errors 0`); one run with drawn options."""
+    runs = [Cfg(a, "") for a in arenas]
+    n = prog.dyn_max_arg + rc_.choice([0, 0, 1, 7, 100])
+    aub = f"arg-upper-bound={n}"
+    runs.append(Cfg(rc_.choice(arenas), "check-bounds=true"))
+    runs.append(Cfg(rc_.choice(arenas), aub + (" check-bounds=true" if rc_.random() < 0.5 else "")))
+    runs.append(Cfg(rc_.choice(arenas), f"max-bound-bytes={rc_.choice([0, 16, 64, 256, 1024])}" +
+                    (" " + aub if rc_.random() < 0.5 else "") +
+                    (" check-bounds=true" if rc_.random() < 0.5 else "")))
+    obs = Cfg(rc_.choice(arenas), " ".join(o for o in ["check-bounds=true" if rc_.random() < 0.7 else "",
+                                                       aub if rc_.random() < 0.4 else ""] if o), True)
+    obs.obs_summary = True
+    runs.append(obs)
+    for c in random_cfgs(rc_, strategies, arenas, 1, seq_rc=seq_rc):
+        if rc_.random() < 0.5:
+            c.opts += " check-bounds=true"
+        if rc_.random() < 0.3:
+            c.opts += " " + aub
+        c.obs_summary = c.observe
+        runs.append(c)
+    return runs
 
 
 def run_memref(seed, args, src, res, prog):
@@ -2949,6 +3419,10 @@ def run_memref(seed, args, src, res, prog):
             res.fails.append(("baseline +observer", "output differs from baseline"))
     strategies, arenas = plan_choices(mpo)
     rc_ = random.Random(f"cfg:{prog.kind}:{seed}")
+    if prog.kind == "dynamic":
+        for c in dynamic_cfgs(prog, rc_, strategies, arenas, random.Random(f"seq:dynamic:{seed}")):
+            planned_memref(c, f"{mpo} {src}", base, res, args, run, needs, env, libs, pre_lower, post_lower)
+        return
     forced = prog.arenas or ["heap"]
     runs = [Cfg(a, "", prog.observe) for a in forced]
     if prog.arenas:
