@@ -17,14 +17,21 @@ using namespace mlir::mplan;
 
 /// The size operand that `value`, a `memref.dim` at a constant index of a
 /// buffer allocated with dynamic sizes (memref.alloc, memref.alloca,
-/// mplan.alloc_dynamic), is equal to; null otherwise. Such a dim is computable
-/// wherever that size is, although the buffer itself is not.
+/// mplan.alloc_dynamic) or of a memref.reinterpret_cast (the view of a
+/// bounded buffer planned at its bound), is equal to; null otherwise. Such a
+/// dim is computable wherever that size is, although the buffer itself is not.
 static Value getAllocatedSize(Value value) {
   auto dim = value.getDefiningOp<memref::DimOp>();
   std::optional<int64_t> index = dim ? dim.getConstantIndex() : std::nullopt;
   if (!index)
     return Value();
   Operation *alloc = dim.getSource().getDefiningOp();
+  if (auto cast = dyn_cast_if_present<memref::ReinterpretCastOp>(alloc)) {
+    SmallVector<OpFoldResult> sizes = cast.getMixedSizes();
+    if (*index < 0 || *index >= static_cast<int64_t>(sizes.size()))
+      return Value();
+    return dyn_cast<Value>(sizes[*index]);
+  }
   ValueRange sizes;
   if (auto op = dyn_cast_if_present<memref::AllocOp>(alloc))
     sizes = op.getDynamicSizes();

@@ -7,7 +7,8 @@
 // speculatable: `arith` arithmetic without a possible division by zero,
 // `memref.dim` / `tensor.dim` of a ranked value at a constant index, ...)
 // whose operands are, within a budget of ops. A `memref.dim` of a buffer
-// allocated with dynamic sizes stands for the size it was allocated with.
+// allocated with dynamic sizes stands for the size it was allocated with, and
+// one of a `memref.reinterpret_cast` (a bounded buffer's view) for its size.
 //
 //===----------------------------------------------------------------------===//
 
