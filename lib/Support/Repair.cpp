@@ -216,19 +216,42 @@ namespace {
 class SideReroll {
 public:
   SideReroll(const Problem &side, const std::vector<int32_t> &order,
-             std::vector<int64_t> offsets, int64_t arena)
-      : side(side), order(order), offsets(std::move(offsets)), arena(arena) {
+             std::vector<int64_t> offsets, int64_t arena, int64_t bound)
+      : side(side), order(order), offsets(std::move(offsets)), arena(arena),
+        bound(bound) {
     double sum = 0;
     for (int32_t i = 0; i < side.numBuffers(); ++i)
       sum += side.end[i] - side.start[i];
     meanLife = side.numBuffers() ? sum / side.numBuffers() : 1;
+    excess = excessOf(this->offsets, arena);
+  }
+
+  /// The second criterion: the area (bytes x sections) of the plan above
+  /// the middle between the bound and `level`, so a re-roll that lowers
+  /// the crowd of buffers near the top counts before the top itself moves.
+  double excessOf(const std::vector<int64_t> &plan, int64_t level) const {
+    int64_t middle = bound + (level - bound) / 2;
+    double area = 0;
+    for (int32_t i = 0; i < side.numBuffers(); ++i)
+      if (int64_t over = plan[i] + side.size[i] - middle; over > 0)
+        area += static_cast<double>(over) * (side.end[i] - side.start[i]);
+    return area;
+  }
+
+  /// Takes a plan from attempt().
+  void accept(std::vector<int64_t> plan, int64_t planArena) {
+    offsets = std::move(plan);
+    arena = planArena;
+    excess = excessOf(offsets, arena);
   }
 
   /// One re-roll with the EndFit parameters of `run` from a checkpoint
-  /// drawn from `draw` (in [0, 1)). Returns true, with the new offsets and
-  /// arena, if the side's arena shrank.
+  /// drawn from `draw` (in [0, 1)). Returns true, with the new offsets,
+  /// arena and excess (at the current arena's level), if the arena shrank
+  /// or stayed with less excess.
   bool attempt(int32_t run, double draw, Clock::time_point deadline,
-               std::vector<int64_t> &newOffsets, int64_t &newArena) const {
+               std::vector<int64_t> &newOffsets, int64_t &newArena,
+               double &newExcess) const {
     int32_t n = side.numBuffers();
     if (n == 0 || order.empty())
       return false;
@@ -261,7 +284,7 @@ public:
     Problem sub;
     sub.numTimes = side.numTimes;
     SweepStart start;
-    start.arenaLimit = arena - 1;
+    start.arenaLimit = arena;
     std::vector<int32_t> members;
     auto add = [&](int32_t i, int32_t s) {
       members.push_back(i);
@@ -289,13 +312,16 @@ public:
     for (size_t k = fixed.size(); k < members.size(); ++k)
       newOffsets[members[k]] = part.offsets[k];
     newArena = std::max(prefixTop, part.arena);
-    return newArena < arena;
+    newExcess = excessOf(newOffsets, arena);
+    return newArena < arena || newExcess < excess;
   }
 
   const Problem &side;
   const std::vector<int32_t> &order;
   std::vector<int64_t> offsets;
   int64_t arena;
+  int64_t bound;
+  double excess = 0;
   double meanLife = 1;
 };
 } // namespace
@@ -321,7 +347,6 @@ bool mplan::detail::improveBySweeps(const Problem &p, Placement &placement,
   };
   Best best[kStacks][2];
   std::mutex mutex;
-  std::atomic<size_t> next{0};
   std::atomic<bool> done{false};
   size_t tasks = static_cast<size_t>(maxRuns) * kStacks * 2;
   auto combined = [&](int s) {
@@ -329,11 +354,33 @@ bool mplan::detail::improveBySweeps(const Problem &p, Placement &placement,
   };
   // Half of the time for the restarts, the rest for re-rolls (below).
   Clock::time_point restartsEnd = Clock::now() + (deadline - Clock::now()) / 2;
+  // The first runs cover every stack and side; after that each run goes to
+  // the worse side of the stack whose combined arena is lowest (only the
+  // worse side of a stack lowers its arena).
+  int32_t runs[kStacks][2] = {};
+  size_t issued = 0;
   auto worker = [&] {
-    for (size_t task; !done && (task = next.fetch_add(1)) < tasks;) {
-      // Tasks go run by run, each run over the stacks and both sides.
-      int32_t run = static_cast<int32_t>(task / (2 * kStacks));
-      int s = static_cast<int>(task / 2 % kStacks), which = task % 2;
+    for (;;) {
+      size_t task;
+      int s = 0, which = 0;
+      int32_t run;
+      {
+        std::lock_guard<std::mutex> lock(mutex);
+        if (done || issued >= tasks)
+          break;
+        task = issued++;
+        if (task < 2 * kStacks ||
+            best[0][0].arena == std::numeric_limits<int64_t>::max()) {
+          s = static_cast<int>(task / 2 % kStacks);
+          which = static_cast<int>(task % 2);
+        } else {
+          for (int t = 1; t < kStacks; ++t)
+            if (combined(t) < combined(s))
+              s = t;
+          which = best[s][1].arena > best[s][0].arena ? 1 : 0;
+        }
+        run = runs[s][which]++;
+      }
       EndFit params = endFitOfRun(run);
       Placement part;
       if (placeSweep(sides[s].side[which], sides[s].order[which], Fit::Best,
@@ -374,7 +421,7 @@ bool mplan::detail::improveBySweeps(const Problem &p, Placement &placement,
   for (int which = 0; which < 2; ++which)
     rerolls.emplace_back(chosen.side[which], chosen.order[which],
                          std::move(best[bestStack][which].offsets),
-                         best[bestStack][which].arena);
+                         best[bestStack][which].arena, p.lowerBound);
   for (int32_t round = 0;
        std::max(rerolls[0].arena, rerolls[1].arena) > p.lowerBound &&
        Clock::now() < deadline;
@@ -384,6 +431,7 @@ bool mplan::detail::improveBySweeps(const Problem &p, Placement &placement,
       bool ok = false;
       std::vector<int64_t> offsets;
       int64_t arena = 0;
+      double excess = 0;
     };
     std::vector<Attempt> attempts(threads > 1 ? 2 : 1);
     auto attempt = [&](size_t t) {
@@ -395,7 +443,7 @@ bool mplan::detail::improveBySweeps(const Problem &p, Placement &placement,
       x ^= x >> 32;
       double draw = static_cast<double>(x >> 11) * 0x1p-53;
       attempts[t].ok = worse.attempt(run, draw, deadline, attempts[t].offsets,
-                                     attempts[t].arena);
+                                     attempts[t].arena, attempts[t].excess);
     };
     if (attempts.size() > 1) {
       std::thread helper(attempt, 1);
@@ -409,12 +457,12 @@ bool mplan::detail::improveBySweeps(const Problem &p, Placement &placement,
     int pick = -1;
     for (size_t t = 0; t < attempts.size(); ++t)
       if (attempts[t].ok &&
-          (pick < 0 || attempts[t].arena < attempts[pick].arena))
+          (pick < 0 ||
+           std::make_pair(attempts[t].arena, attempts[t].excess) <
+               std::make_pair(attempts[pick].arena, attempts[pick].excess)))
         pick = static_cast<int>(t);
-    if (pick >= 0) {
-      worse.offsets = std::move(attempts[pick].offsets);
-      worse.arena = attempts[pick].arena;
-    }
+    if (pick >= 0)
+      worse.accept(std::move(attempts[pick].offsets), attempts[pick].arena);
   }
   int64_t arena = std::max(rerolls[0].arena, rerolls[1].arena);
   if (arena >= placement.arena)
