@@ -243,12 +243,13 @@ def MPlanTagBufferAccesses : Pass<"mplan-tag-buffer-accesses",
     `memref.store` of a float directly in an `scf.for` body at a memref and
     indices that do not change in the loop, the `memref.load`s of the same
     element before it in its block, when another load of that block
-    advances by at least 64 bytes per iteration over more than 32 KiB in the
-    loop (the reduction loops that `convert-linalg-to-loops` makes of a
-    matmul with a wide right-hand side or a conv with many channels). With
-    scopes LLVM keeps such an accumulator in a register for the whole loop;
-    storing it every iteration, as it does without scopes, makes these loops
-    faster when their strided loads miss the L1 cache (docs/design.md). An
+    advances by at least 64 bytes per iteration over more than 32 KiB and at
+    most 1 MiB in a loop of constant trip count (the reduction loops that
+    `convert-linalg-to-loops` makes of a matmul with a wide right-hand side
+    or a conv with many channels). With scopes LLVM keeps such an
+    accumulator in a register for the whole loop; storing it every
+    iteration, as it does without scopes, makes these loops faster when
+    their strided loads miss the L1 cache but hit L2 (docs/design.md). An
     unmarked access claims nothing, so this never affects soundness.
   }];
   let dependentDialects = ["::mlir::memref::MemRefDialect"];

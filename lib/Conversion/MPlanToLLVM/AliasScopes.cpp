@@ -381,7 +381,8 @@ static std::optional<int64_t> getIndexStep(Value value, scf::ForOp loop,
 
 /// The bytes a `memref.load` in the body of `loop` walks over in the whole
 /// loop when it advances by at least a cache line per iteration (a strided
-/// operand: a matmul's column, a conv's filter), else 0.
+/// operand: a matmul's column, a conv's filter) and the loop has a constant
+/// trip count, else 0.
 static int64_t getStridedSpan(memref::LoadOp load, scf::ForOp loop) {
   constexpr int64_t kCacheLine = 64;
   MemRefType type = load.getMemRefType();
@@ -407,20 +408,23 @@ static int64_t getStridedSpan(memref::LoadOp load, scf::ForOp loop) {
     return 0;
   std::optional<APInt> trips = loop.getStaticTripCount();
   if (!trips || trips->getActiveBits() > 31)
-    return std::numeric_limits<int64_t>::max();
+    return 0;
   return bytes * trips->getZExtValue();
 }
 
 /// The loads and stores of scalar floating-point accumulators of loops whose
-/// strided operand does not fit in an L1 data cache: a `memref.store` of a
-/// float directly in the body of an `scf.for`, at a memref and indices that
-/// are the same in every iteration, the `memref.load`s of the same memref at
-/// the same indices before it in its block, and a load in that block that
-/// advances by at least a cache line per iteration over more than
-/// `kL1Bytes` in the loop (the reduction loops of `convert-linalg-to-loops`:
+/// strided operand misses L1 but stays in L2: a `memref.store` of a float
+/// directly in the body of an `scf.for`, at a memref and indices that are the
+/// same in every iteration, the `memref.load`s of the same memref at the same
+/// indices before it in its block, and a load in that block that advances by
+/// at least a cache line per iteration over more than `kL1Bytes` and at most
+/// `kL2Bytes` in the loop (the reduction loops of `convert-linalg-to-loops`:
 /// a matmul's column of a wide matrix, a conv's filter with many channels).
+/// Beyond `kL2Bytes` the loads go to memory, where the register accumulator
+/// is faster again (docs/design.md, "Alias scopes").
 static llvm::DenseSet<Operation *> findFloatAccumulators(func::FuncOp func) {
   constexpr int64_t kL1Bytes = 32 * 1024;
+  constexpr int64_t kL2Bytes = 1024 * 1024;
   llvm::DenseSet<Operation *> found;
   func.walk([&](memref::StoreOp store) {
     auto loop = dyn_cast<scf::ForOp>(store->getParentOp());
@@ -441,7 +445,8 @@ static llvm::DenseSet<Operation *> findFloatAccumulators(func::FuncOp func) {
       if (load.getMemRef() == store.getMemRef() &&
           load.getIndices() == store.getIndices())
         loads.push_back(load);
-      else if (getStridedSpan(load, loop) > kL1Bytes)
+      else if (int64_t span = getStridedSpan(load, loop);
+               span > kL1Bytes && span <= kL2Bytes)
         strided = true;
     }
     if (loads.empty() || !strided)
@@ -468,8 +473,8 @@ struct MPlanTagBufferAccessesPass
       return;
     MLIRContext *ctx = &getContext();
     // Scoped, LLVM keeps such an accumulator in a register for the whole
-    // loop (LICM); when the loop's strided loads miss L1 every iteration, it
-    // runs faster stored every iteration, as without scopes (docs/design.md,
+    // loop (LICM); when the loop's strided loads miss L1 and hit L2, it runs
+    // faster stored every iteration, as without scopes (docs/design.md,
     // "Alias scopes"). Unmarked accesses claim nothing.
     llvm::DenseSet<Operation *> accumulators;
     if (!scopeFloatAccumulators)
