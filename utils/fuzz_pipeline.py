@@ -81,8 +81,11 @@ The other kinds are memref-level programs (already bufferized, with their own de
              plannable), static allocs; 1-D, ?x4, 3x?, ?x? and expanded (?x4 view) buffers, in
              scf.for bodies and scf.if branches, through subviews, collapse/expand_shape,
              memref.cast, arith.select of two buffers, memref.copy between dynamic and static
-             buffers, linalg.fill/generic/map; sometimes one buffer returned (unmanaged). Every
-             buffer's sum and weighted sum is added to an output @main prints. Runs: default
+             buffers, linalg.fill/generic/map, scf.if yielding a buffer allocated in each
+             branch, two buffers swapped through scf.for iter_args, calls of an earlier function
+             with clamped sizes; sometimes one buffer returned (must be reported unmanaged,
+             `escapes via return`). Every buffer's sum and weighted sum is added to an output
+             @main prints. Runs: default
              options under every arena kind, check-bounds=true, arg-upper-bound=N (N at or
              above every size passed to an argument without a bound attribute, sometimes with
              check-bounds), max-bound-bytes in 0..1024 (bounded buffers become run-time sized or
@@ -2473,8 +2476,10 @@ class MProg:
         r = self.r
         self.arenas = []
         self.dyn_max_arg = 1          # largest size an argument without a bound attribute gets
+        self.dyn_returns = []         # functions returning a buffer they allocate
         F32S = "memref<?xf32, strided<[1]>>"
         main = []
+        descs = []                    # earlier functions, for calls between them
         nid = [0]
         nfun = r.randint(1, 3)
         for fi in range(nfun):
@@ -2567,9 +2572,9 @@ class MProg:
                 if roots:
                     opts.append("allocdim")
                 if allow_np and use_sz:
-                    opts.append("load")
+                    opts += ["load", "load"]
                 if allow_np and iv:
-                    opts += ["iv", "iv"]
+                    opts += ["iv", "iv", "iv"]
                 how = r.choice(opts)
 
                 def base():
@@ -2665,8 +2670,10 @@ class MProg:
                 f.emit(f"memref.dealloc {b.root} : {b.rty}")
 
             def step(live, mine, iv, depth):
-                k = r.choices(["alloc", "ew", "map", "copy", "select", "view", "free", "for", "if"],
-                              [4, 3, 2, 2, 1, 1, 1, 1 if depth < 2 else 0, 1 if depth < 2 else 0])[0]
+                nest = 2 if depth < 2 else 0
+                k = r.choices(["alloc", "ew", "map", "copy", "select", "view", "free", "for", "if",
+                               "ifres", "pingpong", "call"],
+                              [4, 3, 2, 2, 1, 1, 1, nest, nest, 1, 1, 1 if descs else 0])[0]
                 if k == "alloc" or not live:
                     b = alloc(live, iv)
                     live.append(b)
@@ -2743,7 +2750,9 @@ class MProg:
                         live.remove(b)
                         free(b)
                 elif k == "for":
-                    unb = r.random() < 0.5
+                    # An argument as the trip count only outside loops (two nested loops of up
+                    # to 1500 trips each would take too long).
+                    unb = iv is None and r.random() < 0.5
                     ub = r.choice(idx_args)[0] if unb else f.idx(r.randint(1, 3))
                     v = f.fresh("i")
                     f.emit(f"scf.for {v} = %c0 to {ub} step %c1 {{")
@@ -2758,6 +2767,99 @@ class MProg:
                         f.emit("} else {")
                         block(list(live), iv, depth + 1)
                     f.emit("}")
+
+                elif k == "ifres":
+                    # scf.if yielding a buffer allocated in each branch (sizes of their own)
+                    c, v = f.fresh("cmp"), f.fresh("ifr")
+                    f.emit(f"{c} = arith.cmpi ult, {r.choice(idx_args)[0]}, {f.idx(r.choice([1, 2, 8, 40]))} : index")
+                    f.emit(f"{v} = scf.if {c} -> (memref<?xf32>) {{")
+                    for br in range(2):
+                        if br:
+                            f.emit("} else {")
+                        f.ind += "  "
+                        sz, _ = size(live, iv)
+                        m = f.fresh("bm")
+                        f.emit(f"{m} = memref.alloc({sz}) : memref<?xf32>")
+                        f.iota(MBuf(m, 0, ty="memref<?xf32>"))
+                        f.emit(f"scf.yield {m} : memref<?xf32>")
+                        f.ind = f.ind[:-2]
+                    f.emit("}")
+                    b = B(v, "memref<?xf32>", v, "memref<?xf32>")
+                    live.append(b)
+                    mine.append(b)
+                elif k == "pingpong":
+                    # two buffers swapped through scf.for iter_args, one written from the other
+                    cands = [b for b in live if b.fty == "memref<?xf32>"]
+                    if len(cands) < 2:
+                        return
+                    a, b = r.sample(cands, 2)
+                    p, q, res = f.fresh("pp"), f.fresh("pq"), f.fresh("pr")
+                    f.emit(f"{res}:2 = scf.for {f.fresh('j')} = %c0 to {f.idx(r.randint(1, 4))} step %c1 "
+                           f"iter_args({p} = {a.flat}, {q} = {b.flat}) -> (memref<?xf32>, memref<?xf32>) {{")
+                    f.ind += "  "
+                    pb, qb = B(p, "memref<?xf32>"), B(q, "memref<?xf32>")
+                    m = minui([dim(pb), dim(qb)])
+                    f.ew(sub(qb, m), [sub(pb, m), sub(qb, m)])
+                    f.emit(f"scf.yield {q}, {p} : memref<?xf32>, memref<?xf32>")
+                    f.ind = f.ind[:-2]
+                    f.emit("}")
+                elif k == "call":
+                    call_earlier(live, iv)
+
+            def call_earlier(live, iv):
+                """A call of an earlier function with sizes of this one, clamped to its bounds
+                (or to a constant that arg-upper-bound=N covers); its buffers are passed to a
+                call, so unmanaged here."""
+                d = r.choice(descs)
+                args, tys, after = [], [], []
+
+                def clamped(bound):
+                    c = bound or r.choice([9, 64])
+                    if not bound:
+                        self.dyn_max_arg = max(self.dyn_max_arg, c)
+                    v, cl = size(live, iv)[0], f.fresh("cc")
+                    f.emit(f"{cl} = affine.min affine_map<(d0) -> (d0, {c})>({v})")
+                    return cl
+                for _, ob in d["idx"]:
+                    args.append(clamped(ob or d["fattr"]))
+                    tys.append("index")
+                for _, two, ob in d["mem"]:
+                    rows = clamped(ob or d["fattr"])
+                    ty = "memref<?x4xf32>" if two else "memref<?xf32>"
+                    m = f.fresh("cm")
+                    f.emit(f"{m} = memref.alloc({rows}) : {ty}")
+                    fl = m
+                    if two:
+                        fl = f.fresh("cmf")
+                        f.emit(f"{fl} = memref.collapse_shape {m} [[0, 1]] : {ty} into memref<?xf32>")
+                    b = B(fl, "memref<?xf32>", m, ty)
+                    f.iota(MBuf(fl, 0, ty=b.fty))
+                    args.append(m)
+                    tys.append(ty)
+                    after.append(b)
+                if d["sz"]:
+                    m = f.fresh("csz")
+                    f.emit(f"{m} = memref.alloc() : memref<4xindex>")
+                    for j in range(4):
+                        f.emit(f"memref.store {f.idx(r.choice([0, 1, r.randint(2, 300)]))}, {m}[{f.idx(j)}] : memref<4xindex>")
+                    args.append(m)
+                    tys.append("memref<4xindex>")
+                    after.append(B(None, None, m, "memref<4xindex>"))
+                o = f.fresh("co")
+                f.emit(f"{o} = memref.alloc() : {d['oty']}")
+                f.emit(f"linalg.fill ins(%zf : f32) outs({o} : {d['oty']})")
+                args.append(o)
+                tys.append(d["oty"])
+                after.append(B(o, d["oty"], o, d["oty"]))
+                rv = f.fresh("crv") if d["ret"] else None
+                f.emit((f"{rv} = " if rv else "") + f"func.call @{d['name']}({', '.join(args)}) : "
+                       f"({', '.join(tys)}) -> ({d['ret']})")
+                if rv:
+                    after.append(B(rv, "memref<?xf32>", rv, "memref<?xf32>"))
+                for b in after:
+                    if b.flat:
+                        checksum(b)
+                    f.emit(f"memref.dealloc {b.root} : {b.rty}")
 
             def block(live, iv, depth):
                 old = f.ind
@@ -2801,6 +2903,7 @@ class MProg:
                     mm = minui([dim(o), dim(rb)])
                     f.ew(sub(rb, mm), [sub(o, mm)])
                 f.emit(f"return {m} : memref<?xf32>")
+                self.dyn_returns.append(fname)
                 rets = "memref<?xf32>"
             else:
                 f.emit("return")
@@ -2821,6 +2924,8 @@ class MProg:
             if fattr:
                 text[0] = text[0][:-2] + f" attributes {{mplan.arg_upper_bound = {fattr} : i64}} {{"
             self.funcs.append(text)
+            descs.append(dict(name=fname, idx=idx_args, mem=mem_args, fattr=fattr, sz=use_sz,
+                              oty=oty, ret=rets))
 
             # @main calls it at several sizes, within every stated bound.
             def val(bound):
@@ -3421,7 +3526,14 @@ def run_memref(seed, args, src, res, prog):
     rc_ = random.Random(f"cfg:{prog.kind}:{seed}")
     if prog.kind == "dynamic":
         for c in dynamic_cfgs(prog, rc_, strategies, arenas, random.Random(f"seq:dynamic:{seed}")):
-            planned_memref(c, f"{mpo} {src}", base, res, args, run, needs, env, libs, pre_lower, post_lower)
+            before = len(res.fails) + len(res.rejects)
+            rep = planned_memref(c, f"{mpo} {src}", base, res, args, run, needs, env, libs, pre_lower,
+                                 post_lower)
+            fns = {fn.get("name"): fn for fn in (rep or {}).get("functions", [])}
+            for name in prog.dyn_returns if rep and len(res.fails) + len(res.rejects) == before else []:
+                if not any(u.get("reason") == "escapes via return" for u in fns.get(name, {}).get("unmanaged", [])):
+                    res.fails.append((str(c), f"@{name}'s returned buffer is not reported unmanaged "
+                                              "(escapes via return)"))
         return
     forced = prog.arenas or ["heap"]
     runs = [Cfg(a, "", prog.observe) for a in forced]
