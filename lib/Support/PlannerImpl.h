@@ -242,11 +242,12 @@ struct PeakSides {
 PeakSides splitAtPeak(const Problem &problem, StackOrder stack);
 
 /// Improves `placement` until `deadline` by sweeps from the peak with
-/// randomized EndFit parameters on `threads` threads (at most `maxRuns` per
-/// stack order and side), keeping the best plan of each side separately.
-/// The result depends only on the problem, `threads` and how many runs
-/// finished before the deadline (all of them on small instances). Returns
-/// true if the arena shrank.
+/// randomized EndFit parameters on `threads` threads (at most 4 x `maxRuns`
+/// of them, for half of the time; after the first round always on the worse
+/// side of the best stack), keeping the best plan of each side separately,
+/// then by re-rolls of the worse side (SideReroll in Repair.cpp). Time-based:
+/// the result depends on how many runs and re-rolls fit before the deadline.
+/// Returns true if the arena shrank.
 bool improveBySweeps(const Problem &problem, Placement &placement,
                      Clock::time_point deadline, unsigned threads,
                      int32_t maxRuns = 64);
