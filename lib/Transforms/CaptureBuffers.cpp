@@ -504,6 +504,10 @@ bool mlir::mplan::captureBuffersInFunction(
         decideCapture(alloc, liveness, maxBoundBytes, argUpperBound));
 
   OpBuilder builder(func.getContext());
+  // The sizes of run-time sized buffers, recomputed at the function's start
+  // (each clone after the previous ones, which it may use).
+  OpBuilder entryBuilder = OpBuilder::atBlockBegin(&func.getBody().front());
+  IRMapping entryValues;
   bool changed = false;
   for (auto [alloc, decision] : llvm::zip_equal(allocs, decisions)) {
     if (std::optional<std::string> &reason = decision.reason) {
@@ -526,10 +530,17 @@ bool mlir::mplan::captureBuffersInFunction(
     std::optional<uint64_t> alignment = alloc.getAlignment();
     if (decision.runtimeSized) {
       // Same position, same uses, same type: placed at run time by the
-      // symbolic plan of mplan-plan-buffers.
+      // symbolic plan of mplan-plan-buffers. Its sizes are recomputed where
+      // the function starts now, so that no later rewrite (of the buffers
+      // a `memref.dim` reads them off, say) can make them depend on
+      // something computed later.
+      // (The clones compute indices from the arguments: no buffer uses
+      // them, and unannounced they take their next sibling's number.)
+      SmallVector<Value> sizes =
+          cloneAtEntry(entryBuilder, alloc.getDynamicSizes(), entryValues);
       auto dynamic = AllocDynamicOp::create(
           builder, alloc.getLoc(), alloc.getType(),
-          builder.getI64IntegerAttr(nextId++), alloc.getDynamicSizes(),
+          builder.getI64IntegerAttr(nextId++), sizes,
           /*start=*/nullptr, /*end=*/nullptr, /*slab=*/Value(),
           /*above=*/nullptr,
           alignment ? builder.getI64IntegerAttr(*alignment) : nullptr);

@@ -159,3 +159,31 @@ func.func @dim_of_bounded(%n: index, %out: memref<?xf32>) {
   memref.dealloc %a : memref<?xf32>
   return
 }
+
+// -----
+
+// Capture recomputes the sizes of run-time sized buffers where the function
+// starts, once per value and in order (the second size reuses the first's
+// clones), so that no later rewrite can make them depend on anything computed
+// later.
+// CHECK-LABEL: func @hoisted_in_order
+// CHECK:       %[[C0:.*]] = arith.constant 0 : index
+// CHECK:       %[[N:.*]] = memref.dim %arg0, %[[C0]]
+// CHECK:       %[[C1:.*]] = arith.constant 1 : index
+// CHECK:       %[[K:.*]] = arith.addi %[[N]], %[[C1]]
+// CHECK:       mplan.alloc_slab
+// CHECK:       mplan.alloc_dynamic id(0) (%[[N]])
+// CHECK:       mplan.alloc_dynamic id(1) (%[[K]])
+func.func @hoisted_in_order(%x: memref<?xf32>) {
+  %cst = arith.constant 1.0 : f32
+  %c0 = arith.constant 0 : index
+  %n = memref.dim %x, %c0 : memref<?xf32>
+  %a = memref.alloc(%n) : memref<?xf32>
+  linalg.fill ins(%cst : f32) outs(%a : memref<?xf32>)
+  %c1 = arith.constant 1 : index
+  %k = arith.addi %n, %c1 : index
+  %b = memref.alloc(%k) : memref<?xf32>
+  linalg.fill ins(%cst : f32) outs(%b : memref<?xf32>)
+  memref.copy %x, %a : memref<?xf32> to memref<?xf32>
+  return
+}
