@@ -2478,6 +2478,9 @@ class MProg:
         self.dyn_max_arg = 1          # largest size an argument without a bound attribute gets
         self.dyn_returns = []         # functions returning a buffer they allocate
         F32S = "memref<?xf32, strided<[1]>>"
+        # The dynamic dimensions of the allocated types: a memref.dim of one sizes another buffer.
+        DYN_DIMS = {"memref<?xf32>": [0], "memref<?x4xf32>": [0], "memref<3x?xf32>": [1],
+                    "memref<?x?xf32>": [0, 1]}
         main = []
         descs = []                    # earlier functions, for calls between them
         nid = [0]
@@ -2568,7 +2571,7 @@ class MProg:
                 opts = ["arg", "arg", "arith", "clamp"]
                 if mem_args:
                     opts += ["argdim", "argdim"]
-                roots = [b for b in live if b.local and b.dyn and b.root and b.rty == "memref<?xf32>"]
+                roots = [b for b in live if b.local and b.dyn and b.root and b.rty in DYN_DIMS]
                 if roots:
                     opts.append("allocdim")
                 if allow_np and use_sz:
@@ -2590,7 +2593,7 @@ class MProg:
                 if how in ("allocdim", "load", "iv", "clamp"):
                     if how == "allocdim":
                         b = r.choice(roots)
-                        rhs = f"memref.dim {b.root}, %c0 : {b.rty}"
+                        rhs = f"memref.dim {b.root}, {f.idx(r.choice(DYN_DIMS[b.rty]))} : {b.rty}"
                     elif how == "load":
                         rhs = f"memref.load %sz[{f.idx(r.randrange(4))}] : memref<4xindex>"
                     elif how == "iv":
