@@ -78,7 +78,9 @@ private:
 bool mplan::detail::repairPeak(const Problem &p, Placement &placement,
                                Clock::time_point deadline, int64_t capacity) {
   int32_t n = p.numBuffers();
-  if (n == 0 || Clock::now() >= deadline)
+  // Building the index takes about a microsecond per buffer (a second at
+  // 10^6): not worth starting with less time than that left.
+  if (n == 0 || Clock::now() + std::chrono::microseconds(n) >= deadline)
     return false;
   TimeIndex index(p);
   std::vector<int64_t> &off = placement.offsets;
