@@ -189,13 +189,14 @@ int main(int argc, char **argv) {
   mplan::PlanOptions options;
   options.strategy = strategy;
   // The time limit covers the whole process: what reading and parsing
-  // took, and about as much again for validating and writing the plan,
-  // comes off the planner's budget (seconds at 10^6 buffers).
+  // took, and about twice as much for validating and writing the plan and
+  // for the planner's own work past its deadline (its portfolio is not
+  // interrupted), comes off the planner's budget (seconds at 10^6 buffers).
   double parsed = std::chrono::duration<double>(
                       std::chrono::steady_clock::now() - processStart)
                       .count();
   options.timeLimitSeconds =
-      timeLimit >= 0 ? std::max(0.0, timeLimit - 2 * parsed) : timeLimit;
+      timeLimit >= 0 ? std::max(0.0, timeLimit - 3 * parsed) : timeLimit;
   options.alignment = alignment;
   options.capacity = capacity;
   options.stagger = stagger;
