@@ -419,17 +419,23 @@ Expected<Plan> mplan::planBuffers(const std::vector<Buffer> &buffers,
         if (placement.arena < before)
           name = "best(search)";
         // Instances too large for the exact search: randomized lifetime-aware
-        // sweeps from the peak for most of the time left, then peak repair.
+        // sweeps from the peak for half of the time left, peak repair for at
+        // most a quarter of the rest (it stops after 256 failed tries), then
+        // re-rolls of the worse side until the deadline.
         before = placement.arena;
         int64_t goal = std::max(p.lowerBound, options.capacity);
         Clock::time_point now = Clock::now();
         if (!proven && placement.arena > goal && now < deadline) {
-          Clock::time_point sweepsEnd = now + (deadline - now) * 3 / 4;
           unsigned threads =
               std::max(1u, std::min(2u, std::thread::hardware_concurrency()));
-          bool swept = improveBySweeps(p, placement, sweepsEnd, threads);
+          bool swept = improveBySweeps(p, placement, now + (deadline - now) / 2,
+                                       threads);
+          now = Clock::now();
           bool repaired = placement.arena > goal &&
-                          repairPeak(p, placement, deadline, options.capacity);
+                          repairPeak(p, placement, now + (deadline - now) / 4,
+                                     options.capacity);
+          swept |= placement.arena > goal &&
+                   rerollSides(p, placement, deadline, threads);
           if (placement.arena < before)
             name = "best(" + std::string(swept ? "sweeps" : winner) +
                    (repaired ? "+repair)" : ")");

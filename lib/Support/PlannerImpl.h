@@ -243,14 +243,21 @@ PeakSides splitAtPeak(const Problem &problem, StackOrder stack);
 
 /// Improves `placement` until `deadline` by sweeps from the peak with
 /// randomized EndFit parameters on `threads` threads (at most 4 x `maxRuns`
-/// of them, for half of the time; after the first round always on the worse
-/// side of the best stack), keeping the best plan of each side separately,
-/// then by re-rolls of the worse side (SideReroll in Repair.cpp). Time-based:
-/// the result depends on how many runs and re-rolls fit before the deadline.
-/// Returns true if the arena shrank.
+/// of them; after the first round always on the worse side of the best
+/// stack), keeping the best plan of each side separately. Time-based: the
+/// result depends on how many runs fit before the deadline. Returns true
+/// if the arena shrank.
 bool improveBySweeps(const Problem &problem, Placement &placement,
                      Clock::time_point deadline, unsigned threads,
                      int32_t maxRuns = 64);
+
+/// Improves a valid `placement` until `deadline` by re-rolls of the worse
+/// side of the peak (SideReroll in Repair.cpp: the buffers after a
+/// checkpoint swept again with new EndFit parameters, kept when the side's
+/// arena shrank or its area near the top did), one attempt per thread and
+/// round. Returns true if the arena shrank.
+bool rerollSides(const Problem &problem, Placement &placement,
+                 Clock::time_point deadline, unsigned threads);
 
 /// Per buffer, how many other buffers overlap it in time: O(n + times).
 std::vector<int32_t> overlapCounts(const Problem &problem);

@@ -354,8 +354,6 @@ bool mplan::detail::improveBySweeps(const Problem &p, Placement &placement,
   auto combined = [&](int s) {
     return std::max(best[s][0].arena, best[s][1].arena);
   };
-  // Half of the time for the restarts, the rest for re-rolls (below).
-  Clock::time_point restartsEnd = Clock::now() + (deadline - Clock::now()) / 2;
   // The first runs cover every stack and side; after that each run goes to
   // the worse side of the stack whose combined arena is lowest (only the
   // worse side of a stack lowers its arena).
@@ -386,7 +384,7 @@ bool mplan::detail::improveBySweeps(const Problem &p, Placement &placement,
       EndFit params = endFitOfRun(run);
       Placement part;
       if (placeSweep(sides[s].side[which], sides[s].order[which], Fit::Best,
-                     part, restartsEnd, &params,
+                     part, deadline, &params,
                      &sides[s].stack) != PlaceStatus::Done)
         break;
       std::lock_guard<std::mutex> lock(mutex);
@@ -413,17 +411,40 @@ bool mplan::detail::improveBySweeps(const Problem &p, Placement &placement,
         best[s][1].arena != std::numeric_limits<int64_t>::max() &&
         (bestStack < 0 || combined(s) < combined(bestStack)))
       bestStack = s;
-  if (bestStack < 0)
+  if (bestStack < 0 || combined(bestStack) >= placement.arena)
     return false;
-  // Then re-rolls of the worse side of the best stack until the deadline:
-  // per round, one attempt per thread (run and checkpoint drawn from the
-  // round and the thread); the best success wins (the lower thread on ties).
-  const PeakSides &chosen = sides[bestStack];
+  for (int which = 0; which < 2; ++which) {
+    const std::vector<int32_t> &members = sides[bestStack].members[which];
+    for (size_t k = 0; k < members.size(); ++k)
+      placement.offsets[members[k]] = best[bestStack][which].offsets[k];
+  }
+  placement.arena = combined(bestStack);
+  return true;
+}
+
+bool mplan::detail::rerollSides(const Problem &p, Placement &placement,
+                                Clock::time_point deadline, unsigned threads) {
+  if (p.numBuffers() == 0 || placement.arena <= p.lowerBound)
+    return false;
+  // The two sides of the peak (any stack order: only the membership and
+  // the order after the stack matter here) with the plan's offsets.
+  PeakSides split = splitAtPeak(p, StackOrder::EarliestStart);
   std::vector<SideReroll> rerolls;
-  for (int which = 0; which < 2; ++which)
-    rerolls.emplace_back(chosen.side[which], chosen.order[which],
-                         std::move(best[bestStack][which].offsets),
-                         best[bestStack][which].arena, p.lowerBound);
+  for (int which = 0; which < 2; ++which) {
+    const std::vector<int32_t> &members = split.members[which];
+    std::vector<int64_t> offsets(members.size());
+    int64_t arena = 0;
+    for (size_t k = 0; k < members.size(); ++k) {
+      offsets[k] = placement.offsets[members[k]];
+      arena = std::max(arena, offsets[k] + p.size[members[k]]);
+    }
+    rerolls.emplace_back(split.side[which], split.order[which],
+                         std::move(offsets), arena, p.lowerBound);
+  }
+  // Per round, one attempt per thread on the worse side (run and
+  // checkpoint drawn from the round and the thread); the best success wins
+  // (the lower thread on ties).
+  bool changed = false;
   for (int32_t round = 0;
        std::max(rerolls[0].arena, rerolls[1].arena) > p.lowerBound &&
        Clock::now() < deadline;
@@ -463,17 +484,19 @@ bool mplan::detail::improveBySweeps(const Problem &p, Placement &placement,
            std::make_pair(attempts[t].arena, attempts[t].excess) <
                std::make_pair(attempts[pick].arena, attempts[pick].excess)))
         pick = static_cast<int>(t);
-    if (pick >= 0)
+    if (pick >= 0) {
       worse.accept(std::move(attempts[pick].offsets), attempts[pick].arena);
+      changed = true;
+    }
   }
-  int64_t arena = std::max(rerolls[0].arena, rerolls[1].arena);
-  if (arena >= placement.arena)
+  if (!changed)
     return false;
   for (int which = 0; which < 2; ++which) {
-    const std::vector<int32_t> &members = chosen.members[which];
+    const std::vector<int32_t> &members = split.members[which];
     for (size_t k = 0; k < members.size(); ++k)
       placement.offsets[members[k]] = rerolls[which].offsets[k];
   }
-  placement.arena = arena;
-  return true;
+  int64_t before = placement.arena;
+  placement.arena = std::max(rerolls[0].arena, rerolls[1].arena);
+  return placement.arena < before;
 }
