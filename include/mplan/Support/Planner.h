@@ -42,7 +42,7 @@ inline constexpr int64_t kStaggerPeriod = 4096;
 struct PlanOptions {
   /// One of strategyNames().
   std::string strategy = "best";
-  /// Budget of `best` (portfolio, exact search, peak repair) and of
+  /// Budget of `best` (portfolio, exact search, sweeps, peak repair) and of
   /// `portfolio` (members whose estimated cost does not fit are skipped);
   /// the single heuristics ignore it.
   double timeLimitSeconds = 10.0;
