@@ -166,8 +166,8 @@ OrderInfo orderInfo(const Component &c, const std::vector<int32_t> &order) {
   std::vector<int64_t> delta(order.size() + 1, 0);
   for (int32_t b = 0; b < c.numBuffers(); ++b) {
     int32_t from = c.liveIn[b] ? 0 : info.first[b] + 1;
-    int32_t to = c.liveOut[b] ? static_cast<int32_t>(order.size())
-                              : info.last[b] + 1;
+    int32_t to =
+        c.liveOut[b] ? static_cast<int32_t>(order.size()) : info.last[b] + 1;
     if (from < to) {
       delta[from] += c.size[b];
       delta[to] -= c.size[b];
@@ -185,9 +185,9 @@ OrderInfo orderInfo(const Component &c, const std::vector<int32_t> &order) {
 class Deadline {
 public:
   explicit Deadline(double seconds)
-      : end(Clock::now() + std::chrono::duration_cast<Clock::duration>(
-                               std::chrono::duration<double>(
-                                   std::max(seconds, 0.0)))) {}
+      : end(Clock::now() +
+            std::chrono::duration_cast<Clock::duration>(
+                std::chrono::duration<double>(std::max(seconds, 0.0)))) {}
   bool passed() const { return Clock::now() >= end; }
   double remaining() const {
     return std::max(0.0,
@@ -264,9 +264,8 @@ std::vector<int32_t> listSchedule(const Component &c, GreedyKey keyKind) {
     done[v] = 1;
     order.push_back(v);
     for (int32_t b : c.uses[v]) {
-      bool started =
-          c.liveIn[b] ||
-          remaining[b] != static_cast<int32_t>(c.users[b].size());
+      bool started = c.liveIn[b] ||
+                     remaining[b] != static_cast<int32_t>(c.users[b].size());
       --remaining[b];
       if (!started && !c.liveIn[b])
         for (int32_t u : c.users[b])
@@ -411,8 +410,7 @@ ExactStatus exactSearchW(const Component &c, int64_t upper, int64_t maxStates,
 constexpr int32_t kMaxExactNodes = 256;
 
 ExactStatus exactSearch(const Component &c, int64_t upper, int64_t maxStates,
-                        const Deadline &deadline,
-                        std::vector<int32_t> &order) {
+                        const Deadline &deadline, std::vector<int32_t> &order) {
   if (c.k <= 64)
     return exactSearchW<1>(c, upper, maxStates, deadline, order);
   if (c.k <= 128)
@@ -575,8 +573,8 @@ struct Solver {
       best.proven = true;
       return best;
     }
-    for (GreedyKey key : {GreedyKey::Delta, GreedyKey::DeltaDepthFirst,
-                          GreedyKey::StepPeak})
+    for (GreedyKey key :
+         {GreedyKey::Delta, GreedyKey::DeltaDepthFirst, GreedyKey::StepPeak})
       consider(c, listSchedule(c, key), best);
     if (best.peak <= lower) {
       best.proven = true;
@@ -729,7 +727,8 @@ Expected<Component> buildComponent(const SequenceGraph &graph) {
 std::vector<uint8_t> findCuts(const Component &c) {
   int32_t n = c.k;
   std::vector<uint8_t> cut(n, 0);
-  std::vector<int32_t> suffixMinMaxPred(n + 1, std::numeric_limits<int32_t>::max());
+  std::vector<int32_t> suffixMinMaxPred(n + 1,
+                                        std::numeric_limits<int32_t>::max());
   for (int32_t v = n - 1; v >= 0; --v) {
     int32_t maxPred = c.preds[v].empty() ? -1 : c.preds[v].back();
     suffixMinMaxPred[v] = std::min(suffixMinMaxPred[v + 1], maxPred);
@@ -738,10 +737,9 @@ std::vector<uint8_t> findCuts(const Component &c) {
   for (int32_t v = 0; v < n; ++v) {
     if (prefixMaxMinSucc <= v && suffixMinMaxPred[v + 1] >= v)
       cut[v] = 1;
-    int32_t minSucc = c.succs[v].empty()
-                          ? std::numeric_limits<int32_t>::max()
-                          : *std::min_element(c.succs[v].begin(),
-                                              c.succs[v].end());
+    int32_t minSucc = c.succs[v].empty() ? std::numeric_limits<int32_t>::max()
+                                         : *std::min_element(c.succs[v].begin(),
+                                                             c.succs[v].end());
     prefixMaxMinSucc = std::max(prefixMaxMinSucc, minSucc);
   }
   return cut;
@@ -868,8 +866,8 @@ Expected<Sequence> mplan::sequenceGraph(const SequenceGraph &graph,
   std::vector<std::pair<int64_t, int32_t>> byPeak;
   for (int32_t i = 0; i < static_cast<int32_t>(ranges.size()); ++i) {
     auto [lo, hi] = ranges[i];
-    result.largestComponent = std::max<int64_t>(result.largestComponent,
-                                                hi - lo);
+    result.largestComponent =
+        std::max<int64_t>(result.largestComponent, hi - lo);
     if (hi - lo > 1)
       byPeak.emplace_back(
           -*std::max_element(steps.begin() + lo, steps.begin() + hi), i);
@@ -900,8 +898,8 @@ Expected<Sequence> mplan::sequenceGraph(const SequenceGraph &graph,
                               : deadline.remaining());
     solver.deadline = &slice;
     solver.useSearch = search && !deadline.passed();
-    Component sub = makeSub(whole, result.order, info.first, info.last, lo,
-                            hi, info.liveBefore[lo], nodeMap, bufferMap);
+    Component sub = makeSub(whole, result.order, info.first, info.last, lo, hi,
+                            info.liveBefore[lo], nodeMap, bufferMap);
     Solver::Result solved = solver.solve(sub);
     for (int32_t j = 0; j < hi - lo; ++j)
       order[lo + j] = result.order[lo + solved.order[j]];

@@ -11,8 +11,8 @@
 #include "mplan/Analysis/DependenceGraph.h"
 #include "mplan/Support/CheckedMath.h"
 #include "mplan/Support/Sequencer.h"
-#include "mplan/Transforms/PlanBuffers.h"
 #include "mplan/Transforms/Passes.h"
+#include "mplan/Transforms/PlanBuffers.h"
 
 #include <algorithm>
 
@@ -96,10 +96,10 @@ static void anchorSources(const DependenceGraph &graph, Problem &problem) {
              graph.writesRoot(problem.nodes[v], problem.roots[b]);
     });
     ok = ok && llvm::all_of(succs[v], [&](int32_t s) {
-      return s == k - 1 || llvm::all_of(usesOf[v], [&](int32_t b) {
-               return uses(s, b);
-             });
-    });
+           return s == k - 1 || llvm::all_of(usesOf[v], [&](int32_t b) {
+                    return uses(s, b);
+                  });
+         });
     anchored[v] = ok;
     any |= ok;
   }
@@ -152,8 +152,8 @@ static std::optional<Problem> buildProblem(const DependenceGraph &graph,
   llvm::DenseMap<int32_t, std::vector<std::pair<int64_t, int64_t>>> nested;
   for (auto [constOp, buffer] : llvm::zip_equal(slab.ops, slab.buffers)) {
     AllocTensorOp op = constOp;
-    std::optional<int64_t> size = ::mplan::alignTo(
-        buffer.size, std::max(buffer.alignment, alignment));
+    std::optional<int64_t> size =
+        ::mplan::alignTo(buffer.size, std::max(buffer.alignment, alignment));
     if (!size)
       return std::nullopt;
     int32_t defNode = graph.getNode(op);
@@ -315,9 +315,8 @@ mlir::mplan::sequenceFunction(func::FuncOp func,
       if (op != terminator)
         op->moveBefore(terminator);
   };
-  reorder(llvm::map_range(order, [&](int32_t node) {
-    return graph.getOps()[node];
-  }));
+  reorder(llvm::map_range(order,
+                          [&](int32_t node) { return graph.getOps()[node]; }));
   // One fresh analysis checks the bound the planner will see; should it be
   // above program order's, the program order comes back.
   BufferLiveness after(func);

@@ -80,8 +80,7 @@ TEST(Sequencer, KeepsProgramOrderWhenNothingIsBetter) {
   flat.numNodes = 3;
   flat.predecessors = {{}, {}, {}};
   flat.buffers = {{8, {0}}, {8, {1}}, {8, {2}}};
-  EXPECT_EQ(sequenceOrDie(flat, "best").order,
-            (std::vector<int32_t>{0, 1, 2}));
+  EXPECT_EQ(sequenceOrDie(flat, "best").order, (std::vector<int32_t>{0, 1, 2}));
 }
 
 TEST(Sequencer, NodeBytesCountWhileTheNodeRuns) {
@@ -250,16 +249,16 @@ TEST(Sequencer, ScalesToLargeGraphs) {
   SequenceGraph g = randomGraph(rng, 100000, 2);
   auto start = std::chrono::steady_clock::now();
   Sequence best = sequenceOrDie(g, "best", 1.0);
-  double seconds = std::chrono::duration<double>(
-                       std::chrono::steady_clock::now() - start)
-                       .count();
+  double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+          .count();
   EXPECT_LT(seconds, 5.0);
   EXPECT_LE(best.peak, best.programPeak);
   start = std::chrono::steady_clock::now();
   Sequence greedy = sequenceOrDie(g, "greedy", 1.0);
-  seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() -
-                                          start)
-                .count();
+  seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+          .count();
   EXPECT_LT(seconds, 3.0);
   EXPECT_LE(greedy.peak, greedy.programPeak);
 }
