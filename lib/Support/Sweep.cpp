@@ -309,8 +309,12 @@ PlaceStatus mplan::detail::placeSweep(const Problem &p,
     } else if (endFit) {
       double bestCost = 0;
       int32_t seen = 0;
-      int64_t limit = size + static_cast<int64_t>(endFit->slack *
-                                                  static_cast<double>(size));
+      // size x (1 + slack), saturated (sizes reach 2^62 and more).
+      double extra = endFit->slack * static_cast<double>(size);
+      int64_t room = std::numeric_limits<int64_t>::max() - size;
+      int64_t limit = extra >= static_cast<double>(room)
+                          ? std::numeric_limits<int64_t>::max()
+                          : size + static_cast<int64_t>(extra);
       for (auto it = bySize.lower_bound({size, 0, 0});
            it != bySize.end() && seen < endFit->candidates &&
            (g < 0 || it->length <= limit);
