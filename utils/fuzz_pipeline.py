@@ -3544,6 +3544,11 @@ def run_memref(seed, args, src, res, prog):
         runs.append(Cfg("heap", "", prog.observe))
     runs += random_cfgs(rc_, strategies, arenas, 2, prog.arenas, prog.observe,
                         seq_rc=random.Random(f"seq:{prog.kind}:{seed}"))
+    if "omp" in prog.needs:
+        # The observer keeps one call stack for the process (mplan-instrument): calls
+        # running on several threads at once interleave their entries and exits on it.
+        for c in runs:
+            c.observe = False
     if prog.kind == "elems":
         # Alignment options below what the elements need, with the arenas that do not come
         # from malloc (stack, global, a slice of the caller's).

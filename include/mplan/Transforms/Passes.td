@@ -359,7 +359,11 @@ def MPlanInstrument : Pass<"mplan-instrument", "ModuleOp"> {
     each free is of a live heap buffer (unless the buffer may come from code
     it does not see, such as an external function), and prints a summary at
     exit (`mplan_rt_print_summary` prints it on request). Load the runtime
-    with `mlir-runner -shared-libs=build/lib/libmplan_runtime.so`.
+    with `mlir-runner -shared-libs=build/lib/libmplan_runtime.so`. The
+    observer keeps one call stack and one set of counters for the process:
+    it is for programs that run on one thread (concurrent calls, e.g. from
+    an OpenMP-lowered `scf.parallel`, interleave their entries and exits and
+    are reported as mismatched).
   }];
   let dependentDialects = ["::mlir::memref::MemRefDialect",
                            "::mlir::arith::ArithDialect",
