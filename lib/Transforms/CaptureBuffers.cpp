@@ -189,6 +189,17 @@ static CaptureDecision decideCapture(memref::AllocOp alloc,
     if (type.getMemorySpace())
       return leave(reason + "; run-time sizing is for the default memory "
                             "space only");
+    // The element size times the static dimensions must fit in int64 (the
+    // mplan.alloc_dynamic verifier's condition): the type's bytes with every
+    // dynamic dimension 1.
+    SmallVector<int64_t> unitShape(type.getShape());
+    for (int64_t &dim : unitShape)
+      if (ShapedType::isDynamic(dim))
+        dim = 1;
+    if (failed(getMemRefByteSize(
+            MemRefType::get(unitShape, type.getElementType()))))
+      return leave(reason + "; nor can it be sized at run time: the byte "
+                            "size of its static dimensions overflows int64");
     Region &body = alloc->getParentOfType<func::FuncOp>().getBody();
     for (auto [index, size] : llvm::enumerate(alloc.getDynamicSizes()))
       if (std::optional<std::string> why = getEntryComputeReason(size, body))

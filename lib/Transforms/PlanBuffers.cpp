@@ -356,11 +356,9 @@ static FailureOr<AllocSlabOp> planSlab(func::FuncOp func,
 /// saturating at 2^48.
 static int64_t getSizeAtHint(AllocDynamicOp op, int64_t hint) {
   constexpr int64_t kMax = int64_t(1) << 48;
-  MemRefType type = op.getMemref().getType();
-  int64_t size = getElementLayout(type.getElementType())->size;
-  for (int64_t dim : type.getShape()) {
-    std::optional<int64_t> next = llvm::checkedMul<int64_t>(
-        size, ShapedType::isDynamic(dim) ? hint : dim);
+  int64_t size = std::min(*op.getStaticByteFactor(), kMax);
+  for (size_t i = 0, e = op.getSizes().size(); i < e; ++i) {
+    std::optional<int64_t> next = llvm::checkedMul<int64_t>(size, hint);
     size = next && *next <= kMax ? *next : kMax;
   }
   return size;
@@ -403,12 +401,7 @@ static std::string describeValue(Value value, unsigned depth = 0) {
 /// The byte size of `op`'s buffer as the report prints it: the element size
 /// and static dimensions folded into one factor, times each dynamic size.
 static std::string describeSize(AllocDynamicOp op) {
-  MemRefType type = op.getMemref().getType();
-  int64_t factor = getElementLayout(type.getElementType())->size;
-  for (int64_t dim : type.getShape())
-    if (!ShapedType::isDynamic(dim))
-      factor *= dim; // the op verifier checked the static part's size
-  std::string text = std::to_string(factor);
+  std::string text = std::to_string(*op.getStaticByteFactor());
   for (Value size : op.getSizes())
     text += " * " + describeValue(size);
   return text;

@@ -187,3 +187,14 @@ func.func @hoisted_in_order(%x: memref<?xf32>) {
   memref.copy %x, %a : memref<?xf32> to memref<?xf32>
   return
 }
+
+// -----
+
+// Static dimensions whose byte size overflows int64 are not sized at run time.
+// CHECK-LABEL: func @static_part_overflows
+// CHECK:       memref.alloc(%arg0) {mplan.unplanned = "dynamic shape: no upper bound for dimension 0 {{.*}}; nor can it be sized at run time: the byte size of its static dimensions overflows int64"}
+func.func @static_part_overflows(%n: index) {
+  %a = memref.alloc(%n) : memref<?x4611686018427387904x4xf32>
+  memref.dealloc %a : memref<?x4611686018427387904x4xf32>
+  return
+}

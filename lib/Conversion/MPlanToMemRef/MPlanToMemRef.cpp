@@ -271,12 +271,8 @@ static Value buildSymbolicPlan(OpBuilder &builder, AllocSlabOp slab,
       offset =
           arith::MaxUIOp::create(builder, loc, offset, place(byId.lookup(id)));
     offset = alignUp(offset, op.getEffectiveAlignment());
-    MemRefType type = op.getMemref().getType();
-    int64_t factor = *getElementByteSize(type.getElementType());
-    for (int64_t dim : type.getShape())
-      if (!ShapedType::isDynamic(dim))
-        factor *= dim;
-    Value bytes = arith::ConstantIndexOp::create(builder, loc, factor);
+    Value bytes =
+        arith::ConstantIndexOp::create(builder, loc, *op.getStaticByteFactor());
     for (Value size : op.getSizes())
       bytes = arith::MulIOp::create(builder, loc, bytes,
                                     sizes.lookupOrDefault(size));

@@ -306,3 +306,11 @@ func.func @dynamic_memory_space(%n: index) {
   %0 = mplan.alloc_dynamic id(0) (%n) in %slab above [] : !mplan.slab<0, 16> -> memref<?xf32, 1>
   return
 }
+
+// -----
+
+func.func @dynamic_static_overflow(%n: index) {
+  // expected-error @+1 {{the byte size of its static dimensions overflows int64}}
+  %0 = mplan.alloc_dynamic id(0) (%n) -> memref<?x4611686018427387904x4xf32>
+  return
+}

@@ -241,6 +241,16 @@ int64_t AllocDynamicOp::getEffectiveAlignment() {
                            succeeded(layout) ? layout->alignment : 1);
 }
 
+FailureOr<int64_t> AllocDynamicOp::getStaticByteFactor() {
+  // The bytes of the type with every dynamic dimension 1.
+  MemRefType type = getMemref().getType();
+  SmallVector<int64_t> unitShape(type.getShape());
+  for (int64_t &dim : unitShape)
+    if (ShapedType::isDynamic(dim))
+      dim = 1;
+  return getMemRefByteSize(MemRefType::get(unitShape, type.getElementType()));
+}
+
 LogicalResult AllocDynamicOp::verify() {
   if (failed(verifyBufferAttrs(*this, getId(), getStart(), getEnd(),
                                getAlignment().value_or(1))))
@@ -252,6 +262,9 @@ LogicalResult AllocDynamicOp::verify() {
   if (failed(getElementLayout(type.getElementType())))
     return emitOpError("element type ")
            << type.getElementType() << " has no fixed byte size";
+  if (failed(getStaticByteFactor()))
+    return emitOpError("the byte size of its static dimensions overflows "
+                       "int64");
   if (static_cast<bool>(getSlab()) != static_cast<bool>(getAbove()))
     return emitOpError("expects a slab and an 'above' list together");
   if (!getSlab())

@@ -179,6 +179,10 @@ def MPlan_AllocDynamicOp : MPlan_Op<"alloc_dynamic",
     /// The alignment of the buffer: the attribute, and at least the
     /// element's ABI alignment.
     int64_t getEffectiveAlignment();
+    /// The element size times the static dimensions: the byte size is this
+    /// times every `sizes` operand. Failure if it overflows int64 (the
+    /// verifier rejects that).
+    ::mlir::FailureOr<int64_t> getStaticByteFactor();
   }];
 }
 
