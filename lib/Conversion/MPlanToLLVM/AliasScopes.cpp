@@ -52,6 +52,7 @@ using namespace mlir;
 
 static constexpr llvm::StringLiteral kArenaAttr = "mplan.arena";
 static constexpr llvm::StringLiteral kAccessKey = "mplan.access";
+static constexpr llvm::StringLiteral kHideKey = "mplan.hide_provenance";
 
 namespace {
 /// A place a memory access may touch: bytes [begin, end) of arena `arena`, or
@@ -305,12 +306,21 @@ static FailureOr<SmallVector<Place>> getMark(Location loc) {
   return decodeMark(fused.getMetadata());
 }
 
-/// Removes every mark from the locations of `root`'s ops and block arguments
-/// (at any depth of a location).
+/// Whether `attr` is the mark of an arena whose pointer LLVM must not trace
+/// back to its allocation (`{mplan.hide_provenance}`).
+static bool isHideMark(Attribute attr) {
+  auto dict = dyn_cast_if_present<DictionaryAttr>(attr);
+  return dict && dict.contains(kHideKey);
+}
+
+/// Removes every mark (access places and hidden provenance) from the
+/// locations of `root`'s ops and block arguments (at any depth of a
+/// location).
 static void removeMarks(Operation *root) {
   AttrTypeReplacer replacer;
   replacer.addReplacement([](FusedLoc fused) -> std::optional<Attribute> {
-    if (failed(decodeMark(fused.getMetadata())))
+    if (failed(decodeMark(fused.getMetadata())) &&
+        !isHideMark(fused.getMetadata()))
       return std::nullopt;
     ArrayRef<Location> inner = fused.getLocations();
     if (inner.size() == 1)
@@ -462,6 +472,42 @@ struct MPlanTagBufferAccessesPass
           MPlanTagBufferAccessesPass> {
   using Base::Base;
 
+  /// Unmarked, an accumulator is still kept in a register when LLVM proves
+  /// it apart from the loop's other operands by itself: an accumulator in a
+  /// stack arena (an `alloca`) or a global arena (a global that never
+  /// escapes) cannot be a function argument's memory. Marks the ops that
+  /// make the arenas holding `accumulators` (allocations and every
+  /// `memref.get_global` of an arena global) so that
+  /// mplan-buffer-alias-scopes passes their pointer through an opaque copy,
+  /// as the `ptrtoint`/`inttoptr` alignment of a heap arena already does.
+  /// The scoped accesses keep every noalias fact through their scopes.
+  void hideArenasOf(const llvm::DenseSet<Operation *> &accumulators,
+                    PlaceFinder &finder) {
+    llvm::SmallDenseSet<int64_t> hidden;
+    for (Operation *op : accumulators) {
+      Value memref = isa<memref::StoreOp>(op)
+                         ? cast<memref::StoreOp>(op).getMemRef()
+                         : cast<memref::LoadOp>(op).getMemRef();
+      for (const Place &place : finder.get(memref).places)
+        if (!place.isOutside())
+          hidden.insert(place.arena);
+    }
+    if (hidden.empty())
+      return;
+    MLIRContext *ctx = &getContext();
+    auto mark = DictionaryAttr::get(
+        ctx, {NamedAttribute(StringAttr::get(ctx, kHideKey), UnitAttr::get(ctx))});
+    getOperation().walk([&](Operation *op) {
+      if (!op->hasAttr(kArenaAttr) || op->getNumResults() != 1 ||
+          !isa<memref::AllocOp, memref::AllocaOp, memref::GetGlobalOp>(op))
+        return;
+      const Places &found = finder.get(op->getResult(0));
+      if (found.known && found.places.size() == 1 &&
+          hidden.contains(found.places.front().arena))
+        op->setLoc(FusedLoc::get(ctx, {op->getLoc()}, mark));
+    });
+  }
+
   void runOnOperation() override {
     func::FuncOp func = getOperation();
     // Marks only this pass made reach mplan-buffer-alias-scopes.
@@ -479,6 +525,7 @@ struct MPlanTagBufferAccessesPass
     llvm::DenseSet<Operation *> accumulators;
     if (!scopeFloatAccumulators)
       accumulators = findFloatAccumulators(func);
+    hideArenasOf(accumulators, finder);
     func.walk([&](Operation *op) {
       auto effecting = dyn_cast<MemoryEffectOpInterface>(op);
       if (!effecting || accumulators.contains(op))
@@ -525,8 +572,50 @@ struct MPlanBufferAliasScopesPass
   using Base::Base;
 
   void runOnOperation() override {
-    getOperation()->walk([&](LLVM::LLVMFuncOp func) { annotate(func); });
+    getOperation()->walk([&](LLVM::LLVMFuncOp func) {
+      hideProvenance(func);
+      annotate(func);
+    });
     removeMarks(getOperation());
+  }
+
+  /// Passes the pointer of every arena that mplan-tag-buffer-accesses marked
+  /// hidden (an `llvm.alloca`, `llvm.mlir.addressof` or allocation call
+  /// lowered from it) through an empty inline assembly statement that
+  /// returns its operand: the same address, but LLVM can no longer trace the
+  /// accesses based on it to a stack slot or global that no argument points
+  /// into.
+  ///
+  /// ```mlir
+  /// %0 = llvm.alloca %c x i8 {alignment = 64 : i64} : (i64) -> !llvm.ptr
+  /// // becomes
+  /// %0 = llvm.alloca %c x i8 {alignment = 64 : i64} : (i64) -> !llvm.ptr
+  /// %1 = llvm.inline_asm "", "=r,0" %0 : (!llvm.ptr) -> !llvm.ptr
+  /// // and every other use of %0 uses %1
+  /// ```
+  void hideProvenance(LLVM::LLVMFuncOp func) {
+    SmallVector<Operation *> arenas;
+    func.walk([&](Operation *op) {
+      auto fused = dyn_cast<FusedLoc>(op->getLoc());
+      if (fused && isHideMark(fused.getMetadata()) &&
+          isa<LLVM::AllocaOp, LLVM::AddressOfOp, LLVM::CallOp>(op) &&
+          op->getNumResults() == 1 &&
+          isa<LLVM::LLVMPointerType>(op->getResult(0).getType()))
+        arenas.push_back(op);
+    });
+    for (Operation *op : arenas) {
+      OpBuilder builder(op->getContext());
+      builder.setInsertionPointAfter(op);
+      Value pointer = op->getResult(0);
+      auto copy = LLVM::InlineAsmOp::create(
+          builder, op->getLoc(), pointer.getType(), ValueRange{pointer},
+          /*asm_string=*/"", /*constraints=*/"=r,0",
+          /*has_side_effects=*/false, /*is_align_stack=*/false,
+          LLVM::tailcallkind::TailCallKind::None,
+          /*asm_dialect=*/LLVM::AsmDialectAttr(),
+          /*operand_attrs=*/ArrayAttr());
+      pointer.replaceAllUsesExcept(copy.getResult(0), copy);
+    }
   }
 
   void annotate(LLVM::LLVMFuncOp func) {

@@ -15,6 +15,10 @@
 // With scope-float-accumulators every access gets scopes.
 
 // CHECK-LABEL: llvm.func @matmul
+// The arena holds an unscoped accumulator: its pointer goes through an
+// opaque copy (for a heap arena its aligned pointer is opaque already).
+// CHECK: %[[MALLOC:.*]] = llvm.call @malloc
+// CHECK-NEXT: llvm.inline_asm "", "=r,0" %[[MALLOC]] : (!llvm.ptr) -> !llvm.ptr
 // The inner loop: two operands with scopes, the accumulator without.
 // CHECK: llvm.load %{{.*}} {alias_scopes = [#{{.*}}], noalias_scopes = [#{{.*}}]} : !llvm.ptr -> f32
 // CHECK: llvm.load %{{.*}} {alias_scopes = [#{{.*}}], noalias_scopes = [#{{.*}}]} : !llvm.ptr -> f32
@@ -24,10 +28,12 @@
 // CHECK: llvm.store %{{[^ ]*}}, %{{[^ ]*}} : f32, !llvm.ptr
 
 // ALL-LABEL: llvm.func @matmul
+// ALL-NOT: llvm.inline_asm
 // ALL-COUNT-3: llvm.load %{{.*}} {alias_scopes = [#{{.*}}], noalias_scopes = [#{{.*}}]} : !llvm.ptr -> f32
 // ALL: llvm.store %{{.*}} {alias_scopes = [#{{.*}}], noalias_scopes = [#{{.*}}]} : f32, !llvm.ptr
 
 // TAG-LABEL: func.func @matmul
+// TAG: memref.alloc() {{.*}}mplan.arena{{.*}} loc(fused<{mplan.hide_provenance}>
 // TAG: memref.load {{.*}} loc(fused<{mplan.access = [array<i64: -1, 0, 0>]}>
 // TAG-NEXT: memref.load {{.*}} loc(fused<{mplan.access = [array<i64: 0, 0, 65536>]}>
 // TAG-NEXT: memref.load {{.*}} loc("{{[^"]*}}":{{[0-9]+}}:{{[0-9]+}})
@@ -58,6 +64,7 @@ func.func @matmul(%a: memref<2x64xf32>, %out: memref<2x256xf32>) {
 // the loop.
 
 // CHECK-LABEL: llvm.func @others
+// CHECK-NOT: llvm.inline_asm
 // CHECK-COUNT-3: llvm.load %{{.*}} {alias_scopes = [#{{.*}}], noalias_scopes = [#{{.*}}]} : !llvm.ptr -> f32
 // CHECK: llvm.store %{{.*}} {alias_scopes = [#{{.*}}], noalias_scopes = [#{{.*}}]} : f32, !llvm.ptr
 // CHECK-COUNT-3: llvm.load %{{.*}} {alias_scopes = [#{{.*}}], noalias_scopes = [#{{.*}}]} : !llvm.ptr -> f32
@@ -105,5 +112,54 @@ func.func @others(%in: memref<16xi32>, %fin: memref<16xf32>,
     memref.store %t, %f[%i] : memref<16xf32>
   }
   memref.dealloc %arena : memref<128xi8>
+  return
+}
+
+// -----
+
+// A stack arena (an alloca) and a global arena holding an unscoped
+// accumulator: without the opaque copy LLVM would prove the accumulator apart
+// from the argument %b by itself and keep it in a register. The arena of
+// another function without such an accumulator keeps its pointer as it is.
+
+// CHECK-LABEL: llvm.func @stack_arena
+// CHECK: %[[ALLOCA:.*]] = llvm.alloca
+// CHECK-NEXT: %[[COPY:.*]] = llvm.inline_asm "", "=r,0" %[[ALLOCA]] : (!llvm.ptr) -> !llvm.ptr
+// CHECK-NOT: %[[ALLOCA]]{{[^0-9]}}
+// CHECK: llvm.return
+func.func @stack_arena(%a: memref<2x64xf32>, %b: memref<64x256xf32>) {
+  %c0 = arith.constant 0 : index
+  %zero = arith.constant 0.0 : f32
+  %arena = memref.alloca() {alignment = 64 : i64, mplan.arena} : memref<2048xi8>
+  %c = memref.view %arena[%c0][] : memref<2048xi8> to memref<2x256xf32>
+  linalg.fill ins(%zero : f32) outs(%c : memref<2x256xf32>)
+  linalg.matmul ins(%a, %b : memref<2x64xf32>, memref<64x256xf32>)
+                outs(%c : memref<2x256xf32>)
+  return
+}
+
+// CHECK-LABEL: llvm.func @global_arena
+// CHECK: %[[ADDR:.*]] = llvm.mlir.addressof @arena
+// CHECK-NEXT: llvm.inline_asm "", "=r,0" %[[ADDR]] : (!llvm.ptr) -> !llvm.ptr
+memref.global "private" @arena : memref<2048xi8> {alignment = 64 : i64}
+func.func @global_arena(%a: memref<2x64xf32>, %b: memref<64x256xf32>) {
+  %c0 = arith.constant 0 : index
+  %zero = arith.constant 0.0 : f32
+  %arena = memref.get_global @arena : memref<2048xi8> {mplan.arena}
+  %c = memref.view %arena[%c0][] : memref<2048xi8> to memref<2x256xf32>
+  linalg.fill ins(%zero : f32) outs(%c : memref<2x256xf32>)
+  linalg.matmul ins(%a, %b : memref<2x64xf32>, memref<64x256xf32>)
+                outs(%c : memref<2x256xf32>)
+  return
+}
+
+// CHECK-LABEL: llvm.func @no_accumulator
+// CHECK-NOT: llvm.inline_asm
+// CHECK: llvm.return
+func.func @no_accumulator(%a: memref<512xf32>) {
+  %c0 = arith.constant 0 : index
+  %arena = memref.alloca() {alignment = 64 : i64, mplan.arena} : memref<2048xi8>
+  %c = memref.view %arena[%c0][] : memref<2048xi8> to memref<512xf32>
+  linalg.copy ins(%a : memref<512xf32>) outs(%c : memref<512xf32>)
   return
 }
