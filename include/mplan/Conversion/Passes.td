@@ -250,7 +250,13 @@ def MPlanTagBufferAccesses : Pass<"mplan-tag-buffer-accesses",
     accumulator in a register for the whole loop; storing it every
     iteration, as it does without scopes, makes these loops faster when
     their strided loads miss the L1 cache but hit L2 (docs/design.md). An
-    unmarked access claims nothing, so this never affects soundness.
+    unmarked access claims nothing, so this never affects soundness. The
+    ops that make an arena holding such an accumulator (a `memref.alloc` or
+    `memref.alloca` arena, every `memref.get_global` of an arena global) get
+    the mark `{mplan.hide_provenance}` in their location: without scopes
+    LLVM would still prove an accumulator in a stack slot or in a global
+    that never escapes apart from the function's arguments, and keep it in
+    a register.
   }];
   let dependentDialects = ["::mlir::memref::MemRefDialect"];
   let options = [
@@ -302,8 +308,20 @@ def MPlanBufferAliasScopes : Pass<"mplan-buffer-alias-scopes", "ModuleOp"> {
     later buffer's store above an earlier buffer's load of the same bytes.
     Each `noalias_scopes` list keeps at most `max-noalias-scopes` scopes
     (outside first, then in the order the places appear): a shorter list
-    only claims less. Every mark is then removed from every location, so
-    the module keeps the locations it had before the first half.
+    only claims less.
+
+    First, the pointer made by every `llvm.alloca`, `llvm.mlir.addressof` or
+    allocation call whose location has the mark `{mplan.hide_provenance}`
+    goes through an empty inline assembly statement that returns its
+    operand (`llvm.inline_asm "", "=r,0"`), and every other use takes that
+    copy: the same address, but LLVM can no longer trace the accesses based
+    on it to an object no argument points into, so the unscoped accumulators
+    of the arena are stored every iteration, as with a heap arena (whose
+    pointer upstream aligns through `ptrtoint`/`inttoptr`). The scoped
+    accesses keep their facts through their scopes.
+
+    Every mark is then removed from every location, so the module keeps the
+    locations it had before the first half.
   }];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
   let options = [
