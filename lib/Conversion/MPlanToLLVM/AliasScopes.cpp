@@ -496,7 +496,8 @@ struct MPlanTagBufferAccessesPass
       return;
     MLIRContext *ctx = &getContext();
     auto mark = DictionaryAttr::get(
-        ctx, {NamedAttribute(StringAttr::get(ctx, kHideKey), UnitAttr::get(ctx))});
+        ctx,
+        {NamedAttribute(StringAttr::get(ctx, kHideKey), UnitAttr::get(ctx))});
     getOperation().walk([&](Operation *op) {
       if (!op->hasAttr(kArenaAttr) || op->getNumResults() != 1 ||
           !isa<memref::AllocOp, memref::AllocaOp, memref::GetGlobalOp>(op))
