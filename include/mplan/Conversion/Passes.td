@@ -243,13 +243,15 @@ def MPlanTagBufferAccesses : Pass<"mplan-tag-buffer-accesses",
     `memref.store` of a float directly in an `scf.for` body at a memref and
     indices that do not change in the loop, the `memref.load`s of the same
     element before it in its block, when another load of that block
-    advances by at least 64 bytes per iteration over more than 32 KiB and at
-    most 1 MiB in a loop of constant trip count (the reduction loops that
+    advances by at least 64 bytes per iteration over more than 32 KiB in a
+    loop of constant trip count (the reduction loops that
     `convert-linalg-to-loops` makes of a matmul with a wide right-hand side
     or a conv with many channels). With scopes LLVM keeps such an
-    accumulator in a register for the whole loop; storing it every
-    iteration, as it does without scopes, makes these loops faster when
-    their strided loads miss the L1 cache but hit L2 (docs/design.md). An
+    accumulator in a register for the whole loop; stored every iteration,
+    as without scopes, the loop is the unplanned program's. When the strided
+    loads miss the L1 cache, which of the two is faster depends on the
+    machine (the register is slower by 5-14 % on an Intel Xeon when they hit
+    L2, on an AMD EPYC when they go to memory; docs/design.md). An
     unmarked access claims nothing, so this never affects soundness. The
     ops that make an arena holding such an accumulator (a `memref.alloc` or
     `memref.alloca` arena, every `memref.get_global` of an arena global) get

@@ -423,18 +423,17 @@ static int64_t getStridedSpan(memref::LoadOp load, scf::ForOp loop) {
 }
 
 /// The loads and stores of scalar floating-point accumulators of loops whose
-/// strided operand misses L1 but stays in L2: a `memref.store` of a float
-/// directly in the body of an `scf.for`, at a memref and indices that are the
-/// same in every iteration, the `memref.load`s of the same memref at the same
-/// indices before it in its block, and a load in that block that advances by
-/// at least a cache line per iteration over more than `kL1Bytes` and at most
-/// `kL2Bytes` in the loop (the reduction loops of `convert-linalg-to-loops`:
-/// a matmul's column of a wide matrix, a conv's filter with many channels).
-/// Beyond `kL2Bytes` the loads go to memory, where the register accumulator
-/// is faster again (docs/design.md, "Alias scopes").
+/// strided operand misses L1: a `memref.store` of a float directly in the
+/// body of an `scf.for`, at a memref and indices that are the same in every
+/// iteration, the `memref.load`s of the same memref at the same indices
+/// before it in its block, and a load in that block that advances by at
+/// least a cache line per iteration over more than `kL1Bytes` in the loop
+/// (the reduction loops of `convert-linalg-to-loops`: a matmul's column of a
+/// wide matrix, a conv's filter with many channels). Whether the register
+/// accumulator is faster there depends on the machine (docs/design.md,
+/// "Alias scopes"); stored every iteration, the loop is the unplanned one.
 static llvm::DenseSet<Operation *> findFloatAccumulators(func::FuncOp func) {
   constexpr int64_t kL1Bytes = 32 * 1024;
-  constexpr int64_t kL2Bytes = 1024 * 1024;
   llvm::DenseSet<Operation *> found;
   func.walk([&](memref::StoreOp store) {
     auto loop = dyn_cast<scf::ForOp>(store->getParentOp());
@@ -455,8 +454,7 @@ static llvm::DenseSet<Operation *> findFloatAccumulators(func::FuncOp func) {
       if (load.getMemRef() == store.getMemRef() &&
           load.getIndices() == store.getIndices())
         loads.push_back(load);
-      else if (int64_t span = getStridedSpan(load, loop);
-               span > kL1Bytes && span <= kL2Bytes)
+      else if (getStridedSpan(load, loop) > kL1Bytes)
         strided = true;
     }
     if (loads.empty() || !strided)
@@ -520,9 +518,10 @@ struct MPlanTagBufferAccessesPass
       return;
     MLIRContext *ctx = &getContext();
     // Scoped, LLVM keeps such an accumulator in a register for the whole
-    // loop (LICM); when the loop's strided loads miss L1 and hit L2, it runs
-    // faster stored every iteration, as without scopes (docs/design.md,
-    // "Alias scopes"). Unmarked accesses claim nothing.
+    // loop (LICM); when the loop's strided loads miss L1, whether that is
+    // faster than storing it every iteration, as the unplanned program does,
+    // depends on the machine (docs/design.md, "Alias scopes"), so it keeps
+    // the unplanned program's loop. Unmarked accesses claim nothing.
     llvm::DenseSet<Operation *> accumulators;
     if (!scopeFloatAccumulators)
       accumulators = findFloatAccumulators(func);

@@ -56,9 +56,7 @@ func.func @matmul(%a: memref<2x64xf32>, %out: memref<2x256xf32>) {
 // -----
 
 // A float accumulator whose loop's strided operand fits in 32 KiB keeps its
-// scopes (%b: 64 B a step, 16 steps), so does one whose strided operand
-// spans more than 1 MiB (%big: 4 KiB a step, 512 steps), and so do an
-// integer accumulator (LLVM
+// scopes (%b: 64 B a step, 16 steps), and so do an integer accumulator (LLVM
 // may reassociate integer additions, so a register accumulator lets it
 // vectorize the reduction) and a float stored at an address that changes in
 // the loop.
@@ -67,30 +65,19 @@ func.func @matmul(%a: memref<2x64xf32>, %out: memref<2x256xf32>) {
 // CHECK-NOT: llvm.inline_asm
 // CHECK-COUNT-3: llvm.load %{{.*}} {alias_scopes = [#{{.*}}], noalias_scopes = [#{{.*}}]} : !llvm.ptr -> f32
 // CHECK: llvm.store %{{.*}} {alias_scopes = [#{{.*}}], noalias_scopes = [#{{.*}}]} : f32, !llvm.ptr
-// CHECK-COUNT-3: llvm.load %{{.*}} {alias_scopes = [#{{.*}}], noalias_scopes = [#{{.*}}]} : !llvm.ptr -> f32
-// CHECK: llvm.store %{{.*}} {alias_scopes = [#{{.*}}], noalias_scopes = [#{{.*}}]} : f32, !llvm.ptr
 // CHECK-COUNT-2: llvm.load %{{.*}} {alias_scopes = [#{{.*}}], noalias_scopes = [#{{.*}}]} : !llvm.ptr -> i32
 // CHECK: llvm.store %{{.*}} {alias_scopes = [#{{.*}}], noalias_scopes = [#{{.*}}]} : i32, !llvm.ptr
 // CHECK-COUNT-2: llvm.load %{{.*}} {alias_scopes = [#{{.*}}], noalias_scopes = [#{{.*}}]} : !llvm.ptr -> f32
 // CHECK: llvm.store %{{.*}} {alias_scopes = [#{{.*}}], noalias_scopes = [#{{.*}}]} : f32, !llvm.ptr
 func.func @others(%in: memref<16xi32>, %fin: memref<16xf32>,
-                   %b: memref<16x16xf32>, %big: memref<512x1024xf32>) {
+                   %b: memref<16x16xf32>) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c16 = arith.constant 16 : index
   %c64 = arith.constant 64 : index
-  %c512 = arith.constant 512 : index
   %arena = memref.alloc() {alignment = 64 : i64, mplan.arena} : memref<128xi8>
   %acc = memref.view %arena[%c0][] : memref<128xi8> to memref<1xi32>
   %f = memref.view %arena[%c64][] : memref<128xi8> to memref<16xf32>
-  scf.for %i = %c0 to %c512 step %c1 {
-    %x = memref.load %fin[%c0] : memref<16xf32>
-    %y = memref.load %big[%i, %c0] : memref<512x1024xf32>
-    %s = memref.load %f[%c0] : memref<16xf32>
-    %p = arith.mulf %x, %y : f32
-    %t = arith.addf %s, %p : f32
-    memref.store %t, %f[%c0] : memref<16xf32>
-  }
   scf.for %i = %c0 to %c16 step %c1 {
     %x = memref.load %fin[%i] : memref<16xf32>
     %y = memref.load %b[%i, %c0] : memref<16x16xf32>
@@ -112,6 +99,34 @@ func.func @others(%in: memref<16xi32>, %fin: memref<16xf32>,
     memref.store %t, %f[%i] : memref<16xf32>
   }
   memref.dealloc %arena : memref<128xi8>
+  return
+}
+
+// -----
+
+// A strided operand far beyond the caches (%big: 4 KiB a step, 512 steps, 2
+// MiB) leaves its accumulator unscoped too.
+
+// CHECK-LABEL: llvm.func @beyond_l2
+// CHECK: llvm.inline_asm "", "=r,0"
+// CHECK: llvm.load %{{.*}} {alias_scopes = [#{{.*}}]} : !llvm.ptr -> f32
+// CHECK: llvm.load %{{.*}} {alias_scopes = [#{{.*}}]} : !llvm.ptr -> f32
+// CHECK: llvm.load %{{[^ ]*}} : !llvm.ptr -> f32
+// CHECK: llvm.store %{{[^ ]*}}, %{{[^ ]*}} : f32, !llvm.ptr
+func.func @beyond_l2(%fin: memref<16xf32>, %big: memref<512x1024xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c512 = arith.constant 512 : index
+  %arena = memref.alloca() {alignment = 64 : i64, mplan.arena} : memref<64xi8>
+  %f = memref.view %arena[%c0][] : memref<64xi8> to memref<16xf32>
+  scf.for %i = %c0 to %c512 step %c1 {
+    %x = memref.load %fin[%c0] : memref<16xf32>
+    %y = memref.load %big[%i, %c0] : memref<512x1024xf32>
+    %s = memref.load %f[%c0] : memref<16xf32>
+    %p = arith.mulf %x, %y : f32
+    %t = arith.addf %s, %p : f32
+    memref.store %t, %f[%c0] : memref<16xf32>
+  }
   return
 }
 
