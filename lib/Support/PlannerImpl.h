@@ -242,8 +242,9 @@ struct PeakSides {
 PeakSides splitAtPeak(const Problem &problem, StackOrder stack);
 
 /// Improves `placement` until `deadline` by sweeps from the peak with
-/// randomized EndFit parameters on `threads` threads (at most 4 x `maxRuns`
-/// of them; after the first round always on the worse side of the best
+/// randomized EndFit parameters on `threads` threads (four stack orders, at
+/// most 8 x `maxRuns` runs: every side of every stack once, two more runs on
+/// the worse side of every stack, then always on the worse side of the best
 /// stack), keeping the best plan of each side separately. Time-based: the
 /// result depends on how many runs fit before the deadline. Returns true
 /// if the arena shrank.

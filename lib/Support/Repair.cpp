@@ -334,8 +334,9 @@ bool mplan::detail::improveBySweeps(const Problem &p, Placement &placement,
   if (p.numBuffers() == 0 || placement.arena <= p.lowerBound)
     return false;
   static const StackOrder stacks[] = {StackOrder::EarliestStart,
-                                      StackOrder::Largest};
-  constexpr int kStacks = 2;
+                                      StackOrder::Largest, StackOrder::Longest,
+                                      StackOrder::LatestEnd};
+  constexpr int kStacks = 4;
   std::vector<PeakSides> sides;
   for (StackOrder stack : stacks)
     sides.push_back(splitAtPeak(p, stack));
@@ -354,10 +355,13 @@ bool mplan::detail::improveBySweeps(const Problem &p, Placement &placement,
   auto combined = [&](int s) {
     return std::max(best[s][0].arena, best[s][1].arena);
   };
-  // The first runs cover every stack and side; after that each run goes to
-  // the worse side of the stack whose combined arena is lowest (only the
-  // worse side of a stack lowers its arena).
+  // The first runs cover every stack and side, the next kExtra rounds the
+  // worse side of every stack (one run says little about a side limited by
+  // a near-peak far from the stack); after that each run goes to the worse
+  // side of the stack whose combined arena is lowest (only the worse side
+  // of a stack lowers its arena).
   int32_t runs[kStacks][2] = {};
+  constexpr size_t kExtra = 2;
   size_t issued = 0;
   auto worker = [&] {
     for (;;) {
@@ -373,6 +377,9 @@ bool mplan::detail::improveBySweeps(const Problem &p, Placement &placement,
             best[0][0].arena == std::numeric_limits<int64_t>::max()) {
           s = static_cast<int>(task / 2 % kStacks);
           which = static_cast<int>(task % 2);
+        } else if (task < 2 * kStacks + kExtra * kStacks) {
+          s = static_cast<int>((task - 2 * kStacks) % kStacks);
+          which = best[s][1].arena > best[s][0].arena ? 1 : 0;
         } else {
           for (int t = 1; t < kStacks; ++t)
             if (combined(t) < combined(s))
