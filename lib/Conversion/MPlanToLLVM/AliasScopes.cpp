@@ -112,15 +112,22 @@ public:
         return;
       if (auto get = dyn_cast<memref::GetGlobalOp>(op)) {
         arenaGlobals.try_emplace(get.getNameAttr(), -1);
+        arenaOps.push_back(op);
         return;
       }
       if (isa<memref::AllocOp, memref::AllocaOp>(op) &&
-          op->getBlock() == &entry && isFreedOnlyAtExit(op->getResult(0)))
+          op->getBlock() == &entry && isFreedOnlyAtExit(op->getResult(0))) {
         addArena(op->getResult(0));
+        arenaOps.push_back(op);
+      }
     });
   }
 
   bool hasArenas() const { return numArenas != 0 || !arenaGlobals.empty(); }
+
+  /// The ops that make the function's arenas: its arena allocations and every
+  /// `memref.get_global` of an arena global (not the arena argument).
+  ArrayRef<Operation *> getArenaOps() const { return arenaOps; }
 
   /// Whether the allocation `alloc` stays allocated until the function
   /// returns: every `memref.dealloc` of it is followed, in a block that
@@ -278,6 +285,7 @@ private:
   bool argumentsAreOutside = true;
   /// Global arenas by symbol, with their arena number once used (-1 before).
   llvm::DenseMap<Attribute, int64_t> arenaGlobals;
+  SmallVector<Operation *> arenaOps;
   llvm::DenseMap<Value, Places> cache;
   llvm::DenseSet<Value> inProgress;
 };
@@ -496,15 +504,12 @@ struct MPlanTagBufferAccessesPass
     auto mark = DictionaryAttr::get(
         ctx,
         {NamedAttribute(StringAttr::get(ctx, kHideKey), UnitAttr::get(ctx))});
-    getOperation().walk([&](Operation *op) {
-      if (!op->hasAttr(kArenaAttr) || op->getNumResults() != 1 ||
-          !isa<memref::AllocOp, memref::AllocaOp, memref::GetGlobalOp>(op))
-        return;
+    for (Operation *op : finder.getArenaOps()) {
       const Places &found = finder.get(op->getResult(0));
       if (found.known && found.places.size() == 1 &&
           hidden.contains(found.places.front().arena))
         op->setLoc(FusedLoc::get(ctx, {op->getLoc()}, mark));
-    });
+    }
   }
 
   void runOnOperation() override {
