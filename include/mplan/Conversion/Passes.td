@@ -250,8 +250,8 @@ def MPlanTagBufferAccesses : Pass<"mplan-tag-buffer-accesses",
     accumulator in a register for the whole loop; stored every iteration,
     as without scopes, the loop is the unplanned program's. When the strided
     loads miss the L1 cache, which of the two is faster depends on the
-    machine (the register is slower by 5-14 % on an Intel Xeon when they hit
-    L2, on an AMD EPYC when they go to memory; docs/design.md). An
+    machine (the register version was 4-14 % slower: on an Intel Xeon when
+    they hit L2, on an AMD EPYC when they go past it; docs/design.md). An
     unmarked access claims nothing, so this never affects soundness. The
     ops that make an arena holding such an accumulator (a `memref.alloc` or
     `memref.alloca` arena, every `memref.get_global` of an arena global) get
