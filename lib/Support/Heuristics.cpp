@@ -475,10 +475,12 @@ const char *stackName(StackOrder stack) {
     return "latest-end";
   case StackOrder::EarliestStart:
     return "earliest-start";
-  case StackOrder::Longest:
-    return "longest";
   case StackOrder::Largest:
     return "largest";
+  case StackOrder::EndBlocks:
+    return "end-blocks";
+  case StackOrder::StartBlocks:
+    return "start-blocks";
   }
   return "?";
 }

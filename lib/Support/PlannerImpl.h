@@ -211,8 +211,20 @@ PlaceStatus placeSweep(const Problem &problem,
                        const EndFit *endFit = nullptr,
                        const SweepStart *from = nullptr);
 
+/// Blocks of the EndBlocks and StartBlocks stacks.
+constexpr int kStackBlocks = 16;
+
 /// How placeFromPeak stacks the buffers live at the peak (bottom first).
-enum class StackOrder { LatestEnd, EarliestStart, Longest, Largest };
+/// EndBlocks: cut by latest end into kStackBlocks blocks of about equal
+/// bytes, each block in start order (earliest at its bottom); StartBlocks:
+/// blocks by earliest start, each in end order (latest at its bottom).
+enum class StackOrder {
+  LatestEnd,
+  EarliestStart,
+  Largest,
+  EndBlocks,
+  StartBlocks
+};
 
 /// Stacks the buffers live at the max-live section from offset 0 (so the
 /// arena there is the bound), then sweeps forward in time over the buffers
@@ -242,8 +254,8 @@ struct PeakSides {
 PeakSides splitAtPeak(const Problem &problem, StackOrder stack);
 
 /// Improves `placement` until `deadline` by sweeps from the peak with
-/// randomized EndFit parameters on `threads` threads (four stack orders, at
-/// most 8 x `maxRuns` runs: every side of every stack once, two more runs on
+/// randomized EndFit parameters on `threads` threads (five stack orders, at
+/// most 10 x `maxRuns` runs: every side of every stack once, two more runs on
 /// the worse side of every stack, then always on the worse side of the best
 /// stack), keeping the best plan of each side separately. Time-based: the
 /// result depends on how many runs fit before the deadline. Returns true

@@ -333,10 +333,14 @@ bool mplan::detail::improveBySweeps(const Problem &p, Placement &placement,
                                     unsigned threads, int32_t maxRuns) {
   if (p.numBuffers() == 0 || placement.arena <= p.lowerBound)
     return false;
-  static const StackOrder stacks[] = {StackOrder::EarliestStart,
-                                      StackOrder::Largest, StackOrder::Longest,
-                                      StackOrder::LatestEnd};
-  constexpr int kStacks = 4;
+  // Each of the first two suits one side of the peak only (the other side
+  // frees the stack at scattered offsets); the blocked ones trade a little
+  // of one side for much of the other; largest first helps when a few
+  // buffers are a large share of the arena.
+  static const StackOrder stacks[] = {
+      StackOrder::EarliestStart, StackOrder::LatestEnd, StackOrder::EndBlocks,
+      StackOrder::StartBlocks, StackOrder::Largest};
+  constexpr int kStacks = 5;
   std::vector<PeakSides> sides;
   for (StackOrder stack : stacks)
     sides.push_back(splitAtPeak(p, stack));

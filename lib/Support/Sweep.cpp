@@ -443,16 +443,45 @@ PeakSides mplan::detail::splitAtPeak(const Problem &p, StackOrder stack) {
       return -static_cast<int64_t>(p.end[i]);
     case StackOrder::EarliestStart:
       return p.start[i];
-    case StackOrder::Longest:
-      return -static_cast<int64_t>(
-          std::min(p.end[i] - peak, peak - p.start[i]));
     case StackOrder::Largest:
       return -p.size[i];
+    case StackOrder::EndBlocks:
+      return -static_cast<int64_t>(p.end[i]);
+    case StackOrder::StartBlocks:
+      return p.start[i];
     }
     return 0;
   };
   std::stable_sort(live.begin(), live.end(),
                    [&](int32_t a, int32_t b) { return key(a) < key(b); });
+  if (stack == StackOrder::EndBlocks || stack == StackOrder::StartBlocks) {
+    // Blocks of about equal bytes in the order above, each sorted by the
+    // other end of the lifetimes. On one side of the peak the blocks empty
+    // one after the other from the top (scattered within a block); on the
+    // other every block empties from its own top, so the holes there grow
+    // contiguously instead of opening anywhere in the stack.
+    bool byEnd = stack == StackOrder::EndBlocks;
+    auto saturatingAdd = [](int64_t a, int64_t b) {
+      return checkedAdd(a, b).value_or(std::numeric_limits<int64_t>::max());
+    };
+    int64_t total = 0;
+    for (int32_t i : live)
+      total = saturatingAdd(total, p.size[i]);
+    int64_t share = total / kStackBlocks;
+    auto inner = [&](int32_t a, int32_t b) {
+      return byEnd ? p.start[a] < p.start[b] : p.end[a] > p.end[b];
+    };
+    size_t begin = 0;
+    int64_t acc = 0;
+    for (size_t q = 0; q < live.size(); ++q) {
+      acc = saturatingAdd(acc, p.size[live[q]]);
+      if (acc >= share || q + 1 == live.size()) {
+        std::stable_sort(live.begin() + begin, live.begin() + q + 1, inner);
+        begin = q + 1;
+        acc = 0;
+      }
+    }
+  }
   // Two sweeps away from the peak, each starting from the stack: forward in
   // time over the buffers starting after the peak, and backward (times
   // mirrored) over the ones ending at or before it. Neither side overlaps
