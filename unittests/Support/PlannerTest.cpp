@@ -599,7 +599,7 @@ TEST(Property, EveryStrategyIsValidOnHeavyOverlap) {
 
 TEST(Planner, BestImprovesLargeHeavyInstancesWithinItsLimit) {
   // Components too large for the exact search: `best` runs randomized
-  // lifetime-aware sweeps from four peak stacks, re-rolls of the worse side
+  // lifetime-aware sweeps from five peak stacks, re-rolls of the worse side
   // and peak repair on two threads. Every plan valid (planOrDie), never worse
   // than the portfolio or the malloc simulation, and back within its limit
   // (plus slack for a loaded machine), also with alignments and a limit too
