@@ -460,21 +460,17 @@ PeakSides mplan::detail::splitAtPeak(const Problem &p, StackOrder stack) {
     // one after the other from the top (scattered within a block); on the
     // other every block empties from its own top, so the holes there grow
     // contiguously instead of opening anywhere in the stack.
+    // The stack's bytes are the live sum at the peak, the bound (which
+    // buildProblem checked for overflow, so no partial sum overflows).
     bool byEnd = stack == StackOrder::EndBlocks;
-    auto saturatingAdd = [](int64_t a, int64_t b) {
-      return checkedAdd(a, b).value_or(std::numeric_limits<int64_t>::max());
-    };
-    int64_t total = 0;
-    for (int32_t i : live)
-      total = saturatingAdd(total, p.size[i]);
-    int64_t share = total / kStackBlocks;
+    int64_t share = p.lowerBound / kStackBlocks;
     auto inner = [&](int32_t a, int32_t b) {
       return byEnd ? p.start[a] < p.start[b] : p.end[a] > p.end[b];
     };
     size_t begin = 0;
     int64_t acc = 0;
     for (size_t q = 0; q < live.size(); ++q) {
-      acc = saturatingAdd(acc, p.size[live[q]]);
+      acc += p.size[live[q]];
       if (acc >= share || q + 1 == live.size()) {
         std::stable_sort(live.begin() + begin, live.begin() + q + 1, inner);
         begin = q + 1;
