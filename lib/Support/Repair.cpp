@@ -196,7 +196,7 @@ EndFit endFitOfRun(int32_t run) {
   };
   static const double slack[] = {0.5, 1, 2};
   static const int32_t candidates[] = {16, 24, 32};
-  static const double early[] = {1, 2, 0.5};
+  static const double early[] = {1, 2, 4};
   static const double waste[] = {1, 3, 2};
   params.slack = slack[draw(3)];
   params.candidates = candidates[draw(3)];
