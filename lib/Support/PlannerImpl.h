@@ -181,11 +181,20 @@ PlaceStatus placeGreedy(const Problem &problem, const OverlapIndex &index,
 /// `earlyWeight` when the neighbour ends first) + wasteWeight x (gap - size) /
 /// size x the mean lifetime, each cost times 1 + noise x U[0, 1) (from
 /// `seed`) when noise > 0. O(candidates) more per buffer than best fit.
+///
+/// With loadExponent k > 0 the end difference is measured in load-weighted
+/// time: a section where L bytes are live weighs (L / bound)^k (bound: the
+/// problem's lowerBound, or its largest live sum when that is higher),
+/// scaled so that the sections the sweep spans weigh 1 on average. The hole
+/// a mismatch leaves then costs what it costs the arena: much while the
+/// live sum is near the bound, almost nothing in a valley. O(n + times)
+/// more per sweep.
 struct EndFit {
   double slack = 0.5;
   int32_t candidates = 32;
   double earlyWeight = 2;
   double wasteWeight = 1;
+  double loadExponent = 60;
   double noise = 0;
   uint64_t seed = 0;
 };

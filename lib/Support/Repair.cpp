@@ -285,6 +285,7 @@ public:
               [&](int32_t x, int32_t y) { return offsets[x] < offsets[y]; });
     Problem sub;
     sub.numTimes = side.numTimes;
+    sub.lowerBound = side.lowerBound;
     SweepStart start;
     start.arenaLimit = arena;
     std::vector<int32_t> members;

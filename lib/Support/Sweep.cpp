@@ -20,6 +20,7 @@
 
 #include "mplan/Support/CheckedMath.h"
 
+#include <cmath>
 #include <limits>
 #include <numeric>
 #include <set>
@@ -143,6 +144,44 @@ private:
     return firstFit(nodes[t].right, size, mask);
   }
 };
+
+/// EndFit's load-weighted clock (see EndFit::loadExponent) for the buffers
+/// `items` (anything with size, start and end) of problem p: elapsed[t] for
+/// t in 0..numTimes, or empty when the weights degenerate.
+template <typename Item>
+std::vector<double> loadWeightedTime(const Problem &p,
+                                     const std::vector<Item> &items,
+                                     double exponent) {
+  size_t times = static_cast<size_t>(p.numTimes);
+  // Live bytes per section as doubles (sums of int64 sizes may overflow
+  // int64; only their ratio to the bound matters here).
+  std::vector<double> live(times + 1, 0);
+  int32_t first = std::numeric_limits<int32_t>::max(), last = 0;
+  for (const Item &item : items) {
+    live[item.start] += static_cast<double>(item.size);
+    live[item.end] -= static_cast<double>(item.size);
+    first = std::min(first, item.start);
+    last = std::max(last, item.end);
+  }
+  double sum = 0, peak = static_cast<double>(p.lowerBound);
+  for (double &l : live) {
+    sum += l;
+    l = std::max(sum, 0.0);
+    peak = std::max(peak, l);
+  }
+  std::vector<double> elapsed(times + 1, 0);
+  for (size_t t = 0; t < times; ++t)
+    elapsed[t + 1] = elapsed[t] + std::pow(live[t] / peak, exponent);
+  // Scaled so that the sections from the first start to the last end weigh
+  // 1 on average, like the plain clock.
+  double span = elapsed[last] - elapsed[first];
+  if (!(span > 0) || !std::isfinite(span))
+    return {};
+  double scale = static_cast<double>(last - first) / span;
+  for (double &e : elapsed)
+    e *= scale;
+  return elapsed;
+}
 
 } // namespace
 
@@ -281,12 +320,19 @@ PlaceStatus mplan::detail::placeSweep(const Problem &p,
     noiseState ^= noiseState << 17;
     return 1 + endFit->noise * static_cast<double>(noiseState >> 11) * 0x1p-53;
   };
+  // EndFit's clock: elapsed[t] is the (load-weighted) time from 0 to t.
+  std::vector<double> elapsed;
+  if (endFit && endFit->loadExponent > 0 && n > 0)
+    elapsed = loadWeightedTime(p, items, endFit->loadExponent);
+  auto timeAt = [&](int32_t t) {
+    return elapsed.empty() ? static_cast<double>(t) : elapsed[t];
+  };
   // The cost of resting next to the buffer at block k (-1: the arena's
   // bottom, free of cost) for a buffer ending at `end`.
   auto neighbourCost = [&](int32_t neighbourEnd, int32_t end) -> double {
     if (neighbourEnd < 0)
       return 0;
-    double d = static_cast<double>(neighbourEnd) - end;
+    double d = timeAt(neighbourEnd) - timeAt(end);
     return d < 0 ? -d * endFit->earlyWeight : d;
   };
   std::vector<int64_t> offsets(p.numBuffers(), -1);
@@ -499,6 +545,7 @@ PeakSides mplan::detail::splitAtPeak(const Problem &p, StackOrder stack) {
     Problem &side = sides.side[which];
     std::vector<int32_t> &members = sides.members[which];
     side.numTimes = p.numTimes + 1;
+    side.lowerBound = p.lowerBound;
     auto add = [&](int32_t i, int32_t s, int32_t e) {
       members.push_back(i);
       side.size.push_back(p.size[i]);
