@@ -169,6 +169,22 @@ std::vector<double> loadWeightedTime(const Problem &p,
     l = std::max(sum, 0.0);
     peak = std::max(peak, l);
   }
+  if (exponent < 0) {
+    double bytes = 0, squares = 0;
+    for (const Item &item : items) {
+      double size = static_cast<double>(item.size);
+      bytes += size;
+      squares += size * size;
+    }
+    // The depth below the bound where holes still cost: the fragmentation
+    // a sweep leaves grows like the square root of the (byte-weighted) mean
+    // buffer size over the bound.
+    // (At most 1000: beyond that only the sections at the bound would
+    // count.)
+    constexpr double kDepth = 0.45;
+    exponent =
+        std::min(1000.0, 1 / (kDepth * std::sqrt(squares / bytes / peak)));
+  }
   std::vector<double> elapsed(times + 1, 0);
   for (size_t t = 0; t < times; ++t)
     elapsed[t + 1] = elapsed[t] + std::pow(live[t] / peak, exponent);
@@ -322,7 +338,7 @@ PlaceStatus mplan::detail::placeSweep(const Problem &p,
   };
   // EndFit's clock: elapsed[t] is the (load-weighted) time from 0 to t.
   std::vector<double> elapsed;
-  if (endFit && endFit->loadExponent > 0 && n > 0)
+  if (endFit && endFit->loadExponent != 0 && n > 0)
     elapsed = loadWeightedTime(p, items, endFit->loadExponent);
   auto timeAt = [&](int32_t t) {
     return elapsed.empty() ? static_cast<double>(t) : elapsed[t];
