@@ -188,9 +188,10 @@ PlaceStatus placeGreedy(const Problem &problem, const OverlapIndex &index,
 /// scaled so that the sections the sweep spans weigh 1 on average. The hole
 /// a mismatch leaves then costs what it costs the arena: much while the
 /// live sum is near the bound, almost nothing in a valley. k < 0 (the
-/// default) takes k = 1 / (0.45 sqrt(w / bound)), w the byte-weighted mean
-/// size (sum of size^2 / sum of size), at most 1000: about 26 at 10k
-/// `heavy` buffers, 74 at 100k, 230 at 1M. O(n + times) more per sweep.
+/// default) takes k = 1 / (0.42 sqrt(w / bound)), w = sqrt(sum of size^3 /
+/// sum of size) (the byte-weighted root mean square size), at most 1000:
+/// about 24 at 10k `heavy` buffers, 74 at 100k, 104 at 200k, 35 at 100k
+/// `lognormal`. O(n + times) more per sweep.
 struct EndFit {
   double slack = 0.5;
   int32_t candidates = 32;

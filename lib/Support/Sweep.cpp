@@ -170,20 +170,21 @@ std::vector<double> loadWeightedTime(const Problem &p,
     peak = std::max(peak, l);
   }
   if (exponent < 0) {
-    double bytes = 0, squares = 0;
+    // The depth below the bound where holes still cost: the fragmentation
+    // a sweep leaves grows like the square root of the typical buffer size
+    // over the bound. Typical: sqrt(sum of size^3 / sum of size), the root
+    // mean square of the sizes weighted by bytes, so that a few very large
+    // buffers count (at most 1000: beyond that only the sections at the
+    // bound would count).
+    double bytes = 0, cubes = 0;
     for (const Item &item : items) {
       double size = static_cast<double>(item.size);
       bytes += size;
-      squares += size * size;
+      cubes += size * size * size;
     }
-    // The depth below the bound where holes still cost: the fragmentation
-    // a sweep leaves grows like the square root of the (byte-weighted) mean
-    // buffer size over the bound.
-    // (At most 1000: beyond that only the sections at the bound would
-    // count.)
-    constexpr double kDepth = 0.45;
-    exponent =
-        std::min(1000.0, 1 / (kDepth * std::sqrt(squares / bytes / peak)));
+    constexpr double kDepth = 0.42;
+    exponent = std::min(
+        1000.0, 1 / (kDepth * std::sqrt(std::sqrt(cubes / bytes) / peak)));
   }
   std::vector<double> elapsed(times + 1, 0);
   for (size_t t = 0; t < times; ++t)
