@@ -192,12 +192,16 @@ PlaceStatus placeGreedy(const Problem &problem, const OverlapIndex &index,
 /// sum of size) (the byte-weighted root mean square size), at most 1000:
 /// about 24 at 10k `heavy` buffers, 74 at 100k, 104 at 200k, 35 at 100k
 /// `lognormal`. O(n + times) more per sweep.
+///
+/// The early-end cost is also multiplied by (neighbour's size / size)^
+/// holeExponent: the neighbour's death opens a hole of its size.
 struct EndFit {
   double slack = 0.5;
   int32_t candidates = 32;
   double earlyWeight = 2;
   double wasteWeight = 1;
   double loadExponent = -1;
+  double holeExponent = 0.3;
   double noise = 0;
   uint64_t seed = 0;
 };

@@ -255,6 +255,8 @@ PlaceStatus mplan::detail::placeSweep(const Problem &p,
     // replaces the gap), and reading them here saves two cache misses per
     // candidate.
     int32_t belowEnd = -1, aboveEnd = -1;
+    // Their sizes (0: none), for EndFit's early-end term.
+    int64_t belowSize = 0, aboveSize = 0;
     bool operator<(const GapKey &o) const {
       return length != o.length ? length < o.length : lo < o.lo;
     }
@@ -263,6 +265,9 @@ PlaceStatus mplan::detail::placeSweep(const Problem &p,
   GapTreap byAddress(fit == Fit::First ? 1024 : 0);
   auto endOf = [&](int32_t k) {
     return k >= 0 && static_cast<size_t>(k) < n ? items[k].end : -1;
+  };
+  auto sizeOf = [&](int32_t k) -> int64_t {
+    return k >= 0 && static_cast<size_t>(k) < n ? items[k].size : 0;
   };
   auto newGap = [&](int64_t lo, int64_t hi, int32_t below, int32_t above) {
     int32_t g;
@@ -277,7 +282,8 @@ PlaceStatus mplan::detail::placeSweep(const Problem &p,
     blocks[g].hi = hi;
     blocks[g].gap = true;
     if (fit == Fit::Best)
-      bySize.insert({hi - lo, lo, g, endOf(below), endOf(above)});
+      bySize.insert({hi - lo, lo, g, endOf(below), endOf(above), sizeOf(below),
+                     sizeOf(above)});
     else
       byAddress.insert(lo, hi, g);
     return g;
@@ -344,13 +350,23 @@ PlaceStatus mplan::detail::placeSweep(const Problem &p,
   auto timeAt = [&](int32_t t) {
     return elapsed.empty() ? static_cast<double>(t) : elapsed[t];
   };
-  // The cost of resting next to the buffer at block k (-1: the arena's
-  // bottom, free of cost) for a buffer ending at `end`.
-  auto neighbourCost = [&](int32_t neighbourEnd, int32_t end) -> double {
+  // The cost of resting next to a buffer of neighbourSize bytes ending at
+  // neighbourEnd (-1: the arena's bottom, free of cost) for a buffer of
+  // `size` bytes ending at `end`.
+  auto neighbourCost = [&](int32_t neighbourEnd, int64_t neighbourSize,
+                           int32_t end, int64_t size) -> double {
     if (neighbourEnd < 0)
       return 0;
     double d = timeAt(neighbourEnd) - timeAt(end);
-    return d < 0 ? -d * endFit->earlyWeight : d;
+    if (d >= 0)
+      return d;
+    // The neighbour's death opens a hole of its size beside a live buffer.
+    double hole = endFit->holeExponent == 0
+                      ? 1
+                      : std::pow(static_cast<double>(neighbourSize) /
+                                     static_cast<double>(size),
+                                 endFit->holeExponent);
+    return -d * endFit->earlyWeight * hole;
   };
   std::vector<int64_t> offsets(p.numBuffers(), -1);
   int64_t arena = 0;
@@ -389,12 +405,17 @@ PlaceStatus mplan::detail::placeSweep(const Problem &p,
                        static_cast<double>(it->length - size) /
                        static_cast<double>(size) * meanLife;
         double noise = endFit->noise > 0 ? noiseFactor() : 1;
-        double low = (neighbourCost(it->belowEnd, item.end) + waste) * noise;
+        double low =
+            (neighbourCost(it->belowEnd, it->belowSize, item.end, size) +
+             waste) *
+            noise;
         // The top of the gap, when the aligned offset there is in it.
         int64_t highOffset = (it->lo + it->length - size) & ~mask;
         double high =
             highOffset >= it->lo
-                ? (neighbourCost(it->aboveEnd, item.end) + waste) * noise
+                ? (neighbourCost(it->aboveEnd, it->aboveSize, item.end, size) +
+                   waste) *
+                      noise
                 : low + 1;
         if (g < 0 || std::min(low, high) < bestCost) {
           g = it->block;
