@@ -145,29 +145,33 @@ private:
   }
 };
 
-/// EndFit's load-weighted clock (see EndFit::loadExponent) for the buffers
-/// `items` (anything with size, start and end) of problem p: elapsed[t] for
-/// t in 0..numTimes, or empty when the weights degenerate.
-template <typename Item>
-std::vector<double> loadWeightedTime(const Problem &p,
-                                     const std::vector<Item> &items,
-                                     double exponent) {
-  size_t times = static_cast<size_t>(p.numTimes);
-  // Live bytes per section as doubles (sums of int64 sizes may overflow
-  // int64; only their ratio to the bound matters here).
-  std::vector<double> live(times + 1, 0);
-  int32_t first = std::numeric_limits<int32_t>::max(), last = 0;
-  for (const Item &item : items) {
-    live[item.start] += static_cast<double>(item.size);
-    live[item.end] -= static_cast<double>(item.size);
-    first = std::min(first, item.start);
-    last = std::max(last, item.end);
+/// The bytes live in each section 0..numTimes-1 (buildProblem checked that
+/// no live sum overflows; the problems derived from one only drop buffers or
+/// shorten them).
+std::vector<int64_t> liveBytes(const Problem &p) {
+  std::vector<int64_t> live(static_cast<size_t>(p.numTimes) + 1, 0);
+  for (int32_t i = 0; i < p.numBuffers(); ++i) {
+    live[p.start[i]] += p.size[i];
+    live[p.end[i]] -= p.size[i];
   }
-  double sum = 0, peak = static_cast<double>(p.lowerBound);
-  for (double &l : live) {
-    sum += l;
-    l = std::max(sum, 0.0);
-    peak = std::max(peak, l);
+  int64_t sum = 0;
+  for (int64_t &l : live)
+    l = sum += l;
+  live.pop_back();
+  return live;
+}
+
+/// EndFit's load-weighted clock (see EndFit::loadExponent) for problem p:
+/// elapsed[t] for t in 0..numTimes, or empty when the weights degenerate.
+std::vector<double> loadWeightedTime(const Problem &p, double exponent) {
+  std::vector<int64_t> live = liveBytes(p);
+  double peak = static_cast<double>(p.lowerBound);
+  for (int64_t l : live)
+    peak = std::max(peak, static_cast<double>(l));
+  int32_t first = std::numeric_limits<int32_t>::max(), last = 0;
+  for (int32_t i = 0; i < p.numBuffers(); ++i) {
+    first = std::min(first, p.start[i]);
+    last = std::max(last, p.end[i]);
   }
   if (exponent < 0) {
     // The depth below the bound where holes still cost: the fragmentation
@@ -177,18 +181,19 @@ std::vector<double> loadWeightedTime(const Problem &p,
     // buffers count (at most 1000: beyond that only the sections at the
     // bound would count).
     double bytes = 0, cubes = 0;
-    for (const Item &item : items) {
-      double size = static_cast<double>(item.size);
-      bytes += size;
-      cubes += size * size * size;
+    for (int64_t size : p.size) {
+      double s = static_cast<double>(size);
+      bytes += s;
+      cubes += s * s * s;
     }
     constexpr double kDepth = 0.42;
     exponent = std::min(
         1000.0, 1 / (kDepth * std::sqrt(std::sqrt(cubes / bytes) / peak)));
   }
-  std::vector<double> elapsed(times + 1, 0);
-  for (size_t t = 0; t < times; ++t)
-    elapsed[t + 1] = elapsed[t] + std::pow(live[t] / peak, exponent);
+  std::vector<double> elapsed(live.size() + 1, 0);
+  for (size_t t = 0; t < live.size(); ++t)
+    elapsed[t + 1] =
+        elapsed[t] + std::pow(static_cast<double>(live[t]) / peak, exponent);
   // Scaled so that the sections from the first start to the last end weigh
   // 1 on average, like the plain clock.
   double span = elapsed[last] - elapsed[first];
@@ -346,7 +351,7 @@ PlaceStatus mplan::detail::placeSweep(const Problem &p,
   // EndFit's clock: elapsed[t] is the (load-weighted) time from 0 to t.
   std::vector<double> elapsed;
   if (endFit && endFit->loadExponent != 0 && n > 0)
-    elapsed = loadWeightedTime(p, items, endFit->loadExponent);
+    elapsed = loadWeightedTime(p, endFit->loadExponent);
   auto timeAt = [&](int32_t t) {
     return elapsed.empty() ? static_cast<double>(t) : elapsed[t];
   };
@@ -494,21 +499,11 @@ PlaceStatus mplan::detail::placeSweep(const Problem &p,
 namespace {
 /// The section where the live sum is largest (the first such).
 int32_t peakSection(const Problem &p) {
-  std::vector<int64_t> delta(static_cast<size_t>(p.numTimes) + 1, 0);
-  for (int32_t i = 0; i < p.numBuffers(); ++i) {
-    delta[p.start[i]] += p.size[i];
-    delta[p.end[i]] -= p.size[i];
-  }
-  int64_t live = 0, best = -1;
-  int32_t at = 0;
-  for (int32_t t = 0; t < p.numTimes; ++t) {
-    live += delta[t];
-    if (live > best) {
-      best = live;
-      at = t;
-    }
-  }
-  return at;
+  std::vector<int64_t> live = liveBytes(p);
+  return live.empty()
+             ? 0
+             : static_cast<int32_t>(std::max_element(live.begin(), live.end()) -
+                                    live.begin());
 }
 } // namespace
 
