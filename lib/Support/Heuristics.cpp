@@ -149,7 +149,9 @@ PlaceStatus mplan::detail::placeGreedy(const Problem &p,
   std::vector<int64_t> offsets(n, -1);
   // The placed buffers overlapping the current one, as (offset << 8 | k)
   // keys with tops[k] when every offset is below 2^55 and there are at most
-  // 256 of them (one-word keys sort fastest), else as (offset, top) spans.
+  // 256 of them (one-word keys sort fastest), else as (offset, top) spans in
+  // a radix sort by offset (on heavy overlap thousands of them: a third of
+  // the time of a comparison sort).
   using Span = std::pair<int64_t, int64_t>;
   std::vector<Span> spans;
   std::vector<uint64_t> keys;
@@ -217,8 +219,8 @@ PlaceStatus mplan::detail::placeGreedy(const Problem &p,
       spans.resize(k);
       for (size_t a = 0; a < k; ++a)
         spans[a] = {static_cast<int64_t>(keys[a]), tops[a]};
-      std::sort(spans.begin(), spans.end(),
-                [](const Span &a, const Span &b) { return a.first < b.first; });
+      radixSortBy(spans,
+                  [](const Span &a) { return static_cast<uint64_t>(a.first); });
       for (const auto &[off, top] : spans)
         if (!consider(off, top))
           break;
@@ -534,7 +536,7 @@ bool mplan::detail::runPortfolio(const Problem &p, Placement &result,
       return (m.endFit ? 4e-6 : 2e-6) * n;
     if (m.order == Order::Start)
       return (m.fit == Fit::Best ? 1e-6 : 2e-6) * n;
-    return 6e-7 * n + 8e-8 * pairs;
+    return 6e-7 * n + 3e-8 * pairs;
   };
   // Members join in this priority order while the estimated work, spread
   // over the threads, fits the budget; time-ordered best fit always runs

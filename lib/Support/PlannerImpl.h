@@ -164,9 +164,9 @@ enum class PlaceStatus { Done, Overflow, OutOfTime, AboveCap };
 
 /// Places buffers greedily in `order`: each at the best-fit / first-fit gap
 /// among the already placed buffers overlapping it in time, else on top of
-/// them. O(n + sum over buffers of the placed buffers it overlaps, times the
-/// log of that), i.e. n x live set. Stops with OutOfTime once `deadline`
-/// passes (checked every 1024 buffers).
+/// them. O(n + sum over buffers of k log min(k, 256)), k the placed buffers
+/// it overlaps (radix sorted beyond 256), i.e. n x live set. Stops with
+/// OutOfTime once `deadline` passes (checked every 1024 buffers).
 PlaceStatus placeGreedy(const Problem &problem, const OverlapIndex &index,
                         const std::vector<int32_t> &order, Fit fit,
                         Placement &result,
