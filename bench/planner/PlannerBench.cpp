@@ -396,11 +396,11 @@ int64_t checkedArena(const std::vector<Buffer> &buffers,
   size_t c = static_cast<size_t>(col - t->header.begin());
   std::vector<int64_t> offsets;
   int64_t arena = 0;
-  for (size_t r = 0; r < t->rows.size(); ++r) {
+  for (size_t r = 0; r < t->numRows(); ++r) {
     // Rows come back in input order; match by id anyway.
     if (t->buffers[r].id != buffers[r].id)
       return -1;
-    offsets.push_back(std::atoll(t->rows[r][c].c_str()));
+    offsets.push_back(std::atoll(std::string(t->fields(r)[c]).c_str()));
     arena = std::max(arena, offsets.back() + buffers[r].size);
   }
   if (std::optional<std::string> err = validatePlan(buffers, offsets, arena)) {

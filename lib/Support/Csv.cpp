@@ -4,8 +4,12 @@
 
 #include "mplan/Support/CheckedMath.h"
 
+#include "PlannerImpl.h"
+
 #include <charconv>
 #include <fstream>
+#include <limits>
+#include <optional>
 #include <sstream>
 #include <unordered_map>
 
@@ -22,20 +26,19 @@ std::string_view trim(std::string_view s) {
   return s;
 }
 
-std::vector<std::string> splitFields(std::string_view line) {
-  std::vector<std::string> fields;
+/// The trimmed fields of `line`, split at commas, into `fields`.
+void splitFields(std::string_view line, std::vector<std::string_view> &fields) {
+  fields.clear();
   size_t pos = 0;
   while (true) {
     size_t comma = line.find(',', pos);
-    std::string_view field = line.substr(pos, comma == std::string_view::npos
-                                                  ? std::string_view::npos
-                                                  : comma - pos);
-    fields.emplace_back(trim(field));
+    fields.push_back(trim(line.substr(pos, comma == std::string_view::npos
+                                               ? std::string_view::npos
+                                               : comma - pos)));
     if (comma == std::string_view::npos)
       break;
     pos = comma + 1;
   }
-  return fields;
 }
 
 /// `field` as it may appear in a one-line message: bytes outside printable
@@ -67,36 +70,60 @@ Error lineError(size_t line, const std::string &msg) {
 
 } // namespace
 
+std::vector<std::string_view> CsvTable::fields(size_t r) const {
+  std::vector<std::string_view> out;
+  splitFields(rowText(r), out);
+  return out;
+}
+
+void CsvTable::appendRow(const std::vector<std::string_view> &fields) {
+  for (size_t c = 0; c < fields.size(); ++c) {
+    if (c)
+      text += ',';
+    text += fields[c];
+  }
+  rowEnd.push_back(text.size());
+}
+
 Expected<CsvTable> mplan::parseBufferCsv(std::string_view text) {
   CsvTable table;
   // Tolerate a UTF-8 byte order mark (it can only start the file).
   if (text.substr(0, 3) == "\xEF\xBB\xBF")
     text.remove_prefix(3);
-  // Split into lines, remembering 1-based line numbers.
-  std::vector<std::pair<size_t, std::string_view>> lines;
+  // The next non-blank line (trimmed) and its 1-based number; false at the
+  // end of the text.
   size_t lineNo = 0, pos = 0;
-  while (pos <= text.size()) {
-    size_t nl = text.find('\n', pos);
-    std::string_view line = text.substr(
-        pos, nl == std::string_view::npos ? std::string_view::npos : nl - pos);
-    ++lineNo;
-    if (!trim(line).empty())
-      lines.emplace_back(lineNo, trim(line));
-    if (nl == std::string_view::npos)
-      break;
-    pos = nl + 1;
-  }
-  if (lines.empty())
+  bool atEnd = false;
+  auto nextLine = [&](size_t &number, std::string_view &line) {
+    while (!atEnd) {
+      size_t nl = text.find('\n', pos);
+      line = trim(text.substr(pos, nl == std::string_view::npos
+                                       ? std::string_view::npos
+                                       : nl - pos));
+      ++lineNo;
+      if (nl == std::string_view::npos)
+        atEnd = true;
+      else
+        pos = nl + 1;
+      if (!line.empty()) {
+        number = lineNo;
+        return true;
+      }
+    }
+    return false;
+  };
+  size_t headerLine;
+  std::string_view headerText;
+  if (!nextLine(headerLine, headerText))
     return lineError(1, "empty input: expected a header naming id, lower, "
                         "upper and size");
-
-  size_t headerLine = lines.front().first;
-  std::string_view headerText = lines.front().second;
   // A second byte order mark would name the first column: the writer could
   // not write that header back (the reader strips the mark at the start).
   if (headerText.substr(0, 3) == "\xEF\xBB\xBF")
     return lineError(headerLine, "a second byte order mark starts the header");
-  table.header = splitFields(headerText);
+  std::vector<std::string_view> fields;
+  splitFields(headerText, fields);
+  table.header.assign(fields.begin(), fields.end());
   std::unordered_map<std::string, size_t> column;
   for (size_t c = 0; c < table.header.size(); ++c) {
     if (table.header[c].empty())
@@ -118,60 +145,92 @@ Expected<CsvTable> mplan::parseBufferCsv(std::string_view text) {
   }
   auto alignIt = column.find("alignment");
 
-  std::unordered_map<int64_t, size_t> idLine;
-  for (size_t r = 1; r < lines.size(); ++r) {
-    size_t line = lines[r].first;
-    std::string_view content = lines[r].second;
-    std::vector<std::string> fields = splitFields(content);
-    if (fields.size() != table.header.size())
-      return lineError(line, "expected " + std::to_string(table.header.size()) +
-                                 " fields, found " +
-                                 std::to_string(fields.size()));
-    auto parse = [&](size_t c, int64_t &out) -> std::optional<Error> {
-      const std::string &f = fields[c];
-      const char *b = f.data(), *e = f.data() + f.size();
-      if (!f.empty() && *b == '+')
-        ++b;
-      auto [ptr, ec] = std::from_chars(b, e, out);
-      if (f.empty() || ec == std::errc::invalid_argument || ptr != e || b == e)
-        return lineError(line, "column '" + table.header[c] + "': '" +
-                                   printable(f) + "' is not an integer");
-      if (ec == std::errc::result_out_of_range)
-        return lineError(line, "column '" + table.header[c] +
-                                   "': " + printable(f) +
-                                   " is out of range for a 64-bit integer");
-      return std::nullopt;
-    };
-    Buffer buf;
-    int64_t *dst[4] = {&buf.id, &buf.start, &buf.end, &buf.size};
-    for (int k = 0; k < 4; ++k)
-      if (std::optional<Error> err = parse(col[k], *dst[k]))
-        return *err;
-    if (alignIt != column.end())
-      if (std::optional<Error> err = parse(alignIt->second, buf.alignment))
-        return *err;
-    if (buf.start < 0)
-      return lineError(line, "lower (" + std::to_string(buf.start) +
-                                 ") must be non-negative");
-    if (buf.size < 0)
-      return lineError(line, "size (" + std::to_string(buf.size) +
-                                 ") must be non-negative");
-    if (buf.end <= buf.start)
-      return lineError(line, "upper (" + std::to_string(buf.end) +
-                                 ") must be greater than lower (" +
-                                 std::to_string(buf.start) + ")");
-    if (!isPowerOf2(buf.alignment))
-      return lineError(line, "alignment (" + std::to_string(buf.alignment) +
-                                 ") must be a power of two");
-    auto [it, inserted] = idLine.emplace(buf.id, line);
-    if (!inserted)
-      return lineError(line, "duplicate id " + std::to_string(buf.id) +
-                                 " (first on line " +
-                                 std::to_string(it->second) + ")");
-    table.rows.push_back(std::move(fields));
-    table.buffers.push_back(buf);
-    table.lines.push_back(line);
-  }
+  // Rows are read up to the first error; duplicate ids are found after
+  // (below) and reported instead when one comes first.
+  auto parseRows = [&]() -> std::optional<Error> {
+    size_t line;
+    std::string_view content;
+    while (nextLine(line, content)) {
+      splitFields(content, fields);
+      if (fields.size() != table.header.size())
+        return lineError(line,
+                         "expected " + std::to_string(table.header.size()) +
+                             " fields, found " + std::to_string(fields.size()));
+      auto parse = [&](size_t c, int64_t &out) -> std::optional<Error> {
+        std::string_view f = fields[c];
+        const char *b = f.data(), *e = f.data() + f.size();
+        if (!f.empty() && *b == '+')
+          ++b;
+        auto [ptr, ec] = std::from_chars(b, e, out);
+        if (f.empty() || ec == std::errc::invalid_argument || ptr != e ||
+            b == e)
+          return lineError(line, "column '" + table.header[c] + "': '" +
+                                     printable(f) + "' is not an integer");
+        if (ec == std::errc::result_out_of_range)
+          return lineError(line, "column '" + table.header[c] +
+                                     "': " + printable(f) +
+                                     " is out of range for a 64-bit integer");
+        return std::nullopt;
+      };
+      Buffer buf;
+      int64_t *dst[4] = {&buf.id, &buf.start, &buf.end, &buf.size};
+      for (int k = 0; k < 4; ++k)
+        if (std::optional<Error> err = parse(col[k], *dst[k]))
+          return *err;
+      if (alignIt != column.end())
+        if (std::optional<Error> err = parse(alignIt->second, buf.alignment))
+          return *err;
+      if (buf.start < 0)
+        return lineError(line, "lower (" + std::to_string(buf.start) +
+                                   ") must be non-negative");
+      if (buf.size < 0)
+        return lineError(line, "size (" + std::to_string(buf.size) +
+                                   ") must be non-negative");
+      if (buf.end <= buf.start)
+        return lineError(line, "upper (" + std::to_string(buf.end) +
+                                   ") must be greater than lower (" +
+                                   std::to_string(buf.start) + ")");
+      if (!isPowerOf2(buf.alignment))
+        return lineError(line, "alignment (" + std::to_string(buf.alignment) +
+                                   ") must be a power of two");
+      table.buffers.push_back(buf);
+      table.appendRow(fields);
+      table.lines.push_back(line);
+    }
+    return std::nullopt;
+  };
+  std::optional<Error> rowError = parseRows();
+  // Duplicate ids: the rows by id (a stable radix sort keeps each id's rows
+  // in file order; a hash map cost a cache miss per row), and of the rows
+  // repeating an earlier id the first in the file.
+  struct IdRow {
+    uint64_t key;
+    size_t row;
+  };
+  std::vector<IdRow> byId(table.buffers.size());
+  int64_t minId = std::numeric_limits<int64_t>::max();
+  for (const Buffer &b : table.buffers)
+    minId = std::min(minId, b.id);
+  for (size_t r = 0; r < byId.size(); ++r)
+    byId[r] = {static_cast<uint64_t>(table.buffers[r].id) -
+                   static_cast<uint64_t>(minId),
+               r};
+  detail::radixSortBy(byId, [](const IdRow &x) { return x.key; });
+  size_t repeat = byId.size(), first = 0;
+  for (size_t k = 1; k < byId.size(); ++k)
+    if (byId[k].key == byId[k - 1].key &&
+        (k == 1 || byId[k - 1].key != byId[k - 2].key) &&
+        byId[k].row < repeat) {
+      repeat = byId[k].row;
+      first = byId[k - 1].row;
+    }
+  if (repeat < byId.size())
+    return lineError(
+        table.lines[repeat],
+        "duplicate id " + std::to_string(table.buffers[repeat].id) +
+            " (first on line " + std::to_string(table.lines[first]) + ")");
+  if (rowError)
+    return *rowError;
   return table;
 }
 
@@ -196,8 +255,8 @@ std::string mplan::writeBufferCsv(const CsvTable &table,
     if (table.header[c] == "offset")
       offsetCol = c;
   std::string out;
-  auto emitRow = [&](const std::vector<std::string> &fields,
-                     const std::string &offset) {
+  auto emitRow = [&](const std::vector<std::string_view> &fields,
+                     std::string_view offset) {
     for (size_t c = 0; c < fields.size(); ++c) {
       if (c)
         out += ',';
@@ -210,9 +269,23 @@ std::string mplan::writeBufferCsv(const CsvTable &table,
     }
     out += '\n';
   };
-  emitRow(table.header, "offset");
-  for (size_t r = 0; r < table.rows.size(); ++r)
-    emitRow(table.rows[r], std::to_string(offsets[r]));
+  emitRow(
+      std::vector<std::string_view>(table.header.begin(), table.header.end()),
+      "offset");
+  char number[24];
+  for (size_t r = 0; r < table.numRows(); ++r) {
+    auto [end, ec] = std::to_chars(number, number + sizeof(number), offsets[r]);
+    std::string_view offset(number, static_cast<size_t>(end - number));
+    if (offsetCol == table.header.size()) {
+      // No offset column to fill: the row as it was, then the offset.
+      out += table.rowText(r);
+      out += ',';
+      out += offset;
+      out += '\n';
+    } else {
+      emitRow(table.fields(r), offset);
+    }
+  }
   return out;
 }
 

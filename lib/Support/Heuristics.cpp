@@ -497,9 +497,11 @@ std::string memberName(const Member &m) {
 }
 } // namespace
 
-bool mplan::detail::runPortfolio(const Problem &p, Placement &result,
-                                 std::string &winner, double budgetSeconds,
-                                 std::vector<std::string> *skipped) {
+PlaceStatus mplan::detail::runPortfolio(const Problem &p, Placement &result,
+                                        std::string &winner,
+                                        double budgetSeconds,
+                                        std::vector<std::string> *skipped,
+                                        Clock::time_point hardDeadline) {
   Clock::time_point begin = Clock::now();
   // The fixed order that breaks ties (the first member with the smallest
   // arena wins, so the result does not depend on scheduling).
@@ -599,9 +601,10 @@ bool mplan::detail::runPortfolio(const Problem &p, Placement &result,
   if (needIndex)
     index.emplace(p);
   // A safety net for estimates that are far off: a member still running
-  // well past the budget stops and is reported.
-  Clock::time_point deadline =
-      deadlineAfter(begin, std::max(3 * budgetSeconds, 0.1));
+  // well past the budget stops and is reported (the time-ordered best fit
+  // only at the hard deadline).
+  Clock::time_point deadline = std::min(
+      deadlineAfter(begin, std::max(3 * budgetSeconds, 0.1)), hardDeadline);
   std::vector<Placement> results(members.size());
   std::vector<PlaceStatus> status(members.size(), PlaceStatus::OutOfTime);
   std::vector<char> ran(members.size(), 0);
@@ -613,14 +616,16 @@ bool mplan::detail::runPortfolio(const Problem &p, Placement &result,
       if (member.stack) {
         EndFit params;
         status[m] = placeFromPeak(p, *member.stack, member.fit, results[m],
-                                  member.endFit ? &params : nullptr);
+                                  member.endFit ? &params : nullptr, deadline);
         ran[m] = 1;
         continue;
       }
       std::vector<int32_t> order = makeOrder(p, member.order);
+      bool always = member.order == Order::Start && member.fit == Fit::Best;
       status[m] =
           member.order == Order::Start
-              ? placeSweep(p, order, member.fit, results[m])
+              ? placeSweep(p, order, member.fit, results[m],
+                           always ? hardDeadline : deadline)
               : placeGreedy(p, *index, order, member.fit, results[m], deadline);
       ran[m] = 1;
     }
@@ -633,16 +638,20 @@ bool mplan::detail::runPortfolio(const Problem &p, Placement &result,
     worker();
   }
   int best = -1;
+  bool outOfTime = false;
   for (size_t m = 0; m < members.size(); ++m) {
-    if (ran[m] && status[m] == PlaceStatus::OutOfTime && skipped)
-      skipped->push_back(memberName(members[m]) + " (out of time)");
+    if (ran[m] && status[m] == PlaceStatus::OutOfTime) {
+      outOfTime = true;
+      if (skipped)
+        skipped->push_back(memberName(members[m]) + " (out of time)");
+    }
     if (status[m] == PlaceStatus::Done &&
         (best < 0 || results[m].arena < results[best].arena))
       best = static_cast<int>(m);
   }
   if (best < 0)
-    return false;
+    return outOfTime ? PlaceStatus::OutOfTime : PlaceStatus::Overflow;
   result = std::move(results[best]);
   winner = memberName(members[best]);
-  return true;
+  return PlaceStatus::Done;
 }

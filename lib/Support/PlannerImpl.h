@@ -247,9 +247,12 @@ enum class StackOrder {
 /// starting after it and backward over the ones ending before it, each with
 /// a coalescing free list that starts from the stack (placeSweep). The
 /// fragmentation a time-ordered sweep accumulates from the first buffer on
-/// starts at the peak instead. O(n log L).
-PlaceStatus placeFromPeak(const Problem &problem, StackOrder stack, Fit fit,
-                          Placement &result, const EndFit *endFit = nullptr);
+/// starts at the peak instead. O(n log L). Stops with OutOfTime once
+/// `deadline` passes.
+PlaceStatus
+placeFromPeak(const Problem &problem, StackOrder stack, Fit fit,
+              Placement &result, const EndFit *endFit = nullptr,
+              Clock::time_point deadline = Clock::time_point::max());
 
 /// The two sweeps of placeFromPeak as problems of their own: side 0 is the
 /// stack and the buffers starting after the peak section, side 1 the stack
@@ -298,11 +301,14 @@ const char *orderName(Order order);
 
 /// Runs the heuristic portfolio within about `budgetSeconds` (members whose
 /// estimated cost does not fit their share are skipped and named in
-/// `skipped`); returns false only if every member overflowed. `winner` names
-/// the member that produced `result`.
-bool runPortfolio(const Problem &problem, Placement &result,
-                  std::string &winner, double budgetSeconds,
-                  std::vector<std::string> *skipped = nullptr);
+/// `skipped`). The time-ordered best fit always runs, past the budget too,
+/// but stops at `hardDeadline`. Returns Done with `result` from the best
+/// member (`winner` names it), OutOfTime if that member ran out of time and
+/// no other finished, Overflow if every member overflowed.
+PlaceStatus
+runPortfolio(const Problem &problem, Placement &result, std::string &winner,
+             double budgetSeconds, std::vector<std::string> *skipped = nullptr,
+             Clock::time_point hardDeadline = Clock::time_point::max());
 
 /// The portfolio's budget for a problem of n buffers under a time limit.
 double portfolioBudget(int32_t n, double timeLimitSeconds);

@@ -627,15 +627,15 @@ PeakSides mplan::detail::splitAtPeak(const Problem &p, StackOrder stack) {
 
 PlaceStatus mplan::detail::placeFromPeak(const Problem &p, StackOrder stack,
                                          Fit fit, Placement &result,
-                                         const EndFit *endFit) {
+                                         const EndFit *endFit,
+                                         Clock::time_point deadline) {
   PeakSides sides = splitAtPeak(p, stack);
   std::vector<int64_t> offsets(p.numBuffers(), -1);
   int64_t arena = 0;
   for (int which = 0; which < 2; ++which) {
     Placement part;
-    if (PlaceStatus st =
-            placeSweep(sides.side[which], sides.order[which], fit, part,
-                       Clock::time_point::max(), endFit, &sides.stack);
+    if (PlaceStatus st = placeSweep(sides.side[which], sides.order[which], fit,
+                                    part, deadline, endFit, &sides.stack);
         st != PlaceStatus::Done)
       return st;
     for (size_t k = 0; k < sides.members[which].size(); ++k)

@@ -310,8 +310,11 @@ PYBIND11_MODULE(_mplan, m) {
           "rows",
           [](const mplan::CsvTable &t) {
             py::list rows;
-            for (const std::vector<std::string> &row : t.rows)
-              rows.append(decodeFields(row));
+            for (size_t r = 0; r < t.numRows(); ++r) {
+              std::vector<std::string_view> fields = t.fields(r);
+              rows.append(decodeFields(
+                  std::vector<std::string>(fields.begin(), fields.end())));
+            }
             return rows;
           },
           "The raw fields of every row (bytes that are not UTF-8 as lone "
@@ -396,9 +399,9 @@ PYBIND11_MODULE(_mplan, m) {
   m.def(
       "write_csv",
       [](const mplan::CsvTable &table, const std::vector<int64_t> &offsets) {
-        if (offsets.size() != table.rows.size())
+        if (offsets.size() != table.numRows())
           raise("PlanError", std::to_string(offsets.size()) + " offsets for " +
-                                 std::to_string(table.rows.size()) + " rows");
+                                 std::to_string(table.numRows()) + " rows");
         return decode(mplan::writeBufferCsv(table, offsets));
       },
       py::arg("table"), py::arg("offsets"),

@@ -80,6 +80,55 @@ TEST(Csv, Errors) {
             std::string::npos);
 }
 
+// Duplicate ids are found after the rows are read (by sorting the ids), but
+// the error is the one a line-by-line reader meets first.
+TEST(Csv, ReportsTheFirstErrorInFileOrder) {
+  // The earliest repeat wins, with the first line of its id, whatever the
+  // ids' order.
+  EXPECT_EQ(errorOf("id,lower,upper,size\n9,0,2,4\n3,0,2,4\n3,0,2,4\n"
+                    "9,0,2,4\n3,0,2,4\n"),
+            "line 4: duplicate id 3 (first on line 3)");
+  EXPECT_EQ(errorOf("id,lower,upper,size\n-5,0,2,4\n7,0,2,4\n"
+                    "9223372036854775807,0,2,4\n-9223372036854775808,0,2,4\n"
+                    "7,0,2,4\n-5,0,2,4\n"),
+            "line 6: duplicate id 7 (first on line 3)");
+  // A malformed row before the repeat is reported, a malformed row after
+  // it is not.
+  EXPECT_EQ(errorOf("id,lower,upper,size\n1,0,2,4\n2,0,2\n1,0,2,4\n"),
+            "line 3: expected 4 fields, found 3");
+  EXPECT_EQ(errorOf("id,lower,upper,size\n1,0,2,4\n1,0,2,4\n2,0,2\n"),
+            "line 3: duplicate id 1 (first on line 2)");
+  // Many rows, one repeat near the end.
+  std::string text = "id,lower,upper,size\n";
+  for (int i = 0; i < 5000; ++i)
+    text += std::to_string(i * 7919 % 5000) + ",0,2,4\n";
+  Expected<CsvTable> ok = parseBufferCsv(text);
+  ASSERT_TRUE(ok.ok());
+  EXPECT_EQ(ok->numRows(), 5000u);
+  text += "4242,0,2,4\n";
+  int firstLine = 0;
+  for (int i = 0; i < 5000; ++i)
+    if (i * 7919 % 5000 == 4242)
+      firstLine = i + 2;
+  EXPECT_EQ(errorOf(text), "line 5002: duplicate id 4242 (first on line " +
+                               std::to_string(firstLine) + ")");
+}
+
+TEST(Csv, RowsKeepTheirFields) {
+  Expected<CsvTable> t = parseBufferCsv(
+      " name , id,lower,upper,size\n a ,1, 0,2 ,+8\n\nb,2,1,3,4");
+  ASSERT_TRUE(t.ok());
+  ASSERT_EQ(t->numRows(), 2u);
+  std::vector<std::string_view> row = t->fields(0);
+  ASSERT_EQ(row.size(), 5u);
+  EXPECT_EQ(row[0], "a");
+  EXPECT_EQ(row[4], "+8");
+  EXPECT_EQ(t->rowText(1), "b,2,1,3,4");
+  EXPECT_EQ(t->lines[1], 4u);
+  EXPECT_EQ(writeBufferCsv(*t, {16, 0}),
+            "name,id,lower,upper,size,offset\na,1,0,2,+8,16\nb,2,1,3,4,0\n");
+}
+
 TEST(Csv, WritesBuffers) {
   std::vector<Buffer> buffers = {{1, 0, 2, 8, 1}, {2, 1, 3, 4, 1}};
   std::vector<int64_t> offsets = {0, 8};

@@ -635,6 +635,33 @@ TEST(Planner, PortfolioSkipsMembersThatDoNotFitTheBudget) {
   EXPECT_LE(p.arenaSize, sweep.arenaSize);
 }
 
+TEST(Planner, NoPlanPastTheTimeLimitAndItsGrace) {
+  // The time-ordered best fit runs even with no time left, but not past the
+  // grace: with none, 20k buffers are an error naming the limit, for
+  // `portfolio` and `best` alike; with the default grace they get a plan.
+  std::mt19937_64 rng(9);
+  std::vector<Buffer> buffers = heavyInstance(rng, 20000, 1 << 20, false);
+  for (const char *strategy : {"portfolio", "best"}) {
+    PlanOptions options;
+    options.strategy = strategy;
+    options.timeLimitSeconds = 0;
+    options.graceSeconds = 0;
+    Expected<Plan> none = planBuffers(buffers, options);
+    ASSERT_FALSE(none.ok()) << strategy;
+    EXPECT_NE(none.error().find("no plan within the time limit: 20000 "
+                                "buffers take the time-ordered best fit"),
+              std::string::npos)
+        << none.error();
+    options.graceSeconds = 3;
+    EXPECT_TRUE(planBuffers(buffers, options).ok()) << strategy;
+  }
+  PlanOptions bad;
+  bad.graceSeconds = -1;
+  Expected<Plan> negative = planBuffers(buffers, bad);
+  ASSERT_FALSE(negative.ok());
+  EXPECT_EQ(negative.error(), "the grace period must be non-negative");
+}
+
 TEST(Planner, StaggerSpreadsPagesAndKeepsPlansValid) {
   // Five 4 KiB buffers, each live with its neighbours: greedy packs them at
   // multiples of 4 KiB, the stagger moves the k-th page up by k * 128 bytes.

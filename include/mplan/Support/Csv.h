@@ -21,9 +21,25 @@ namespace mplan {
 
 struct CsvTable {
   std::vector<std::string> header;
-  std::vector<std::vector<std::string>> rows; ///< raw fields, one per column
-  std::vector<Buffer> buffers;                ///< parallel to rows
-  std::vector<size_t> lines;                  ///< 1-based line of each row
+  std::vector<Buffer> buffers; ///< one per row
+  std::vector<size_t> lines;   ///< 1-based line of each row
+
+  size_t numRows() const { return rowEnd.size(); }
+  /// Row r's raw fields (trimmed), one per column.
+  std::vector<std::string_view> fields(size_t r) const;
+  /// Row r's raw fields joined by commas.
+  std::string_view rowText(size_t r) const {
+    size_t begin = r ? rowEnd[r - 1] : 0;
+    return std::string_view(text).substr(begin, rowEnd[r] - begin);
+  }
+  /// Appends a row of trimmed fields (the parser; fields hold no comma).
+  void appendRow(const std::vector<std::string_view> &fields);
+
+private:
+  /// Every row's fields joined by commas, one row after the other (one
+  /// string instead of one per field: a 10^7-row file took gigabytes).
+  std::string text;
+  std::vector<size_t> rowEnd; ///< where each row ends in `text`
 };
 
 /// Parses CSV text. Errors name the line: missing columns, wrong field
@@ -34,8 +50,7 @@ Expected<CsvTable> parseBufferCsv(std::string_view text);
 /// Reads and parses a file; errors are prefixed with the path.
 Expected<CsvTable> readBufferCsvFile(const std::string &path);
 
-/// Renders `table` with `offsets` (parallel to table.rows) in an `offset`
-/// column.
+/// Renders `table` with `offsets` (one per row) in an `offset` column.
 std::string writeBufferCsv(const CsvTable &table,
                            const std::vector<int64_t> &offsets);
 

@@ -44,8 +44,14 @@ struct PlanOptions {
   std::string strategy = "best";
   /// Budget of `best` (portfolio, exact search, sweeps, peak repair) and of
   /// `portfolio` (members whose estimated cost does not fit are skipped);
-  /// the single heuristics ignore it.
+  /// the single heuristics ignore it. Their one member that always runs, the
+  /// time-ordered best fit, stops graceSeconds past it: then planBuffers
+  /// fails with an error naming the limit.
   double timeLimitSeconds = 10.0;
+  /// How long past the time limit `portfolio` and `best` let the
+  /// time-ordered best fit finish before giving up (a few seconds; it runs
+  /// even when the limit leaves no time for it).
+  double graceSeconds = 3.0;
   /// Minimum alignment for every buffer (a power of two).
   int64_t alignment = 1;
   /// Arena size that is good enough for `best` (0: none). The search stops as
