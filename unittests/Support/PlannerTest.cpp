@@ -14,6 +14,17 @@
 
 using namespace mplan;
 
+// Whether this is the sanitizer build (make sanitize), whose code runs several
+// times slower: a comparison of two timed searches means nothing there.
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define MPLAN_SANITIZER_BUILD 1
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__)
+#define MPLAN_SANITIZER_BUILD 1
+#endif
+
 namespace {
 
 constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
@@ -604,6 +615,11 @@ TEST(Planner, BestImprovesLargeHeavyInstancesWithinItsLimit) {
   // than the portfolio or the malloc simulation, and back within its limit
   // (plus slack for a loaded machine), also with alignments and a limit too
   // short for any improvement.
+#ifdef MPLAN_SANITIZER_BUILD
+  constexpr double kSlack = 6; // members admitted by estimate run 3-5x longer
+#else
+  constexpr double kSlack = 1.5;
+#endif
   std::mt19937_64 rng(77);
   for (int iter = 0; iter < 8; ++iter) {
     int n = 5000 + static_cast<int>(rng() % 7000);
@@ -617,7 +633,7 @@ TEST(Planner, BestImprovesLargeHeavyInstancesWithinItsLimit) {
     Plan best = planOrDie(buffers, "best", alignment, limit);
     EXPECT_LE(best.arenaSize, portfolio.arenaSize) << "iteration " << iter;
     EXPECT_LE(portfolio.arenaSize, malloc.arenaSize) << "iteration " << iter;
-    EXPECT_LT(best.seconds, limit + 1.5) << "iteration " << iter;
+    EXPECT_LT(best.seconds, limit + kSlack) << "iteration " << iter;
     if (::testing::Test::HasFailure())
       break;
   }
@@ -870,17 +886,6 @@ TEST(Search, CapacitiesBetweenMultiplesOfTheSizeGcd) {
       break;
   }
 }
-
-// Whether this is the sanitizer build (make sanitize), whose code runs several
-// times slower: a comparison of two timed searches means nothing there.
-#if defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define MPLAN_SANITIZER_BUILD 1
-#endif
-#endif
-#if defined(__SANITIZE_ADDRESS__)
-#define MPLAN_SANITIZER_BUILD 1
-#endif
 
 TEST(Search, WithoutACapacityReachesWhatACapacityFitsQuickly) {
 #ifdef MPLAN_SANITIZER_BUILD
