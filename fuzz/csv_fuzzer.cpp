@@ -50,9 +50,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     return 0;
   }
   const std::vector<Buffer> &buffers = table->buffers;
-  if (buffers.size() != table->rows.size() ||
+  if (buffers.size() != table->numRows() ||
       buffers.size() != table->lines.size())
     finding("rows, buffers and lines differ in length", text);
+  for (size_t r = 0; r < table->numRows(); ++r)
+    if (table->fields(r).size() != table->header.size())
+      finding("a row's fields differ from the header in number", text);
 
   uint64_t h = hashBytes(text);
   PlanOptions options;
