@@ -341,10 +341,14 @@ bool mplan::detail::improveBySweeps(const Problem &p, Placement &placement,
   static const StackOrder stacks[] = {
       StackOrder::EarliestStart, StackOrder::LatestEnd, StackOrder::EndBlocks,
       StackOrder::StartBlocks, StackOrder::Largest};
-  constexpr int kStacks = 5;
+  constexpr int kMaxStacks = 5;
+  // The stacks split while time remains (a split is O(n log n) and cannot
+  // stop: at 10^7 buffers seconds each).
   std::vector<PeakSides> sides;
   for (StackOrder stack : stacks)
-    sides.push_back(splitAtPeak(p, stack));
+    if (sides.empty() || Clock::now() < deadline)
+      sides.push_back(splitAtPeak(p, stack));
+  const int numStacks = static_cast<int>(sides.size());
   // Per stack and side, the best plan so far and the task that made it
   // (ties go to the earlier task, so the outcome does not depend on which
   // thread finished first).
@@ -353,10 +357,10 @@ bool mplan::detail::improveBySweeps(const Problem &p, Placement &placement,
     size_t task = 0;
     std::vector<int64_t> offsets;
   };
-  Best best[kStacks][2];
+  Best best[kMaxStacks][2];
   std::mutex mutex;
   std::atomic<bool> done{false};
-  size_t tasks = static_cast<size_t>(maxRuns) * kStacks * 2;
+  size_t tasks = static_cast<size_t>(maxRuns) * numStacks * 2;
   auto combined = [&](int s) {
     return std::max(best[s][0].arena, best[s][1].arena);
   };
@@ -365,7 +369,7 @@ bool mplan::detail::improveBySweeps(const Problem &p, Placement &placement,
   // a near-peak far from the stack); after that each run goes to the worse
   // side of the stack whose combined arena is lowest (only the worse side
   // of a stack lowers its arena).
-  int32_t runs[kStacks][2] = {};
+  int32_t runs[kMaxStacks][2] = {};
   constexpr size_t kExtra = 2;
   size_t issued = 0;
   auto worker = [&] {
@@ -378,15 +382,15 @@ bool mplan::detail::improveBySweeps(const Problem &p, Placement &placement,
         if (done || issued >= tasks)
           break;
         task = issued++;
-        if (task < 2 * kStacks ||
+        if (task < 2 * numStacks ||
             best[0][0].arena == std::numeric_limits<int64_t>::max()) {
-          s = static_cast<int>(task / 2 % kStacks);
+          s = static_cast<int>(task / 2 % numStacks);
           which = static_cast<int>(task % 2);
-        } else if (task < 2 * kStacks + kExtra * kStacks) {
-          s = static_cast<int>((task - 2 * kStacks) % kStacks);
+        } else if (task < 2 * numStacks + kExtra * numStacks) {
+          s = static_cast<int>((task - 2 * numStacks) % numStacks);
           which = best[s][1].arena > best[s][0].arena ? 1 : 0;
         } else {
-          for (int t = 1; t < kStacks; ++t)
+          for (int t = 1; t < numStacks; ++t)
             if (combined(t) < combined(s))
               s = t;
           which = best[s][1].arena > best[s][0].arena ? 1 : 0;
@@ -418,7 +422,7 @@ bool mplan::detail::improveBySweeps(const Problem &p, Placement &placement,
     worker();
   }
   int bestStack = -1;
-  for (int s = 0; s < kStacks; ++s)
+  for (int s = 0; s < numStacks; ++s)
     if (best[s][0].arena != std::numeric_limits<int64_t>::max() &&
         best[s][1].arena != std::numeric_limits<int64_t>::max() &&
         (bestStack < 0 || combined(s) < combined(bestStack)))
@@ -436,7 +440,8 @@ bool mplan::detail::improveBySweeps(const Problem &p, Placement &placement,
 
 bool mplan::detail::rerollSides(const Problem &p, Placement &placement,
                                 Clock::time_point deadline, unsigned threads) {
-  if (p.numBuffers() == 0 || placement.arena <= p.lowerBound)
+  if (p.numBuffers() == 0 || placement.arena <= p.lowerBound ||
+      Clock::now() >= deadline)
     return false;
   // The two sides of the peak (any stack order: only the membership and
   // the order after the stack matter here) with the plan's offsets.
