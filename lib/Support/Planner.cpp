@@ -392,37 +392,48 @@ Expected<Plan> mplan::planBuffers(const std::vector<Buffer> &buffers,
   bool proven = false;
   bool ok = true;
   const std::string &s = options.strategy;
+  // Every strategy gives up graceSeconds past the time limit (the portfolio
+  // runs its fastest member even when the limit leaves no time for it): an
+  // input too large for that is an error, not a hang.
+  Clock::time_point hardDeadline =
+      deadlineAfter(begin, options.timeLimitSeconds + options.graceSeconds);
+  auto outOfTime = [&](const std::string &what) {
+    char grace[32];
+    std::snprintf(grace, sizeof(grace), "%g", options.graceSeconds);
+    return Error{"strategy '" + s + "': no plan within the time limit: " +
+                 std::to_string(p.numBuffers()) + " buffers take " + what +
+                 " more than the limit plus " + grace +
+                 " s; raise the time limit"};
+  };
   if (s == "naive") {
     ok = placeNaive(p, placement);
   } else if (s == "linear-scan" || s == "time-best-fit") {
     // Start order: the free-list sweep gives placeGreedy's plan in O(n log L).
-    ok = placeSweep(p, makeOrder(p, Order::Start),
-                    s == "linear-scan" ? Fit::First : Fit::Best,
-                    placement) == PlaceStatus::Done;
+    PlaceStatus status = placeSweep(p, makeOrder(p, Order::Start),
+                                    s == "linear-scan" ? Fit::First : Fit::Best,
+                                    placement, hardDeadline);
+    if (status == PlaceStatus::OutOfTime)
+      return outOfTime("this strategy");
+    ok = status == PlaceStatus::Done;
   } else if (s == "greedy-by-size" || s == "greedy-by-breadth") {
     OverlapIndex index(p);
     Order order = s == "greedy-by-size" ? Order::Size : Order::Breadth;
-    ok = placeGreedy(p, index, makeOrder(p, order), Fit::Best, placement) ==
-         PlaceStatus::Done;
+    PlaceStatus status = placeGreedy(p, index, makeOrder(p, order), Fit::Best,
+                                     placement, hardDeadline);
+    if (status == PlaceStatus::OutOfTime)
+      return outOfTime("this strategy (n x live set)");
+    ok = status == PlaceStatus::Done;
   } else {
     std::string winner;
     // The same members for `portfolio` and `best` under one time limit, so
-    // `best` is never worse. The time-ordered best fit runs even when the
-    // limit leaves no time for it, but stops graceSeconds past the limit: an
-    // instance too large for that is an error, not a hang.
-    PlaceStatus status = runPortfolio(
-        p, placement, winner,
-        portfolioBudget(p.numBuffers(), options.timeLimitSeconds), &skipped,
-        deadlineAfter(begin, options.timeLimitSeconds + options.graceSeconds));
-    if (status == PlaceStatus::OutOfTime) {
-      char grace[32];
-      std::snprintf(grace, sizeof(grace), "%g", options.graceSeconds);
-      return Error{"strategy '" + s + "': no plan within the time limit: " +
-                   std::to_string(p.numBuffers()) +
-                   " buffers take the time-ordered best fit, the portfolio's "
-                   "fastest member, more than the limit plus " +
-                   grace + " s; raise the time limit"};
-    }
+    // `best` is never worse.
+    PlaceStatus status =
+        runPortfolio(p, placement, winner,
+                     portfolioBudget(p.numBuffers(), options.timeLimitSeconds),
+                     &skipped, hardDeadline);
+    if (status == PlaceStatus::OutOfTime)
+      return outOfTime("the time-ordered best fit, the portfolio's fastest "
+                       "member,");
     ok = status == PlaceStatus::Done;
     name = "portfolio(" + winner + ")";
     if (ok && s == "best") {

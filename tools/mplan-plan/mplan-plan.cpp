@@ -53,9 +53,8 @@ cl::opt<std::string>
 cl::opt<double> timeLimit("time-limit", cl::init(10.0),
                           cl::desc("Budget of `best` and `portfolio` in "
                                    "seconds, reading and writing included "
-                                   "(default 10); an input their fastest "
-                                   "member cannot plan within it plus 3 s "
-                                   "is an error"),
+                                   "(default 10); every strategy gives up "
+                                   "3 s past it with an error"),
                           cl::value_desc("seconds"), cl::cat(category));
 cl::opt<int64_t> alignment("alignment", cl::init(1),
                            cl::desc("Minimum alignment of every buffer in "

@@ -43,14 +43,13 @@ struct PlanOptions {
   /// One of strategyNames().
   std::string strategy = "best";
   /// Budget of `best` (portfolio, exact search, sweeps, peak repair) and of
-  /// `portfolio` (members whose estimated cost does not fit are skipped);
-  /// the single heuristics ignore it. Their one member that always runs, the
-  /// time-ordered best fit, stops graceSeconds past it: then planBuffers
-  /// fails with an error naming the limit.
+  /// `portfolio` (members whose estimated cost does not fit are skipped).
+  /// Every strategy gives up graceSeconds past it, and planBuffers then
+  /// fails with an error naming the limit (`portfolio` and `best` always
+  /// run the time-ordered best fit, also when the limit leaves no time for
+  /// it; `naive` is O(n) and never gives up).
   double timeLimitSeconds = 10.0;
-  /// How long past the time limit `portfolio` and `best` let the
-  /// time-ordered best fit finish before giving up (a few seconds; it runs
-  /// even when the limit leaves no time for it).
+  /// How long past the time limit a strategy may run before giving up.
   double graceSeconds = 3.0;
   /// Minimum alignment for every buffer (a power of two).
   int64_t alignment = 1;

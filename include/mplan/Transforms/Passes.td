@@ -79,7 +79,8 @@ def MPlanPlanBuffers : Pass<"mplan-plan-buffers", "ModuleOp"> {
            "Planning strategy (naive, linear-scan, greedy-by-size, "
            "greedy-by-breadth, time-best-fit, portfolio, best)">,
     Option<"timeLimit", "time-limit", "double", /*default=*/"0.25",
-           "Search budget in seconds per function for the 'best' strategy">,
+           "Search budget in seconds per function for the 'best' strategy; "
+           "every strategy gives up 3 s past it with an error">,
     Option<"alignment", "alignment", "int64_t", /*default=*/"64",
            "Byte alignment of the slab and of every buffer in it">,
     Option<"reportPath", "report", "std::string", /*default=*/"\"\"",
@@ -116,7 +117,8 @@ def MPlanPlan : Pass<"mplan-plan", "ModuleOp"> {
            "Planning strategy (naive, linear-scan, greedy-by-size, "
            "greedy-by-breadth, time-best-fit, portfolio, best)">,
     Option<"timeLimit", "time-limit", "double", /*default=*/"0.25",
-           "Search budget in seconds per function for the 'best' strategy">,
+           "Search budget in seconds per function for the 'best' strategy; "
+           "every strategy gives up 3 s past it with an error">,
     Option<"alignment", "alignment", "int64_t", /*default=*/"64",
            "Byte alignment of the slab and of every buffer in it">,
     Option<"reportPath", "report", "std::string", /*default=*/"\"\"",
