@@ -205,7 +205,9 @@ def plan(buffers: Iterable[BufferLike], strategy: str = "best",
         tuples, mappings, or a :class:`CsvTable`. ``start`` is inclusive,
         ``end`` exclusive; ids must be unique.
       strategy: one of :func:`strategies`.
-      time_limit: search budget of ``best`` in seconds.
+      time_limit: search budget of ``best`` and ``portfolio`` in seconds;
+        every strategy but ``naive`` gives up 3 s past it (PlanError, "no
+        plan within the time limit").
       alignment: minimum alignment of every buffer (a power of two).
       stagger: cache stagger in bytes (0: off; a multiple of ``alignment``):
         every offset ``o`` moves up by ``(o // 4096) * stagger`` so buffers a
