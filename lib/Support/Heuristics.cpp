@@ -288,13 +288,8 @@ void computeBreadth(const Problem &p, std::vector<int64_t> &bufferBreadth,
                     std::vector<int32_t> &bufferSection) {
   int32_t n = p.numBuffers();
   int32_t sections = std::max(p.numTimes - 1, 1);
-  std::vector<int64_t> breadth(sections + 1, 0);
-  for (int32_t i = 0; i < n; ++i) {
-    breadth[p.start[i]] += p.size[i]; // sums are bounded by the lower bound
-    breadth[p.end[i]] -= p.size[i];
-  }
-  for (int32_t t = 1; t <= sections; ++t)
-    breadth[t] += breadth[t - 1];
+  std::vector<int64_t> breadth = liveBytes(p);
+  breadth.resize(sections, 0); // one section even without buffers
   size_t leaves = 1;
   while (leaves < static_cast<size_t>(sections))
     leaves <<= 1;
@@ -487,6 +482,12 @@ const char *stackName(StackOrder stack) {
   return "?";
 }
 
+/// The member that always runs, whatever the budget: time-ordered best fit
+/// (the portfolio is never worse than it).
+bool alwaysRuns(const Member &m) {
+  return m.order == Order::Start && m.fit == Fit::Best && !m.stack;
+}
+
 std::string memberName(const Member &m) {
   std::string fit = m.endFit             ? "/end-fit"
                     : m.fit == Fit::Best ? "/best-fit"
@@ -556,9 +557,7 @@ PlaceStatus mplan::detail::runPortfolio(const Problem &p, Placement &result,
   double work = 0;
   auto admit = [&](size_t m) {
     double cost = estimate(members[m]);
-    bool always = members[m].order == Order::Start &&
-                  members[m].fit == Fit::Best && !members[m].stack;
-    if (!always && (work + cost) / threads > budgetSeconds) {
+    if (!alwaysRuns(members[m]) && (work + cost) / threads > budgetSeconds) {
       if (skipped) {
         char text[64];
         std::snprintf(text, sizeof(text), " (estimated %.3g s)", cost);
@@ -621,11 +620,10 @@ PlaceStatus mplan::detail::runPortfolio(const Problem &p, Placement &result,
         continue;
       }
       std::vector<int32_t> order = makeOrder(p, member.order);
-      bool always = member.order == Order::Start && member.fit == Fit::Best;
       status[m] =
           member.order == Order::Start
               ? placeSweep(p, order, member.fit, results[m],
-                           always ? hardDeadline : deadline)
+                           alwaysRuns(member) ? hardDeadline : deadline)
               : placeGreedy(p, *index, order, member.fit, results[m], deadline);
       ran[m] = 1;
     }

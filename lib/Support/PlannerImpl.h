@@ -291,6 +291,11 @@ bool improveBySweeps(const Problem &problem, Placement &placement,
 bool rerollSides(const Problem &problem, Placement &placement,
                  Clock::time_point deadline, unsigned threads);
 
+/// The bytes live in each section 0..numTimes-1 (buildProblem checked that
+/// no live sum overflows; the problems derived from one only drop buffers or
+/// shorten them). O(n + times).
+std::vector<int64_t> liveBytes(const Problem &problem);
+
 /// Per buffer, how many other buffers overlap it in time: O(n + times).
 std::vector<int32_t> overlapCounts(const Problem &problem);
 

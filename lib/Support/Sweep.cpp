@@ -145,22 +145,6 @@ private:
   }
 };
 
-/// The bytes live in each section 0..numTimes-1 (buildProblem checked that
-/// no live sum overflows; the problems derived from one only drop buffers or
-/// shorten them).
-std::vector<int64_t> liveBytes(const Problem &p) {
-  std::vector<int64_t> live(static_cast<size_t>(p.numTimes) + 1, 0);
-  for (int32_t i = 0; i < p.numBuffers(); ++i) {
-    live[p.start[i]] += p.size[i];
-    live[p.end[i]] -= p.size[i];
-  }
-  int64_t sum = 0;
-  for (int64_t &l : live)
-    l = sum += l;
-  live.pop_back();
-  return live;
-}
-
 /// EndFit's load-weighted clock (see EndFit::loadExponent) for problem p:
 /// elapsed[t] for t in 0..numTimes, or empty when the weights degenerate.
 std::vector<double> loadWeightedTime(const Problem &p, double exponent) {
@@ -206,6 +190,19 @@ std::vector<double> loadWeightedTime(const Problem &p, double exponent) {
 }
 
 } // namespace
+
+std::vector<int64_t> mplan::detail::liveBytes(const Problem &p) {
+  std::vector<int64_t> live(static_cast<size_t>(p.numTimes) + 1, 0);
+  for (int32_t i = 0; i < p.numBuffers(); ++i) {
+    live[p.start[i]] += p.size[i];
+    live[p.end[i]] -= p.size[i];
+  }
+  int64_t sum = 0;
+  for (int64_t &l : live)
+    l = sum += l;
+  live.pop_back();
+  return live;
+}
 
 PlaceStatus mplan::detail::placeSweep(const Problem &p,
                                       const std::vector<int32_t> &order,
