@@ -1,6 +1,7 @@
 //===- TestBufferLiveness.cpp - Test passes for the buffer analysis -------===//
 
 #include "mplan/Analysis/BufferLiveness.h"
+#include "mplan/Analysis/PointsTo.h"
 #include "mplan/Transforms/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -187,12 +188,94 @@ struct TestRewritesKeepLivenessPass
       return signalPassFailure();
   }
 };
+
+/// Annotates every op carrying `test.ptr` with what its first result may
+/// point to, as `test.ptr = "place[begin, end), ..."`: places are `unknown`,
+/// `argN`, `@global` or the `test.name` of the allocating op (`alloc`
+/// without one), followed by `!` for an escaped allocation; a range is shown
+/// when the analysis knows the bytes exactly. Ops carrying `test.alias`
+/// (an array of two names given by `test.name` on the values' ops) get
+/// `test.alias = true/false` from mayAlias.
+struct TestPointsToPass
+    : public PassWrapper<TestPointsToPass, OperationPass<func::FuncOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(TestPointsToPass)
+  StringRef getArgument() const final { return "test-mplan-points-to"; }
+  StringRef getDescription() const final {
+    return "Print what memref values may point to as attributes";
+  }
+  void runOnOperation() override {
+    func::FuncOp func = getOperation();
+    if (func.isExternal())
+      return;
+    const PointsToAnalysis &analysis = getAnalysis<PointsToAnalysis>();
+    Builder builder(func.getContext());
+    auto placeName = [&](unsigned id) {
+      const MemoryPlace &place = analysis.getPlace(id);
+      std::string name;
+      llvm::raw_string_ostream os(name);
+      switch (place.kind) {
+      case MemoryPlace::Kind::Unknown:
+        os << "unknown";
+        break;
+      case MemoryPlace::Kind::Argument:
+        os << "arg" << cast<BlockArgument>(place.value).getArgNumber();
+        break;
+      case MemoryPlace::Kind::Global:
+        os << "@" << cast<FlatSymbolRefAttr>(place.symbol).getValue();
+        break;
+      case MemoryPlace::Kind::Allocation: {
+        auto label = place.value.getDefiningOp()->getAttrOfType<StringAttr>(
+            "test.name");
+        os << (label ? label.getValue() : StringRef("alloc"));
+        if (place.escaped)
+          os << "!";
+        break;
+      }
+      }
+      return name;
+    };
+    llvm::StringMap<Value> named;
+    func.walk([&](Operation *op) {
+      if (auto label = op->getAttrOfType<StringAttr>("test.name"))
+        if (op->getNumResults())
+          named[label.getValue()] = op->getResult(0);
+    });
+    func.walk([&](Operation *op) {
+      if (op->hasAttr("test.ptr") && op->getNumResults()) {
+        SmallVector<std::string> parts;
+        for (const PointsToTarget &target :
+             analysis.getTargets(op->getResult(0))) {
+          std::string part = placeName(target.place);
+          if (target.exact)
+            part += "[" + std::to_string(target.begin) + ", " +
+                    std::to_string(target.end) + ")";
+          parts.push_back(part);
+        }
+        llvm::sort(parts);
+        op->setAttr("test.ptr", builder.getStringAttr(llvm::join(parts, ", ")));
+      }
+      if (auto pair = op->getAttrOfType<ArrayAttr>("test.alias")) {
+        if (pair.size() != 2)
+          return;
+        auto a = dyn_cast<StringAttr>(pair[0]), b = dyn_cast<StringAttr>(pair[1]);
+        if (!a || !b || !named.count(a.getValue()) || !named.count(b.getValue()))
+          return;
+        op->setAttr("test.alias",
+                    builder.getBoolAttr(analysis.mayAlias(
+                        named.lookup(a.getValue()), named.lookup(b.getValue()))));
+      }
+    });
+    markAllAnalysesPreserved();
+  }
+};
+
 } // namespace
 
 namespace mlir {
 namespace mplan {
 void registerTestPasses() {
   PassRegistration<TestBufferLivenessPass>();
+  PassRegistration<TestPointsToPass>();
   PassRegistration<TestSinkOpsPass>();
   PassRegistration<TestBufferLivenessUpdatesPass>();
   PassRegistration<TestRewritesKeepLivenessPass>();

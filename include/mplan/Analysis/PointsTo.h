@@ -1,0 +1,189 @@
+//===- PointsTo.h - Where may a memref value point? -------------*- C++ -*-===//
+//
+// The one answer mplan's rewrites and lowerings give to "may these two
+// values share bytes?": for every memref value of a function, the set of
+// places it may point into, with the bytes of each place it may address when
+// they are known exactly.
+//
+// Places. A place is one memory object: an allocation of the function (any
+// result an op declares a `MemoryEffects::Allocate` effect on: memref.alloc,
+// memref.alloca, mplan.alloc_tensor, mplan.alloc_slab, bufferization.clone,
+// memref.realloc, ...), a memref argument of the function's entry block, a
+// global (`memref.get_global`, one place per symbol), or `unknown`: memory
+// the function did not allocate and cannot name (loaded from a memref of
+// memrefs, returned by a call, produced by an op the analysis does not know).
+//
+// Targets. A value points into a place at a byte range: `exact` when the
+// analysis knows every byte the value can address (a planned buffer at its
+// offset, a `memref.view` at a constant shift, a subview or reinterpret_cast
+// with a static layout over a base whose position is known), otherwise the
+// whole place. `base` is where the value's aligned pointer lies in the
+// place, when known: a reinterpret_cast or a subview re-derives its extent
+// from that pointer, so an exact range is computed from `base` and the
+// result's own layout, never inherited from the source's range.
+//
+// Transfer. Interfaces first, a conservative default for the rest:
+//  * ViewLikeOpInterface results point where their source does (re-ranged as
+//    above); `memref.extract_strided_metadata`'s base buffer keeps the base
+//    and spans the whole place;
+//  * `arith.select` (and any op the analysis does not know) joins its
+//    operands; RegionBranchOpInterface entry operands and region terminators
+//    flow into successor region arguments and op results; BranchOpInterface
+//    forwarded operands into successor block arguments;
+//  * CallOpInterface results point to `unknown` and to every memref operand
+//    the callee may keep (operands without `mplan.nocapture`);
+//  * results of any other op: `unknown` plus every memref operand's targets.
+// The propagation is sparse (a value is revisited only when an operand it
+// depends on changes) and joins only grow, so it terminates on loops: two
+// different known bases for one place widen to the whole place.
+//
+// Escapes. An allocation escapes when a value pointing into it has a use the
+// use-def chains do not explain (BufferLiveness::getHiddenAccessReason:
+// stored, address taken, kept by a callee, captured by an op with unknown
+// effects, ...): `unknown` may then point into it.
+//
+// Aliasing. Two targets may share bytes when they are in one place and their
+// ranges overlap; distinct allocations never do (unless escaped, against
+// `unknown`); arguments may alias each other, every global and `unknown`;
+// distinct globals never do.
+//
+// Updates. Rewrites keep the analysis valid in place: notifyOpInserted for a
+// new op (its results get the targets of the op's transfer), notifyValueReplaced
+// before a replaceAllUsesWith (the users of the new value are re-evaluated).
+// Targets only grow under updates: stale entries stay conservative.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MPLAN_ANALYSIS_POINTSTO_H
+#define MPLAN_ANALYSIS_POINTSTO_H
+
+#include "mlir/IR/Operation.h"
+#include "mlir/IR/Value.h"
+#include "mlir/Pass/AnalysisManager.h"
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallVector.h"
+
+#include <limits>
+#include <vector>
+
+namespace mlir {
+namespace mplan {
+
+/// One memory object a function's memref values may point into.
+struct MemoryPlace {
+  enum class Kind : uint8_t { Unknown, Allocation, Argument, Global };
+  Kind kind = Kind::Unknown;
+  /// The allocating result or the argument (null for globals and unknown).
+  Value value;
+  /// The symbol of a global.
+  Attribute symbol;
+  /// Size in bytes when known, else -1.
+  int64_t size = -1;
+  /// An allocation whose address code outside the use-def chains may hold.
+  bool escaped = false;
+
+  bool isAllocation() const { return kind == Kind::Allocation; }
+};
+
+/// Where a value may point inside one place.
+struct PointsToTarget {
+  static constexpr int64_t kUnknownBase = std::numeric_limits<int64_t>::min();
+  unsigned place = 0;
+  /// Byte offset of the value's aligned pointer from the place's start, or
+  /// kUnknownBase.
+  int64_t base = kUnknownBase;
+  /// When `exact`, the value addresses only bytes [begin, end) of the place;
+  /// otherwise any byte of it.
+  bool exact = false;
+  int64_t begin = 0;
+  int64_t end = 0;
+
+  bool hasBase() const { return base != kUnknownBase; }
+  bool operator==(const PointsToTarget &other) const {
+    return place == other.place && base == other.base &&
+           exact == other.exact && (!exact || (begin == other.begin &&
+                                                end == other.end));
+  }
+};
+
+class PointsToAnalysis {
+public:
+  /// The id of the `unknown` place.
+  static constexpr unsigned kUnknownPlace = 0;
+
+  /// Analyzes `funcOp` (an op with one region, usually a function).
+  explicit PointsToAnalysis(Operation *funcOp);
+  PointsToAnalysis(Operation *funcOp, AnalysisManager &)
+      : PointsToAnalysis(funcOp) {}
+
+  Operation *getFunction() const { return funcOp; }
+
+  /// The places `value` may point into. A memref value the analysis has not
+  /// seen (created after it ran and not announced) points to `unknown`; a
+  /// non-memref value points nowhere.
+  ArrayRef<PointsToTarget> getTargets(Value value) const;
+
+  const MemoryPlace &getPlace(unsigned id) const { return places[id]; }
+  unsigned getNumPlaces() const { return places.size(); }
+  /// The place an allocating result or an entry argument is, if any.
+  std::optional<unsigned> lookupPlace(Value value) const;
+
+  /// Whether some byte `a` may address may also be addressed by `b`.
+  bool mayAlias(Value a, Value b) const;
+  /// Whether two targets may share a byte.
+  bool mayOverlap(const PointsToTarget &a, const PointsToTarget &b) const;
+  /// Whether `value` may point into memory other than the function's own
+  /// allocations that never escape: an argument, a global, unknown memory or
+  /// an escaped allocation.
+  bool mayPointOutsideLocals(Value value) const;
+  /// Whether `value` may point into allocation place `place`.
+  bool mayPointInto(Value value, unsigned place) const;
+  /// The single allocation `value` points into (any range), or std::nullopt
+  /// if it may point elsewhere too.
+  std::optional<unsigned> getOnlyAllocation(Value value) const;
+
+  //===--------------------------------------------------------------------===//
+  // In-place updates
+  //===--------------------------------------------------------------------===//
+
+  /// `op` was just inserted (with the ops nested in it): its results get the
+  /// targets its transfer gives, its allocations become places.
+  void notifyOpInserted(Operation *op);
+  /// Call BEFORE `from.replaceAllUsesWith(to)`: the values computed from
+  /// `from` also get the targets computed from `to`.
+  void notifyValueReplaced(Value from, Value to);
+
+  bool isInvalidated(const AnalysisManager::PreservedAnalyses &pa) {
+    return !pa.isPreserved<PointsToAnalysis>();
+  }
+
+private:
+  using TargetList = SmallVector<PointsToTarget, 2>;
+
+  unsigned addPlace(MemoryPlace place);
+  /// Joins `targets` into `value`'s; queues `value` if they grew.
+  void join(Value value, ArrayRef<PointsToTarget> targets);
+  void joinOne(TargetList &list, const PointsToTarget &target, bool &changed);
+  /// Seeds the sources of `op` (allocations, globals, unknown results).
+  void seed(Operation *op);
+  /// Re-evaluates what `use`'s owner makes of a change of `use`'s value.
+  void visitUse(OpOperand &use);
+  /// The targets of view-like result `result` from its source's `targets`.
+  TargetList transferView(Operation *op, Value result,
+                          ArrayRef<PointsToTarget> targets) const;
+  void propagate();
+  void markEscaped(ArrayRef<PointsToTarget> targets);
+
+  Operation *funcOp;
+  std::vector<MemoryPlace> places;
+  llvm::DenseMap<Value, unsigned> placeOf;
+  llvm::DenseMap<Value, TargetList> targetsOf;
+  SmallVector<Value> worklist;
+  llvm::DenseMap<Value, bool> queued;
+};
+
+} // namespace mplan
+} // namespace mlir
+
+#endif // MPLAN_ANALYSIS_POINTSTO_H

@@ -1,0 +1,510 @@
+//===- PointsTo.cpp - Where may a memref value point? ---------------------===//
+
+#include "mplan/Analysis/PointsTo.h"
+#include "mplan/Analysis/BufferLiveness.h"
+#include "mplan/Dialect/MPlan/IR/MPlanOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/CallInterfaces.h"
+#include "mlir/Interfaces/ControlFlowInterfaces.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
+#include "llvm/Support/CheckedArithmetic.h"
+
+using namespace mlir;
+using namespace mlir::mplan;
+
+/// Values that designate memory: memrefs and mplan slabs.
+static bool isPointer(Value value) {
+  return isa<BaseMemRefType, SlabType>(value.getType());
+}
+
+/// The size in bytes of the object of type `type`, or -1.
+static int64_t getObjectSize(Type type) {
+  if (auto slab = dyn_cast<SlabType>(type))
+    return slab.getSize();
+  if (auto memref = dyn_cast<MemRefType>(type)) {
+    FailureOr<int64_t> bytes = getMemRefByteSize(memref);
+    if (succeeded(bytes) && memref.getLayout().isIdentity())
+      return *bytes;
+  }
+  return -1;
+}
+
+/// The bytes [begin, end), relative to the aligned pointer, that a memref of
+/// static shape and static strided layout `type` can address.
+static std::optional<std::pair<int64_t, int64_t>>
+getAddressedBytes(Type type) {
+  auto memref = dyn_cast<MemRefType>(type);
+  if (!memref || !memref.hasStaticShape())
+    return std::nullopt;
+  FailureOr<int64_t> elementSize = getElementByteSize(memref.getElementType());
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (failed(elementSize) ||
+      failed(memref.getStridesAndOffset(strides, offset)) ||
+      ShapedType::isDynamic(offset) || offset < 0)
+    return std::nullopt;
+  std::optional<int64_t> first = llvm::checkedMul(offset, *elementSize);
+  if (!first)
+    return std::nullopt;
+  std::optional<int64_t> last = offset;
+  for (auto [size, stride] : llvm::zip(memref.getShape(), strides)) {
+    if (size == 0)
+      return std::make_pair(*first, *first);
+    if (ShapedType::isDynamic(stride) || stride < 0)
+      return std::nullopt;
+    std::optional<int64_t> step = llvm::checkedMul(size - 1, stride);
+    last = step ? llvm::checkedAdd(*last, *step) : std::nullopt;
+    if (!last)
+      return std::nullopt;
+  }
+  std::optional<int64_t> lastPlusOne = llvm::checkedAdd(*last, int64_t(1));
+  std::optional<int64_t> end =
+      lastPlusOne ? llvm::checkedMul(*lastPlusOne, *elementSize) : std::nullopt;
+  if (!end)
+    return std::nullopt;
+  return std::make_pair(*first, *end);
+}
+
+PointsToAnalysis::PointsToAnalysis(Operation *funcOp) : funcOp(funcOp) {
+  places.push_back(MemoryPlace{}); // kUnknownPlace
+  Region &body = funcOp->getRegion(0);
+  if (!body.empty()) {
+    for (BlockArgument arg : body.front().getArguments()) {
+      if (!isPointer(arg))
+        continue;
+      MemoryPlace place;
+      place.kind = MemoryPlace::Kind::Argument;
+      place.value = arg;
+      place.size = getObjectSize(arg.getType());
+      unsigned id = addPlace(place);
+      placeOf[arg] = id;
+      PointsToTarget target;
+      target.place = id;
+      target.base = 0;
+      join(arg, target);
+    }
+  }
+  funcOp->walk([&](Operation *op) {
+    if (op != funcOp)
+      seed(op);
+  });
+  propagate();
+}
+
+unsigned PointsToAnalysis::addPlace(MemoryPlace place) {
+  places.push_back(place);
+  return places.size() - 1;
+}
+
+std::optional<unsigned> PointsToAnalysis::lookupPlace(Value value) const {
+  auto it = placeOf.find(value);
+  if (it == placeOf.end())
+    return std::nullopt;
+  return it->second;
+}
+
+ArrayRef<PointsToTarget> PointsToAnalysis::getTargets(Value value) const {
+  static const PointsToTarget unknown{};
+  auto it = targetsOf.find(value);
+  if (it != targetsOf.end())
+    return it->second;
+  if (isPointer(value))
+    return unknown;
+  return {};
+}
+
+void PointsToAnalysis::joinOne(TargetList &list, const PointsToTarget &target,
+                               bool &changed) {
+  for (PointsToTarget &existing : list) {
+    if (existing.place != target.place)
+      continue;
+    if (existing == target)
+      return;
+    // Two ways into one place: keep what both agree on. Different bases
+    // (a shift carried around a loop) widen to the whole place, so joins
+    // reach a fixed point.
+    PointsToTarget merged = existing;
+    if (existing.base != target.base) {
+      merged.base = PointsToTarget::kUnknownBase;
+      merged.exact = false;
+    } else if (!existing.exact || !target.exact) {
+      merged.exact = false;
+    } else {
+      merged.begin = std::min(existing.begin, target.begin);
+      merged.end = std::max(existing.end, target.end);
+    }
+    if (!(merged == existing)) {
+      existing = merged;
+      changed = true;
+    }
+    return;
+  }
+  list.push_back(target);
+  changed = true;
+}
+
+void PointsToAnalysis::join(Value value, ArrayRef<PointsToTarget> targets) {
+  if (!isPointer(value) || targets.empty())
+    return;
+  TargetList &list = targetsOf[value];
+  bool changed = false;
+  for (const PointsToTarget &target : targets)
+    joinOne(list, target, changed);
+  if (changed && !queued.lookup(value)) {
+    queued[value] = true;
+    worklist.push_back(value);
+  }
+}
+
+void PointsToAnalysis::markEscaped(ArrayRef<PointsToTarget> targets) {
+  for (const PointsToTarget &target : targets) {
+    MemoryPlace &place = places[target.place];
+    if (place.isAllocation())
+      place.escaped = true;
+  }
+}
+
+/// Whether `op` is one whose pointer results the transfer functions of
+/// visitUse compute from its operands (everything else also points to
+/// unknown memory).
+static bool hasKnownTransfer(Operation *op) {
+  return isa<ViewLikeOpInterface, arith::SelectOp, RegionBranchOpInterface,
+             AllocTensorOp>(op);
+}
+
+void PointsToAnalysis::seed(Operation *op) {
+  // Allocations and globals are places of their own.
+  auto effects = dyn_cast<MemoryEffectOpInterface>(op);
+  auto planned = dyn_cast<AllocTensorOp>(op);
+  for (OpResult result : op->getResults()) {
+    if (!isPointer(result))
+      continue;
+    if (auto get = dyn_cast<memref::GetGlobalOp>(op)) {
+      Attribute symbol = get.getNameAttr();
+      unsigned id = 0;
+      for (unsigned i = 1; i < places.size() && !id; ++i)
+        if (places[i].kind == MemoryPlace::Kind::Global &&
+            places[i].symbol == symbol)
+          id = i;
+      if (!id) {
+        MemoryPlace place;
+        place.kind = MemoryPlace::Kind::Global;
+        place.symbol = symbol;
+        place.size = getObjectSize(result.getType());
+        id = addPlace(place);
+      }
+      PointsToTarget target;
+      target.place = id;
+      target.base = 0;
+      join(result, target);
+      continue;
+    }
+    if ((!planned || !planned.isPlanned()) && effects &&
+        effects.getEffectOnValue<MemoryEffects::Allocate>(result)) {
+      MemoryPlace place;
+      place.kind = MemoryPlace::Kind::Allocation;
+      place.value = result;
+      place.size = getObjectSize(result.getType());
+      unsigned id = addPlace(place);
+      placeOf[result] = id;
+      PointsToTarget target;
+      target.place = id;
+      target.base = 0;
+      if (place.size >= 0) {
+        target.exact = true;
+        target.end = place.size;
+      }
+      join(result, target);
+      continue;
+    }
+    if (!hasKnownTransfer(op))
+      join(result, PointsToTarget{});
+  }
+  // Region arguments of ops that do not say how values reach them, and
+  // block arguments reached by branches that do not say so either.
+  if (op->getNumRegions() && !isa<RegionBranchOpInterface>(op))
+    for (Region &region : op->getRegions())
+      for (Block &block : region)
+        for (BlockArgument arg : block.getArguments())
+          if (isPointer(arg) && block.isEntryBlock())
+            join(arg, PointsToTarget{});
+  if (op->getNumSuccessors() && !isa<BranchOpInterface>(op))
+    for (Block *successor : op->getSuccessors())
+      for (BlockArgument arg : successor->getArguments())
+        join(arg, PointsToTarget{});
+}
+
+PointsToAnalysis::TargetList
+PointsToAnalysis::transferView(Operation *op, Value result,
+                               ArrayRef<PointsToTarget> targets) const {
+  TargetList out;
+  // memref.cast keeps the descriptor: the same bytes.
+  if (isa<memref::CastOp>(op)) {
+    out.append(targets.begin(), targets.end());
+    return out;
+  }
+  // The base buffer of extract_strided_metadata keeps the aligned pointer
+  // and can be re-cast to reach anywhere in the allocation.
+  bool wholeFromBase = isa<memref::ExtractStridedMetadataOp>(op);
+  // memref.view moves the aligned pointer by its byte shift; the other
+  // view-like ops of the memref and mplan dialects keep it and address what
+  // their result layout says from there.
+  std::optional<int64_t> shift = 0;
+  if (auto view = dyn_cast<memref::ViewOp>(op)) {
+    APInt value;
+    shift = std::nullopt;
+    if (matchPattern(view.getByteShift(), m_ConstantInt(&value)) &&
+        value.getSignificantBits() <= 63)
+      shift = value.getSExtValue();
+  }
+  bool keepsPointer =
+      isa<memref::ViewOp, memref::SubViewOp, memref::ReinterpretCastOp,
+          memref::ExpandShapeOp, memref::CollapseShapeOp, memref::TransposeOp,
+          memref::MemorySpaceCastOp, memref::ExtractStridedMetadataOp, ViewOp>(
+          op);
+  std::optional<std::pair<int64_t, int64_t>> bytes =
+      wholeFromBase ? std::nullopt : getAddressedBytes(result.getType());
+  for (PointsToTarget target : targets) {
+    PointsToTarget next;
+    next.place = target.place;
+    if (keepsPointer && target.hasBase() && shift) {
+      std::optional<int64_t> base = llvm::checkedAdd(target.base, *shift);
+      if (base)
+        next.base = *base;
+    }
+    if (next.hasBase() && bytes) {
+      std::optional<int64_t> begin = llvm::checkedAdd(next.base, bytes->first);
+      std::optional<int64_t> end = llvm::checkedAdd(next.base, bytes->second);
+      int64_t size = places[target.place].size;
+      if (begin && end && *begin >= 0 && (size < 0 || *end <= size)) {
+        next.exact = true;
+        next.begin = *begin;
+        next.end = *end;
+      }
+    }
+    out.push_back(next);
+  }
+  return out;
+}
+
+void PointsToAnalysis::visitUse(OpOperand &use) {
+  Value value = use.get();
+  Operation *owner = use.getOwner();
+  TargetList targets(getTargets(value));
+  if (BufferLiveness::getHiddenAccessReason(use, funcOp))
+    markEscaped(targets);
+
+  unsigned operandNumber = use.getOperandNumber();
+  // Control flow: forwarded operands flow into successor arguments/results.
+  if (auto branch = dyn_cast<BranchOpInterface>(owner)) {
+    if (std::optional<BlockArgument> arg =
+            branch.getSuccessorBlockArgument(operandNumber))
+      join(*arg, targets);
+    return;
+  }
+  if (auto terminator = dyn_cast<RegionBranchTerminatorOpInterface>(owner)) {
+    auto parent = dyn_cast<RegionBranchOpInterface>(owner->getParentOp());
+    if (parent) {
+      SmallVector<RegionSuccessor> successors;
+      parent.getSuccessorRegions(RegionBranchPoint(terminator), successors);
+      for (RegionSuccessor &successor : successors) {
+        OperandRange forwarded = terminator.getSuccessorOperands(successor);
+        if (forwarded.empty())
+          continue;
+        unsigned first = forwarded.getBeginOperandIndex();
+        if (operandNumber < first || operandNumber >= first + forwarded.size())
+          continue;
+        ValueRange inputs = successor.getSuccessorInputs();
+        unsigned index = operandNumber - first;
+        if (index < inputs.size())
+          join(inputs[index], targets);
+      }
+      return;
+    }
+  }
+  if (auto regionBranch = dyn_cast<RegionBranchOpInterface>(owner)) {
+    SmallVector<RegionSuccessor> successors;
+    regionBranch.getSuccessorRegions(RegionBranchPoint::parent(), successors);
+    for (RegionSuccessor &successor : successors) {
+      OperandRange forwarded = regionBranch.getEntrySuccessorOperands(successor);
+      if (forwarded.empty())
+        continue;
+      unsigned first = forwarded.getBeginOperandIndex();
+      if (operandNumber < first || operandNumber >= first + forwarded.size())
+        continue;
+      ValueRange inputs = successor.getSuccessorInputs();
+      unsigned index = operandNumber - first;
+      if (index < inputs.size())
+        join(inputs[index], targets);
+    }
+    return;
+  }
+  if (owner->hasTrait<OpTrait::IsTerminator>()) {
+    Operation *parent = owner->getParentOp();
+    // A function's return hands the value to the caller.
+    if (parent == funcOp || isa<FunctionOpInterface>(parent))
+      return;
+    // A terminator the analysis does not understand: the value may reach
+    // the parent's results and its regions' arguments.
+    if (owner->getNumSuccessors())
+      for (Block *successor : owner->getSuccessors())
+        for (BlockArgument arg : successor->getArguments())
+          join(arg, targets);
+    for (Value result : parent->getResults())
+      join(result, targets);
+    for (Region &region : parent->getRegions())
+      if (!region.empty())
+        for (BlockArgument arg : region.front().getArguments())
+          join(arg, targets);
+    return;
+  }
+  if (auto call = dyn_cast<CallOpInterface>(owner)) {
+    // A callee that does not keep an operand does not return it either.
+    if (auto noCapture = owner->getAttrOfType<DenseI64ArrayAttr>(
+            BufferLiveness::kNoCaptureAttr))
+      if (llvm::is_contained(noCapture.asArrayRef(), int64_t(operandNumber)))
+        return;
+    for (Value result : owner->getResults())
+      join(result, targets);
+    return;
+  }
+  if (auto planned = dyn_cast<AllocTensorOp>(owner)) {
+    // A planned buffer: its bytes of the slab.
+    std::optional<int64_t> offset = planned.getOffset();
+    int64_t size = getObjectSize(planned.getType());
+    TargetList out;
+    for (const PointsToTarget &target : targets) {
+      PointsToTarget next;
+      next.place = target.place;
+      std::optional<int64_t> base =
+          target.hasBase() && offset ? llvm::checkedAdd(target.base, *offset)
+                                     : std::nullopt;
+      std::optional<int64_t> end =
+          base && size >= 0 ? llvm::checkedAdd(*base, size) : std::nullopt;
+      if (base) {
+        next.base = *base;
+        if (end) {
+          next.exact = true;
+          next.begin = *base;
+          next.end = *end;
+        }
+      }
+      out.push_back(next);
+    }
+    join(planned.getResult(), out);
+    return;
+  }
+  if (auto view = dyn_cast<ViewLikeOpInterface>(owner)) {
+    if (view.getViewSource() == value) {
+      for (Value result : owner->getResults())
+        if (isPointer(result))
+          join(result, transferView(owner, result, targets));
+      return;
+    }
+  }
+  // A memref loaded from memory is whatever was stored there: unknown
+  // memory (seeded), never the memref it is loaded from.
+  if (isa<memref::LoadOp>(owner))
+    return;
+  if (auto select = dyn_cast<arith::SelectOp>(owner)) {
+    if (operandNumber != 0)
+      join(select.getResult(), targets);
+    return;
+  }
+  // Any other op: its pointer results and region arguments may be the value.
+  for (Value result : owner->getResults())
+    join(result, targets);
+  for (Region &region : owner->getRegions())
+    if (!region.empty())
+      for (BlockArgument arg : region.front().getArguments())
+        join(arg, targets);
+}
+
+void PointsToAnalysis::propagate() {
+  while (!worklist.empty()) {
+    Value value = worklist.pop_back_val();
+    queued[value] = false;
+    for (OpOperand &use : value.getUses())
+      visitUse(use);
+  }
+}
+
+void PointsToAnalysis::notifyOpInserted(Operation *op) {
+  op->walk<WalkOrder::PreOrder>([&](Operation *nested) { seed(nested); });
+  op->walk<WalkOrder::PreOrder>([&](Operation *nested) {
+    for (OpOperand &operand : nested->getOpOperands())
+      if (isPointer(operand.get()))
+        visitUse(operand);
+  });
+  propagate();
+}
+
+void PointsToAnalysis::notifyValueReplaced(Value from, Value to) {
+  // After the replacement the users of `from` use `to`: what they compute
+  // may point where `to` does, and keeps what it had. Joining `to`'s targets
+  // into `from` re-evaluates exactly those users.
+  TargetList targets(getTargets(to));
+  join(from, targets);
+  propagate();
+}
+
+bool PointsToAnalysis::mayOverlap(const PointsToTarget &a,
+                                  const PointsToTarget &b) const {
+  using Kind = MemoryPlace::Kind;
+  if (a.place == b.place) {
+    if (a.exact && b.exact)
+      return a.begin < b.end && b.begin < a.end;
+    return true;
+  }
+  const MemoryPlace &pa = places[a.place], &pb = places[b.place];
+  if (pa.isAllocation() || pb.isAllocation()) {
+    // A fresh allocation is distinct from every other object; only unknown
+    // memory may reach one that escaped.
+    const MemoryPlace &alloc = pa.isAllocation() ? pa : pb;
+    const MemoryPlace &other = pa.isAllocation() ? pb : pa;
+    return other.kind == Kind::Unknown && alloc.escaped;
+  }
+  if (pa.kind == Kind::Global && pb.kind == Kind::Global)
+    return false;
+  return true;
+}
+
+bool PointsToAnalysis::mayAlias(Value a, Value b) const {
+  for (const PointsToTarget &x : getTargets(a))
+    for (const PointsToTarget &y : getTargets(b))
+      if (mayOverlap(x, y))
+        return true;
+  return false;
+}
+
+bool PointsToAnalysis::mayPointOutsideLocals(Value value) const {
+  for (const PointsToTarget &target : getTargets(value)) {
+    const MemoryPlace &place = places[target.place];
+    if (!place.isAllocation() || place.escaped)
+      return true;
+  }
+  return false;
+}
+
+bool PointsToAnalysis::mayPointInto(Value value, unsigned place) const {
+  PointsToTarget whole;
+  whole.place = place;
+  for (const PointsToTarget &target : getTargets(value))
+    if (mayOverlap(target, whole))
+      return true;
+  return false;
+}
+
+std::optional<unsigned>
+PointsToAnalysis::getOnlyAllocation(Value value) const {
+  ArrayRef<PointsToTarget> targets = getTargets(value);
+  if (targets.size() != 1 || !places[targets.front().place].isAllocation())
+    return std::nullopt;
+  return targets.front().place;
+}
