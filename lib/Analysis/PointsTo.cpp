@@ -37,8 +37,7 @@ static int64_t getObjectSize(Type type) {
 
 /// The bytes [begin, end), relative to the aligned pointer, that a memref of
 /// static shape and static strided layout `type` can address.
-static std::optional<std::pair<int64_t, int64_t>>
-getAddressedBytes(Type type) {
+static std::optional<std::pair<int64_t, int64_t>> getAddressedBytes(Type type) {
   auto memref = dyn_cast<MemRefType>(type);
   if (!memref || !memref.hasStaticShape())
     return std::nullopt;
@@ -332,7 +331,8 @@ void PointsToAnalysis::visitUse(OpOperand &use) {
     SmallVector<RegionSuccessor> successors;
     regionBranch.getSuccessorRegions(RegionBranchPoint::parent(), successors);
     for (RegionSuccessor &successor : successors) {
-      OperandRange forwarded = regionBranch.getEntrySuccessorOperands(successor);
+      OperandRange forwarded =
+          regionBranch.getEntrySuccessorOperands(successor);
       if (forwarded.empty())
         continue;
       unsigned first = forwarded.getBeginOperandIndex();
@@ -382,9 +382,9 @@ void PointsToAnalysis::visitUse(OpOperand &use) {
     for (const PointsToTarget &target : targets) {
       PointsToTarget next;
       next.place = target.place;
-      std::optional<int64_t> base =
-          target.hasBase() && offset ? llvm::checkedAdd(target.base, *offset)
-                                     : std::nullopt;
+      std::optional<int64_t> base = target.hasBase() && offset
+                                        ? llvm::checkedAdd(target.base, *offset)
+                                        : std::nullopt;
       std::optional<int64_t> end =
           base && size >= 0 ? llvm::checkedAdd(*base, size) : std::nullopt;
       if (base) {
@@ -501,8 +501,7 @@ bool PointsToAnalysis::mayPointInto(Value value, unsigned place) const {
   return false;
 }
 
-std::optional<unsigned>
-PointsToAnalysis::getOnlyAllocation(Value value) const {
+std::optional<unsigned> PointsToAnalysis::getOnlyAllocation(Value value) const {
   ArrayRef<PointsToTarget> targets = getTargets(value);
   if (targets.size() != 1 || !places[targets.front().place].isAllocation())
     return std::nullopt;

@@ -224,8 +224,8 @@ struct TestPointsToPass
         os << "@" << cast<FlatSymbolRefAttr>(place.symbol).getValue();
         break;
       case MemoryPlace::Kind::Allocation: {
-        auto label = place.value.getDefiningOp()->getAttrOfType<StringAttr>(
-            "test.name");
+        auto label =
+            place.value.getDefiningOp()->getAttrOfType<StringAttr>("test.name");
         os << (label ? label.getValue() : StringRef("alloc"));
         if (place.escaped)
           os << "!";
@@ -257,12 +257,14 @@ struct TestPointsToPass
       if (auto pair = op->getAttrOfType<ArrayAttr>("test.alias")) {
         if (pair.size() != 2)
           return;
-        auto a = dyn_cast<StringAttr>(pair[0]), b = dyn_cast<StringAttr>(pair[1]);
-        if (!a || !b || !named.count(a.getValue()) || !named.count(b.getValue()))
+        auto a = dyn_cast<StringAttr>(pair[0]),
+             b = dyn_cast<StringAttr>(pair[1]);
+        if (!a || !b || !named.count(a.getValue()) ||
+            !named.count(b.getValue()))
           return;
-        op->setAttr("test.alias",
-                    builder.getBoolAttr(analysis.mayAlias(
-                        named.lookup(a.getValue()), named.lookup(b.getValue()))));
+        op->setAttr("test.alias", builder.getBoolAttr(analysis.mayAlias(
+                                      named.lookup(a.getValue()),
+                                      named.lookup(b.getValue()))));
       }
     });
     markAllAnalysesPreserved();

@@ -48,9 +48,10 @@
 // distinct globals never do.
 //
 // Updates. Rewrites keep the analysis valid in place: notifyOpInserted for a
-// new op (its results get the targets of the op's transfer), notifyValueReplaced
-// before a replaceAllUsesWith (the users of the new value are re-evaluated).
-// Targets only grow under updates: stale entries stay conservative.
+// new op (its results get the targets of the op's transfer),
+// notifyValueReplaced before a replaceAllUsesWith (the users of the new value
+// are re-evaluated). Targets only grow under updates: stale entries stay
+// conservative.
 //
 //===----------------------------------------------------------------------===//
 
@@ -101,9 +102,8 @@ struct PointsToTarget {
 
   bool hasBase() const { return base != kUnknownBase; }
   bool operator==(const PointsToTarget &other) const {
-    return place == other.place && base == other.base &&
-           exact == other.exact && (!exact || (begin == other.begin &&
-                                                end == other.end));
+    return place == other.place && base == other.base && exact == other.exact &&
+           (!exact || (begin == other.begin && end == other.end));
   }
 };
 
