@@ -2,6 +2,7 @@
 
 #include "mplan/Analysis/DependenceGraph.h"
 #include "mplan/Analysis/BufferLiveness.h"
+#include "mplan/Analysis/PointsTo.h"
 
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/SymbolTable.h"
@@ -35,57 +36,8 @@ struct LocationState {
 };
 } // namespace
 
-namespace {
-/// What a value may designate, found by following views back to their base.
-enum class Base {
-  /// A root (its bytes only).
-  Root,
-  /// A constant global: nothing may write it, reads order against nothing.
-  ConstantGlobal,
-  /// Anything else (arguments, loads, selects, loop arguments, ...).
-  Unknown,
-};
-} // namespace
-
-/// The base `value` is a view of (through ViewLikeOpInterface), memoized.
-static Base classifyBase(Value value, const BufferLiveness &liveness,
-                         llvm::DenseMap<Value, Base> &cache,
-                         std::optional<SymbolTable> &symbols,
-                         Operation *funcOp) {
-  SmallVector<Value, 4> chain;
-  Base result = Base::Unknown;
-  while (true) {
-    if (auto it = cache.find(value); it != cache.end()) {
-      result = it->second;
-      break;
-    }
-    chain.push_back(value);
-    if (liveness.isRoot(value)) {
-      result = Base::Root;
-      break;
-    }
-    if (auto getGlobal = value.getDefiningOp<memref::GetGlobalOp>()) {
-      Operation *table = SymbolTable::getNearestSymbolTable(funcOp);
-      if (table && !symbols)
-        symbols.emplace(table);
-      auto global = symbols
-                        ? symbols->lookup<memref::GlobalOp>(getGlobal.getName())
-                        : memref::GlobalOp();
-      result =
-          global && global.getConstant() ? Base::ConstantGlobal : Base::Unknown;
-      break;
-    }
-    auto view = value.getDefiningOp<ViewLikeOpInterface>();
-    if (!view || view.getViewDest() != value)
-      break;
-    value = view.getViewSource();
-  }
-  for (Value v : chain)
-    cache[v] = result;
-  return result;
-}
-
-DependenceGraph::DependenceGraph(Block &block, const BufferLiveness &liveness)
+DependenceGraph::DependenceGraph(Block &block, const BufferLiveness &liveness,
+                                 const PointsToAnalysis &pointsTo)
     : block(&block) {
   for (Operation &op : block) {
     nodeOf[&op] = static_cast<int32_t>(ops.size());
@@ -97,12 +49,15 @@ DependenceGraph::DependenceGraph(Block &block, const BufferLiveness &liveness)
   memory.assign(n, false);
   written.resize(n);
 
-  // A root whose every access the IR shows (no hidden access through any
-  // alias: planned or not, e.g. a returned buffer) is a location of its own;
-  // the rest is "other".
+  // Where an access may touch is what the points-to analysis says its
+  // memref may point into. A root whose every access the IR shows (no
+  // hidden access through any alias: planned or not, e.g. a returned
+  // buffer) is a location of its own; constant globals are never written
+  // and order against nothing; everything else (arguments, other globals,
+  // unknown memory, other allocations) is "other".
   Operation *funcOp = liveness.getFunction();
   llvm::DenseMap<Value, bool> visible;
-  llvm::DenseMap<Value, Base> bases;
+  llvm::DenseMap<Attribute, bool> constantGlobals;
   std::optional<SymbolTable> symbols;
   auto isVisible = [&](Value root) {
     auto [it, inserted] = visible.try_emplace(root, true);
@@ -113,20 +68,31 @@ DependenceGraph::DependenceGraph(Block &block, const BufferLiveness &liveness)
             it->second = false;
     return it->second;
   };
-  auto addValueAccess = [&](Accesses &accesses, Value value, bool write) {
-    Base base = classifyBase(value, liveness, bases, symbols, funcOp);
-    if (base == Base::ConstantGlobal)
-      return;
-    ArrayRef<Value> roots = liveness.getRootsOf(value);
-    bool other = roots.empty() || base != Base::Root;
-    for (Value root : roots) {
-      if (isVisible(root))
-        accesses.add(root.getAsOpaquePointer(), write);
-      else
-        other = true;
+  auto isConstantGlobal = [&](Attribute symbol) {
+    auto [it, inserted] = constantGlobals.try_emplace(symbol, false);
+    if (inserted) {
+      Operation *table = SymbolTable::getNearestSymbolTable(funcOp);
+      if (table && !symbols)
+        symbols.emplace(table);
+      auto global = symbols ? symbols->lookup<memref::GlobalOp>(
+                                  cast<FlatSymbolRefAttr>(symbol).getValue())
+                            : memref::GlobalOp();
+      it->second = global && global.getConstant();
     }
-    if (other)
-      accesses.add(&otherLocation, write);
+    return it->second;
+  };
+  auto addValueAccess = [&](Accesses &accesses, Value value, bool write) {
+    for (const PointsToTarget &target : pointsTo.getTargets(value)) {
+      const MemoryPlace &place = pointsTo.getPlace(target.place);
+      if (place.kind == MemoryPlace::Kind::Global &&
+          isConstantGlobal(place.symbol))
+        continue;
+      if (place.isAllocation() && place.value && liveness.isRoot(place.value) &&
+          isVisible(place.value))
+        accesses.add(place.value.getAsOpaquePointer(), write);
+      else
+        accesses.add(&otherLocation, write);
+    }
   };
 
   llvm::DenseMap<const void *, LocationState> state;

@@ -13,6 +13,7 @@
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Support/CheckedArithmetic.h"
 
 using namespace mlir;
@@ -153,8 +154,12 @@ void PointsToAnalysis::join(Value value, ArrayRef<PointsToTarget> targets) {
     return;
   TargetList &list = targetsOf[value];
   bool changed = false;
-  for (const PointsToTarget &target : targets)
+  for (const PointsToTarget &target : targets) {
+    size_t before = list.size();
     joinOne(list, target, changed);
+    if (list.size() != before)
+      pointersTo[target.place].push_back(value);
+  }
   if (changed && !queued.lookup(value)) {
     queued[value] = true;
     worklist.push_back(value);
@@ -286,6 +291,18 @@ PointsToAnalysis::transferView(Operation *op, Value result,
         next.begin = *begin;
         next.end = *end;
       }
+    }
+    // These address only elements of their source (an out-of-bounds
+    // subview is undefined), so the source's exact bytes bound them even
+    // when their own layout is not static. A reinterpret_cast, a
+    // memref.view and unknown view-like ops may reach anywhere from the
+    // pointer: they never inherit a range.
+    if (!next.exact && target.exact &&
+        isa<memref::SubViewOp, memref::ExpandShapeOp, memref::CollapseShapeOp,
+            memref::TransposeOp, memref::MemorySpaceCastOp>(op)) {
+      next.exact = true;
+      next.begin = target.begin;
+      next.end = target.end;
     }
     out.push_back(next);
   }
@@ -450,8 +467,78 @@ void PointsToAnalysis::notifyValueReplaced(Value from, Value to) {
   // may point where `to` does, and keeps what it had. Joining `to`'s targets
   // into `from` re-evaluates exactly those users.
   TargetList targets(getTargets(to));
-  join(from, targets);
-  propagate();
+  std::optional<unsigned> place = lookupPlace(from);
+  if (!place) {
+    join(from, targets);
+    propagate();
+    return;
+  }
+  // `from` is an allocation: substitute `to`'s targets for it wherever it is
+  // named. Every value derived from it names it, so nothing else changes.
+  SmallVector<Value, 4> pointers = std::move(pointersTo[*place]);
+  pointersTo.erase(*place);
+  for (Value pointer : pointers) {
+    auto it = targetsOf.find(pointer);
+    if (it == targetsOf.end())
+      continue;
+    TargetList &list = it->second;
+    auto found = llvm::find_if(list, [&](const PointsToTarget &target) {
+      return target.place == *place;
+    });
+    if (found == list.end())
+      continue;
+    PointsToTarget old = *found;
+    list.erase(found);
+    TargetList moved;
+    for (const PointsToTarget &into : targets) {
+      // `to` addresses the bytes `from` had: byte 0 of `from` is the first
+      // byte of `to`'s exact range (a view keeps its source's pointer and
+      // carries the shift in its layout, so `to`'s base is not that byte).
+      PointsToTarget next;
+      next.place = into.place;
+      if (into.exact) {
+        int64_t shift = into.begin;
+        std::optional<int64_t> base =
+            old.hasBase() ? llvm::checkedAdd(shift, old.base) : std::nullopt;
+        if (base)
+          next.base = *base;
+        std::optional<int64_t> begin =
+            old.exact ? llvm::checkedAdd(shift, old.begin) : std::nullopt;
+        std::optional<int64_t> end =
+            old.exact ? llvm::checkedAdd(shift, old.end) : std::nullopt;
+        next.exact = true;
+        next.begin = begin && end ? *begin : into.begin;
+        next.end = begin && end ? *end : into.end;
+      }
+      moved.push_back(next);
+    }
+    bool changed = false;
+    for (const PointsToTarget &target : moved) {
+      size_t before = list.size();
+      joinOne(list, target, changed);
+      if (list.size() != before)
+        pointersTo[target.place].push_back(pointer);
+    }
+  }
+}
+
+void PointsToAnalysis::notifyOpErased(Operation *op) {
+  auto forget = [&](Value value) {
+    targetsOf.erase(value);
+    queued.erase(value);
+    if (auto it = placeOf.find(value); it != placeOf.end()) {
+      places[it->second].value = nullptr;
+      placeOf.erase(it);
+    }
+  };
+  op->walk([&](Operation *nested) {
+    for (Value result : nested->getResults())
+      forget(result);
+    for (Region &region : nested->getRegions())
+      for (Block &block : region)
+        for (BlockArgument arg : block.getArguments())
+          forget(arg);
+  });
 }
 
 bool PointsToAnalysis::mayOverlap(const PointsToTarget &a,
@@ -473,6 +560,28 @@ bool PointsToAnalysis::mayOverlap(const PointsToTarget &a,
   if (pa.kind == Kind::Global && pb.kind == Kind::Global)
     return false;
   return true;
+}
+
+SmallVector<Value> PointsToAnalysis::getPointersTo(unsigned place) const {
+  SmallVector<Value> result;
+  auto it = pointersTo.find(place);
+  if (it == pointersTo.end())
+    return result;
+  // The list may name values forgotten since (notifyOpErased) or moved to
+  // another place (notifyValueReplaced): keep those that point here now.
+  llvm::SmallPtrSet<void *, 16> seen;
+  for (Value value : it->second) {
+    auto targets = targetsOf.find(value);
+    if (targets == targetsOf.end() ||
+        !llvm::any_of(targets->second,
+                      [&](const PointsToTarget &target) {
+                        return target.place == place;
+                      }) ||
+        !seen.insert(value.getAsOpaquePointer()).second)
+      continue;
+    result.push_back(value);
+  }
+  return result;
 }
 
 bool PointsToAnalysis::mayAlias(Value a, Value b) const {

@@ -53,6 +53,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "mplan/Analysis/BufferLiveness.h"
+#include "mplan/Analysis/PointsTo.h"
 #include "mplan/Dialect/MPlan/IR/MPlanOps.h"
 #include "mplan/Transforms/Passes.h"
 
@@ -293,7 +294,8 @@ struct AliasInfo {
 /// each root, for one function. Built once; rewrites update it.
 class AccessAnalysis {
 public:
-  explicit AccessAnalysis(func::FuncOp func);
+  /// `pointsTo` says which values may point into each root.
+  AccessAnalysis(func::FuncOp func, const PointsToAnalysis &pointsTo);
 
   std::vector<RootState> roots;
   llvm::DenseMap<Value, AliasInfo> aliasOf;
@@ -307,7 +309,7 @@ public:
 
 private:
   void renumber(Block *block);
-  void analyzeRoot(unsigned id);
+  void analyzeRoot(unsigned id, const PointsToAnalysis &pointsTo);
 
   static constexpr int64_t kGap = 1 << 12;
   /// The least gap a local renumbering leaves (notifyPlaced).
@@ -317,7 +319,9 @@ private:
 };
 } // namespace
 
-AccessAnalysis::AccessAnalysis(func::FuncOp func) : func(func) {
+AccessAnalysis::AccessAnalysis(func::FuncOp func,
+                               const PointsToAnalysis &pointsTo)
+    : func(func) {
   int64_t next = 0;
   func.walk<WalkOrder::PreOrder>([&](Operation *op) {
     positions[op] = next;
@@ -334,7 +338,7 @@ AccessAnalysis::AccessAnalysis(func::FuncOp func) : func(func) {
     }
   });
   for (unsigned id = 0; id < roots.size(); ++id)
-    analyzeRoot(id);
+    analyzeRoot(id, pointsTo);
 }
 
 void AccessAnalysis::renumber(Block *block) {
@@ -425,28 +429,74 @@ static std::pair<bool, bool> getEffectsOn(Operation *user, Value value) {
   return {read, write};
 }
 
-void AccessAnalysis::analyzeRoot(unsigned id) {
+/// The region of the root that `value`, a value pointing into the root
+/// only, addresses when it is a static view of the root: the root itself, an
+/// mplan.view of such a view, or a subview, reshape, reinterpret_cast or cast
+/// (which keep their source's base) with a static strided type of one.
+/// Memoized in `regions`; iterative, so a long view chain does not recurse.
+static Extent getViewRegion(Value value, Value root,
+                            llvm::DenseMap<Value, Extent> &regions) {
+  SmallVector<Value> chain;
+  Extent region;
+  while (true) {
+    if (auto it = regions.find(value); it != regions.end()) {
+      region = it->second;
+      break;
+    }
+    if (value == root) {
+      region = cast<MemRefType>(root.getType());
+      break;
+    }
+    Operation *def = value.getDefiningOp();
+    auto view = dyn_cast_if_present<ViewLikeOpInterface>(def);
+    bool keepsBase =
+        isa_and_present<ViewOp, memref::SubViewOp, memref::ExpandShapeOp,
+                        memref::CollapseShapeOp, memref::ReinterpretCastOp,
+                        memref::CastOp>(def);
+    if (!view || !keepsBase || view.getViewDest() != value ||
+        def->getNumRegions() != 0 || !isMemoryEffectFree(def)) {
+      region = std::nullopt;
+      break;
+    }
+    chain.push_back(value);
+    value = view.getViewSource();
+  }
+  // Down the chain: a static strided result type is the region (in the
+  // root's elements) wherever its source's region is known.
+  for (Value link : llvm::reverse(chain)) {
+    auto type = dyn_cast<MemRefType>(link.getType());
+    SmallVector<int64_t> strides;
+    int64_t offset;
+    if (!region || !type || !getStaticLayout(type, strides, offset))
+      region = std::nullopt;
+    else
+      region = Extent(type);
+    regions[link] = region;
+  }
+  return region;
+}
+
+void AccessAnalysis::analyzeRoot(unsigned id,
+                                 const PointsToAnalysis &pointsTo) {
   RootState &state = roots[id];
   Block *block = state.alloc->getBlock();
-  SmallVector<Value> worklist;
-  auto push = [&](Value value, Extent region) {
-    if (!isa<BaseMemRefType>(value.getType()))
-      return;
-    auto [it, inserted] = aliasOf.try_emplace(value, AliasInfo{id, region});
-    if (inserted) {
-      worklist.push_back(value);
-      return;
-    }
-    if (it->second.root != id) {
-      // An alias of two roots (select, loop results): neither is rewritten.
+  Value root = state.value();
+  std::optional<unsigned> place = pointsTo.lookupPlace(root);
+  if (!place || pointsTo.getPlace(*place).escaped) {
+    state.tracked = false;
+    return;
+  }
+  // The root's aliases are the values that may point into it
+  // (PointsToAnalysis): a value that may also point elsewhere (another
+  // root, an argument, unknown memory) leaves the root untracked.
+  llvm::DenseMap<Value, Extent> regions;
+  for (Value value : pointsTo.getPointersTo(*place)) {
+    if (pointsTo.getTargets(value).size() != 1) {
       state.tracked = false;
-      roots[it->second.root].tracked = false;
+      continue;
     }
-  };
-  push(state.value(), state.type());
-  while (!worklist.empty()) {
-    Value value = worklist.pop_back_val();
-    Extent region = aliasOf.lookup(value).region;
+    Extent region = getViewRegion(value, root, regions);
+    aliasOf.try_emplace(value, AliasInfo{id, region});
     for (OpOperand &use : value.getUses()) {
       Operation *user = use.getOwner();
       Operation *ancestor = block->findAncestorOpInBlock(*user);
@@ -454,53 +504,6 @@ void AccessAnalysis::analyzeRoot(unsigned id) {
           BufferLiveness::getHiddenAccessReason(use, func.getOperation())) {
         state.tracked = false;
         continue;
-      }
-      if (auto view = dyn_cast<ViewOp>(user)) {
-        push(view.getResult(),
-             region ? Extent(view.getResult().getType()) : std::nullopt);
-        continue;
-      }
-      if (isa<ViewLikeOpInterface>(user) && user->getNumRegions() == 0 &&
-          isMemoryEffectFree(user)) {
-        // These keep the base of their source: a static result type is the
-        // region (memref.view starts a new base).
-        bool keepsBase = isa<memref::SubViewOp, memref::ExpandShapeOp,
-                             memref::CollapseShapeOp, memref::ReinterpretCastOp,
-                             memref::CastOp>(user);
-        for (Value result : user->getResults()) {
-          auto type = dyn_cast<MemRefType>(result.getType());
-          SmallVector<int64_t> strides;
-          int64_t offset;
-          bool known = keepsBase && region && type &&
-                       getStaticLayout(type, strides, offset) &&
-                       use.getOperandNumber() == 0;
-          push(result, known ? Extent(type) : std::nullopt);
-        }
-        continue;
-      }
-      // Anything else may alias the value in its memref results, region
-      // arguments and, for terminators, successor and parent values.
-      for (Value result : user->getResults())
-        push(result, std::nullopt);
-      for (Region &nested : user->getRegions())
-        for (Block &nestedBlock : nested)
-          for (BlockArgument arg : nestedBlock.getArguments())
-            push(arg, std::nullopt);
-      if (user->hasTrait<OpTrait::IsTerminator>()) {
-        for (Block *successor : user->getSuccessors())
-          for (BlockArgument arg : successor->getArguments())
-            push(arg, std::nullopt);
-        // A function's return hands the value to the caller: nothing in
-        // this function sees it again.
-        Operation *parent = user->getParentOp();
-        if (parent && !parent->hasTrait<OpTrait::IsIsolatedFromAbove>()) {
-          for (Value result : parent->getResults())
-            push(result, std::nullopt);
-          for (Region &nested : parent->getRegions())
-            for (Block &nestedBlock : nested)
-              for (BlockArgument arg : nestedBlock.getArguments())
-                push(arg, std::nullopt);
-        }
       }
       auto [read, write] = ancestor == user ? getEffectsOn(user, value)
                                             : std::make_pair(true, true);
@@ -583,7 +586,8 @@ struct CopyEliminator {
   CopyEliminator(func::FuncOp func,
                  llvm::function_ref<BufferLiveness &()> getLiveness,
                  PeakGuard guard)
-      : func(func), analysis(func), guard(guard), getLiveness(getLiveness) {}
+      : func(func), pointsTo(func), analysis(func, pointsTo), guard(guard),
+        getLiveness(getLiveness) {}
 
   /// Tries both rewrites on `copy`; true if the copy is gone.
   bool tryCopy(Operation *copy, Value source, Value target);
@@ -643,6 +647,9 @@ private:
              ArrayRef<Operation *> fillsToNarrow = {});
 
   func::FuncOp func;
+  /// What every memref value may point to (mplan/Analysis/PointsTo.h),
+  /// kept valid through every rewrite below.
+  PointsToAnalysis pointsTo;
   AccessAnalysis analysis;
   PeakGuard guard;
   /// Per root: the bytes it takes in the arena (0 if it is not planned).
@@ -661,6 +668,7 @@ private:
   LiveRange getRange(unsigned id) const;
   /// Announce IR changes to the liveness, once it exists.
   void notifyInserted(Operation *op) {
+    pointsTo.notifyOpInserted(op);
     if (liveness)
       liveness->notifyOpInserted(op);
   }
@@ -669,6 +677,7 @@ private:
       liveness->notifyOpMoved(op);
   }
   void notifyErased(Operation *op) {
+    pointsTo.notifyOpErased(op);
     if (liveness)
       liveness->notifyOpErased(op);
   }
@@ -1051,6 +1060,7 @@ void CopyEliminator::merge(
   xs.accesses.clear();
 
   // Every use of X takes the matching part of Y.
+  pointsTo.notifyValueReplaced(xRoot, replacement);
   for (OpOperand &use : llvm::make_early_inc_range(xAlloc->getUses())) {
     auto view = dyn_cast<ViewOp>(use.getOwner());
     if (!view) {
@@ -1068,6 +1078,7 @@ void CopyEliminator::merge(
     }
     analysis.aliasOf[newView] = AliasInfo{y, Extent(type)};
     analysis.forget(view.getResult());
+    pointsTo.notifyValueReplaced(view.getResult(), newView);
     view.getResult().replaceAllUsesWith(newView);
     notifyErased(view);
     view->erase();
@@ -1390,9 +1401,10 @@ bool CopyEliminator::tryArgumentSlice(Operation *copy, Value source,
     if (analysis.pos(access.op) > analysis.pos(last))
       last = access.op;
   }
-  // While X is live nothing may write the argument: arguments may alias each
-  // other and whatever a callee or an op with unknown effects reaches, so
-  // the only writes allowed are to the function's own allocations.
+  // While X is live nothing may write the argument's bytes: a write is
+  // allowed only where the points-to analysis proves its target apart from
+  // `source` (arguments may alias each other, globals and unknown memory; a
+  // value that may be a local buffer or the argument may be the argument).
   // The window is scanned op by op, nested ops included, within the budget.
   size_t scanned = 0;
   auto writesOnlyLocalBuffers = [&](Operation *op) {
@@ -1414,9 +1426,7 @@ bool CopyEliminator::tryArgumentSlice(Operation *copy, Value source,
         // A fresh allocation writes no existing bytes.
         if (isa<MemoryEffects::Allocate>(effect.getEffect()) && target)
           continue;
-        auto it =
-            target ? analysis.aliasOf.find(target) : analysis.aliasOf.end();
-        if (it == analysis.aliasOf.end() || it->second.root == x)
+        if (!target || pointsTo.mayAlias(target, source))
           return WalkResult::interrupt();
       }
       return WalkResult::advance();
@@ -1437,6 +1447,7 @@ bool CopyEliminator::tryArgumentSlice(Operation *copy, Value source,
 
   // X goes: its uses read the argument's bytes in place (replaced before the
   // copy goes, which would take an otherwise unused view with it).
+  pointsTo.notifyValueReplaced(xValue, source);
   xValue.replaceAllUsesExcept(source, copy);
   eraseCopy(copy, {x});
   xs.accesses.clear();

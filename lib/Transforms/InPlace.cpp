@@ -26,8 +26,8 @@
 //    (not function arguments, not escaping, no hidden access:
 //    BufferLiveness::getUnplannableReason), allocated in the op's block (so
 //    never carried around a loop or run by parallel iterations);
-//  * no other operand of the op, and no op nested in it, touches X or Y
-//    through an alias, except X as further identity-mapped inputs.
+//  * no other operand of the op, and no op nested in it, may point into X
+//    or Y (PointsToAnalysis), except X as further identity-mapped inputs.
 // Each iteration of the op then reads X[i] and writes Y[i] = X[i] only: no
 // element of X is read after it was overwritten.
 //
@@ -40,6 +40,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "mplan/Analysis/BufferLiveness.h"
+#include "mplan/Analysis/PointsTo.h"
 #include "mplan/Dialect/MPlan/IR/MPlanOps.h"
 #include "mplan/Transforms/Passes.h"
 
@@ -61,7 +62,7 @@ namespace {
 class InPlaceReuse {
 public:
   InPlaceReuse(func::FuncOp func, BufferLiveness &liveness)
-      : func(func), liveness(liveness) {}
+      : func(func), liveness(liveness), pointsTo(func) {}
 
   /// Rewrites every legal candidate; returns the merges made.
   SmallVector<Attribute> run();
@@ -79,6 +80,9 @@ private:
 
   func::FuncOp func;
   BufferLiveness &liveness;
+  /// Which operands may touch a buffer (mplan/Analysis/PointsTo.h), kept
+  /// valid through the merges.
+  PointsToAnalysis pointsTo;
 };
 } // namespace
 
@@ -92,10 +96,13 @@ AllocTensorOp InPlaceReuse::getLocalRoot(Value value, Block *block) const {
 
 bool InPlaceReuse::usesOtherwise(Operation *op, Value root,
                                  ArrayRef<OpOperand *> allowed) const {
+  std::optional<unsigned> place = pointsTo.lookupPlace(root);
+  if (!place)
+    return true;
   WalkResult result = op->walk([&](Operation *nested) {
     for (OpOperand &operand : nested->getOpOperands())
       if (!llvm::is_contained(allowed, &operand) &&
-          llvm::is_contained(liveness.getRootsOf(operand.get()), root))
+          pointsTo.mayPointInto(operand.get(), *place))
         return WalkResult::interrupt();
     return WalkResult::advance();
   });
@@ -149,8 +156,10 @@ bool InPlaceReuse::tryOp(linalg::LinalgOp op,
       if (yAlign && (!xAlign || *yAlign > *xAlign))
         xAlloc.setAlignmentAttr(builder.getI64IntegerAttr(*yAlign));
       liveness.mergeInto(y, x);
+      pointsTo.notifyValueReplaced(y, x);
       y.replaceAllUsesWith(x);
       liveness.notifyOpErased(yAlloc);
+      pointsTo.notifyOpErased(yAlloc);
       yAlloc->erase();
       return true;
     }

@@ -9,6 +9,7 @@
 
 #include "mplan/Analysis/BufferLiveness.h"
 #include "mplan/Analysis/DependenceGraph.h"
+#include "mplan/Analysis/PointsTo.h"
 #include "mplan/Support/CheckedMath.h"
 #include "mplan/Support/Sequencer.h"
 #include "mplan/Transforms/Passes.h"
@@ -260,7 +261,8 @@ mlir::mplan::sequenceFunction(func::FuncOp func,
   if (!programBound)
     return false;
 
-  DependenceGraph graph(body, liveness);
+  PointsToAnalysis pointsTo(func);
+  DependenceGraph graph(body, liveness, pointsTo);
   std::optional<Problem> problem =
       buildProblem(graph, *slab, liveness, options.alignment);
   if (!problem)

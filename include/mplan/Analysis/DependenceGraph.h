@@ -55,12 +55,14 @@
 namespace mlir {
 namespace mplan {
 class BufferLiveness;
+class PointsToAnalysis;
 
 class DependenceGraph {
 public:
   /// Builds the graph of the ops of `block` (at any depth of the function
   /// `liveness` analyzes, up to date with the IR).
-  DependenceGraph(Block &block, const BufferLiveness &liveness);
+  DependenceGraph(Block &block, const BufferLiveness &liveness,
+                  const PointsToAnalysis &pointsTo);
 
   /// The ops of the block in program order (node i is getOps()[i]).
   ArrayRef<Operation *> getOps() const { return ops; }

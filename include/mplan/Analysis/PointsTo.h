@@ -129,6 +129,10 @@ public:
   /// The place an allocating result or an entry argument is, if any.
   std::optional<unsigned> lookupPlace(Value value) const;
 
+  /// The values that may point into place `place` (each once, in no
+  /// particular order).
+  SmallVector<Value> getPointersTo(unsigned place) const;
+
   /// Whether some byte `a` may address may also be addressed by `b`.
   bool mayAlias(Value a, Value b) const;
   /// Whether two targets may share a byte.
@@ -151,8 +155,15 @@ public:
   /// targets its transfer gives, its allocations become places.
   void notifyOpInserted(Operation *op);
   /// Call BEFORE `from.replaceAllUsesWith(to)`: the values computed from
-  /// `from` also get the targets computed from `to`.
+  /// `from` also get the targets computed from `to`. When `from` is an
+  /// allocation that goes away (copy elision, in-place reuse), every value
+  /// pointing into it points, from then on, into where `to` points instead,
+  /// at the same bytes relative to `to`'s pointer: target lists do not grow
+  /// with the number of merges.
   void notifyValueReplaced(Value from, Value to);
+  /// Call BEFORE erasing `op`: forgets its values and those of the ops
+  /// nested in it (its places stay, without a value).
+  void notifyOpErased(Operation *op);
 
   bool isInvalidated(const AnalysisManager::PreservedAnalyses &pa) {
     return !pa.isPreserved<PointsToAnalysis>();
@@ -179,6 +190,8 @@ private:
   std::vector<MemoryPlace> places;
   llvm::DenseMap<Value, unsigned> placeOf;
   llvm::DenseMap<Value, TargetList> targetsOf;
+  /// The values whose targets name each place (may hold forgotten values).
+  llvm::DenseMap<unsigned, SmallVector<Value, 4>> pointersTo;
   SmallVector<Value> worklist;
   llvm::DenseMap<Value, bool> queued;
 };

@@ -21,6 +21,7 @@
 
 #include "mplan/Conversion/Passes.h"
 
+#include "mplan/Analysis/PointsTo.h"
 #include "mplan/Dialect/MPlan/IR/MPlanOps.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -89,10 +90,12 @@ struct Places {
   static Places of(Place place) { return {true, {place}}; }
 };
 
-/// Finds the places of the memref values of one function.
+/// The places of the memref values of one function, in terms of its
+/// arenas: what the points-to analysis (mplan/Analysis/PointsTo.h) says each
+/// value may point into, an arena's bytes where it knows them exactly.
 class PlaceFinder {
 public:
-  explicit PlaceFinder(func::FuncOp func) : func(func) {
+  explicit PlaceFinder(func::FuncOp func) : func(func), pointsTo(func) {
     Block &entry = func.getBody().front();
     // The arena argument (arena=argument): other arguments are outside it
     // only under the caller's obligation, stated by `llvm.noalias`.
@@ -121,9 +124,16 @@ public:
         arenaOps.push_back(op);
       }
     });
+    // Global arenas are numbered after the allocated ones.
+    for (Operation *op : arenaOps)
+      if (auto get = dyn_cast<memref::GetGlobalOp>(op)) {
+        int64_t &number = arenaGlobals[get.getNameAttr()];
+        if (number < 0)
+          number = numArenas++;
+      }
   }
 
-  bool hasArenas() const { return numArenas != 0 || !arenaGlobals.empty(); }
+  bool hasArenas() const { return numArenas != 0; }
 
   /// The ops that make the function's arenas: its arena allocations and every
   /// `memref.get_global` of an arena global (not the arena argument).
@@ -159,135 +169,71 @@ public:
     return true;
   }
 
-  /// The places of memref `value`, memoized. The values it derives from are
-  /// evaluated first with an explicit stack, so that a chain of a million
-  /// views does not recurse a million deep.
-  Places get(Value value) {
-    SmallVector<std::pair<Value, bool>> stack = {{value, false}};
-    while (!stack.empty()) {
-      auto &[current, expanded] = stack.back();
-      if (cache.count(current)) {
-        stack.pop_back();
-        continue;
-      }
-      if (!expanded) {
-        expanded = true;
-        Value pending = current;
-        inProgress.insert(pending);
-        // A source still in progress is a cycle (possible in unreachable
-        // blocks): it reads as unknown.
-        for (Value source : getSources(pending))
-          if (!cache.count(source) && !inProgress.contains(source))
-            stack.push_back({source, false});
-        continue;
-      }
-      Value done = current;
-      stack.pop_back();
-      inProgress.erase(done);
-      Places places = compute(done);
-      cache[done] = std::move(places);
+  /// The places of memref `value`: an arena's bytes where the analysis
+  /// knows them exactly, the whole arena where it does not, "outside every
+  /// arena" for the function's other allocations, non-arena globals and (when
+  /// the caller promises it) arguments; unknown when it may point to memory
+  /// the analysis cannot name.
+  Places get(Value value) const {
+    Places result;
+    result.known = true;
+    for (const mplan::PointsToTarget &target : pointsTo.getTargets(value)) {
+      std::optional<Place> place = toPlace(target);
+      if (!place)
+        return Places::unknown();
+      if (!llvm::is_contained(result.places, *place))
+        result.places.push_back(*place);
     }
-    return cache.lookup(value);
+    return result;
   }
 
 private:
-  void addArena(Value arena) {
-    int64_t size = arenaSize(arena);
-    cache[arena] = Places::of({numArenas++, 0, size});
+  void addArena(Value arena) { arenaOf[arena] = numArenas++; }
+
+  static int64_t arenaSize(const mplan::MemoryPlace &place) {
+    return place.size >= 0 ? place.size : std::numeric_limits<int64_t>::max();
   }
 
-  static int64_t arenaSize(Value arena) {
-    auto type = dyn_cast<MemRefType>(arena.getType());
-    if (type) {
-      FailureOr<int64_t> bytes = mplan::getMemRefByteSize(type);
-      if (succeeded(bytes))
-        return *bytes;
+  std::optional<Place> toPlace(const mplan::PointsToTarget &target) const {
+    using Kind = mplan::MemoryPlace::Kind;
+    const mplan::MemoryPlace &place = pointsTo.getPlace(target.place);
+    std::optional<int64_t> arena;
+    if (place.value)
+      if (auto it = arenaOf.find(place.value); it != arenaOf.end())
+        arena = it->second;
+    if (place.kind == Kind::Global)
+      if (auto it = arenaGlobals.find(place.symbol); it != arenaGlobals.end())
+        arena = it->second;
+    if (arena) {
+      if (target.exact)
+        return Place{*arena, target.begin, target.end};
+      return Place{*arena, 0, arenaSize(place)};
     }
-    return std::numeric_limits<int64_t>::max();
-  }
-
-  /// The memrefs whose places the places of `value` are made of.
-  static SmallVector<Value, 2> getSources(Value value) {
-    Operation *def = value.getDefiningOp();
-    if (!def)
-      return {};
-    if (auto select = dyn_cast<arith::SelectOp>(def))
-      return {select.getTrueValue(), select.getFalseValue()};
-    if (auto viewLike = dyn_cast<ViewLikeOpInterface>(def))
-      return {viewLike.getViewSource()};
-    return {};
-  }
-
-  /// The places of `value`, whose sources (getSources) are in the cache.
-  Places compute(Value value) {
-    if (auto arg = dyn_cast<BlockArgument>(value)) {
-      // Arguments of the function (the arena argument is cached already).
-      if (arg.getOwner() == &func.getBody().front() && argumentsAreOutside)
-        return Places::of({});
-      return Places::unknown();
+    switch (place.kind) {
+    case Kind::Allocation:
+    case Kind::Global:
+      // Every other allocation is a different object from the arenas (which
+      // stay allocated for the whole call), and so is every other global.
+      return Place{};
+    case Kind::Argument:
+      if (argumentsAreOutside)
+        return Place{};
+      return std::nullopt;
+    case Kind::Unknown:
+      return std::nullopt;
     }
-    Operation *def = value.getDefiningOp();
-    if (auto get = dyn_cast<memref::GetGlobalOp>(def)) {
-      auto it = arenaGlobals.find(get.getNameAttr());
-      if (it == arenaGlobals.end())
-        return Places::of({});
-      if (it->second < 0)
-        it->second = numArenas++;
-      return Places::of({it->second, 0, arenaSize(value)});
-    }
-    // Every other allocation is a different object from the arenas (which
-    // stay allocated for the whole call).
-    if (isa<memref::AllocOp, memref::AllocaOp>(def))
-      return Places::of({});
-    if (auto view = dyn_cast<memref::ViewOp>(def))
-      return computeView(view);
-    if (auto select = dyn_cast<arith::SelectOp>(def)) {
-      Places result = cache.lookup(select.getTrueValue());
-      Places other = cache.lookup(select.getFalseValue());
-      if (!result.known || !other.known)
-        return Places::unknown();
-      for (const Place &place : other.places)
-        if (!llvm::is_contained(result.places, place))
-          result.places.push_back(place);
-      return result;
-    }
-    // A view stays inside its source.
-    if (auto viewLike = dyn_cast<ViewLikeOpInterface>(def))
-      return cache.lookup(viewLike.getViewSource());
-    return Places::unknown();
-  }
-
-  /// A `memref.view` at a constant byte shift of a source with one arena
-  /// place spans its type's bytes from there (a planned buffer); otherwise
-  /// it stays inside its source.
-  Places computeView(memref::ViewOp view) {
-    Places source = cache.lookup(view.getSource());
-    if (!source.known || source.places.size() != 1 ||
-        source.places.front().isOutside())
-      return source;
-    Place place = source.places.front();
-    APInt shift;
-    FailureOr<int64_t> bytes = mplan::getMemRefByteSize(view.getType());
-    if (!matchPattern(view.getByteShift(), m_ConstantInt(&shift)) ||
-        failed(bytes) || shift.isNegative() || shift.getActiveBits() > 62)
-      return source;
-    std::optional<int64_t> begin =
-        llvm::checkedAdd(place.begin, shift.getSExtValue());
-    std::optional<int64_t> end =
-        begin ? llvm::checkedAdd(*begin, *bytes) : std::nullopt;
-    if (!end || *end > place.end)
-      return source;
-    return Places::of({place.arena, *begin, *end});
+    return std::nullopt;
   }
 
   func::FuncOp func;
+  mplan::PointsToAnalysis pointsTo;
   int64_t numArenas = 0;
   bool argumentsAreOutside = true;
-  /// Global arenas by symbol, with their arena number once used (-1 before).
+  /// Arena numbers of arena allocations and the arena argument, and of
+  /// global arenas by symbol.
+  llvm::DenseMap<Value, int64_t> arenaOf;
   llvm::DenseMap<Attribute, int64_t> arenaGlobals;
   SmallVector<Operation *> arenaOps;
-  llvm::DenseMap<Value, Places> cache;
-  llvm::DenseSet<Value> inProgress;
 };
 
 /// The places of a mark, or failure if `attr` is not one.

@@ -75,18 +75,21 @@ func.func @reuse(%v: f32) {
 
 // -----
 
-// Views of a buffer (subview, collapse_shape, cast, reinterpret_cast) keep
-// its scope; a memref.copy between two buffers carries both.
+// Views of a buffer (subview, collapse_shape, cast, reinterpret_cast) stay
+// inside it: a static subview gets the bytes it addresses, which overlap the
+// buffer's (no noalias between them); a memref.copy between two buffers
+// carries both.
 
 // CHECK-DAG: #[[OUT:alias_scope[0-9]*]] = #llvm.alias_scope<{{.*}}description = "outside the arenas">
+// CHECK-DAG: #[[SUB:alias_scope[0-9]*]] = #llvm.alias_scope<{{.*}}description = "arena 0 bytes [64, 192)">
 // CHECK-DAG: #[[A:alias_scope[0-9]*]] = #llvm.alias_scope<{{.*}}description = "arena 0 bytes [0, 256)">
 // CHECK-DAG: #[[B:alias_scope[0-9]*]] = #llvm.alias_scope<{{.*}}description = "arena 0 bytes [256, 512)">
 // CHECK-LABEL: llvm.func @views
-// CHECK: llvm.store %{{.*}} {alias_scopes = [#[[A]]], noalias_scopes = [#[[OUT]], #[[B]]]}
+// CHECK: llvm.store %{{.*}} {alias_scopes = [#[[SUB]]], noalias_scopes = [#[[OUT]], #[[B]]]}
 // CHECK: llvm.load %{{.*}} {alias_scopes = [#[[A]]], noalias_scopes = [#[[OUT]], #[[B]]]}
 // CHECK: llvm.store %{{.*}} {alias_scopes = [#[[A]]], noalias_scopes = [#[[OUT]], #[[B]]]}
 // CHECK: "llvm.intr.memcpy"(%{{.*}}) <{alias_scopes = [#[[A]], #[[B]]], isVolatile = false, noalias_scopes = [#[[OUT]]]}>
-// CHECK: llvm.load %{{.*}} {alias_scopes = [#[[B]]], noalias_scopes = [#[[OUT]], #[[A]]]}
+// CHECK: llvm.load %{{.*}} {alias_scopes = [#[[B]]], noalias_scopes = [#[[OUT]], #[[SUB]], #[[A]]]}
 func.func @views(%v: f32, %out: memref<f32>) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -265,4 +268,35 @@ func.func @freed_early(%v: f32) -> memref<4xf32> {
   %later = memref.alloc() : memref<4xf32>
   memref.store %v, %later[%c0] : memref<4xf32>
   return %later : memref<4xf32>
+}
+
+// -----
+
+// A reinterpret_cast of a shifted view re-derives its extent from the view's
+// pointer: rc = X[16, 48) overlaps w = X[32, 48) (issue 30: the cast once got
+// the view's [16, 32) and was declared noalias with w).
+
+// CHECK-DAG: #[[RC:alias_scope[0-9]*]] = #llvm.alias_scope<{{.*}}description = "arena 0 bytes [16, 48)">
+// CHECK-DAG: #[[W:alias_scope[0-9]*]] = #llvm.alias_scope<{{.*}}description = "arena 0 bytes [32, 48)">
+// CHECK-LABEL: llvm.func @cast_of_shifted_view
+// CHECK: llvm.store %{{.*}} {alias_scopes = [#[[W]]], noalias_scopes = [#{{[a-z_0-9]+}}]}
+// CHECK: llvm.store %{{.*}} {alias_scopes = [#[[RC]]], noalias_scopes = [#{{[a-z_0-9]+}}]}
+// CHECK: llvm.load %{{.*}} {alias_scopes = [#[[W]]], noalias_scopes = [#{{[a-z_0-9]+}}]}
+func.func @cast_of_shifted_view(%out: memref<f32>) {
+  %c1 = arith.constant 1 : index
+  %c5 = arith.constant 5 : index
+  %c16 = arith.constant 16 : index
+  %c32 = arith.constant 32 : index
+  %one = arith.constant 1.0 : f32
+  %two = arith.constant 2.0 : f32
+  %x = memref.alloc() {alignment = 64 : i64, mplan.arena} : memref<64xi8>
+  %v = memref.view %x[%c16][] : memref<64xi8> to memref<4xf32>
+  %rc = memref.reinterpret_cast %v to offset: [0], sizes: [8], strides: [1] : memref<4xf32> to memref<8xf32>
+  %w = memref.view %x[%c32][] : memref<64xi8> to memref<4xf32>
+  memref.store %one, %w[%c1] : memref<4xf32>
+  memref.store %two, %rc[%c5] : memref<8xf32>
+  %r = memref.load %w[%c1] : memref<4xf32>
+  memref.store %r, %out[] : memref<f32>
+  memref.dealloc %x : memref<64xi8>
+  return
 }
