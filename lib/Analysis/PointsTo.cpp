@@ -309,6 +309,19 @@ PointsToAnalysis::transferView(Operation *op, Value result,
   return out;
 }
 
+void PointsToAnalysis::joinForwarded(OperandRange forwarded, ValueRange inputs,
+                                     unsigned operandNumber,
+                                     ArrayRef<PointsToTarget> targets) {
+  if (forwarded.empty())
+    return;
+  unsigned first = forwarded.getBeginOperandIndex();
+  if (operandNumber < first || operandNumber >= first + forwarded.size())
+    return;
+  unsigned index = operandNumber - first;
+  if (index < inputs.size())
+    join(inputs[index], targets);
+}
+
 void PointsToAnalysis::visitUse(OpOperand &use) {
   Value value = use.get();
   Operation *owner = use.getOwner();
@@ -329,37 +342,18 @@ void PointsToAnalysis::visitUse(OpOperand &use) {
     if (parent) {
       SmallVector<RegionSuccessor> successors;
       parent.getSuccessorRegions(RegionBranchPoint(terminator), successors);
-      for (RegionSuccessor &successor : successors) {
-        OperandRange forwarded = terminator.getSuccessorOperands(successor);
-        if (forwarded.empty())
-          continue;
-        unsigned first = forwarded.getBeginOperandIndex();
-        if (operandNumber < first || operandNumber >= first + forwarded.size())
-          continue;
-        ValueRange inputs = successor.getSuccessorInputs();
-        unsigned index = operandNumber - first;
-        if (index < inputs.size())
-          join(inputs[index], targets);
-      }
+      for (RegionSuccessor &successor : successors)
+        joinForwarded(terminator.getSuccessorOperands(successor),
+                      successor.getSuccessorInputs(), operandNumber, targets);
       return;
     }
   }
   if (auto regionBranch = dyn_cast<RegionBranchOpInterface>(owner)) {
     SmallVector<RegionSuccessor> successors;
     regionBranch.getSuccessorRegions(RegionBranchPoint::parent(), successors);
-    for (RegionSuccessor &successor : successors) {
-      OperandRange forwarded =
-          regionBranch.getEntrySuccessorOperands(successor);
-      if (forwarded.empty())
-        continue;
-      unsigned first = forwarded.getBeginOperandIndex();
-      if (operandNumber < first || operandNumber >= first + forwarded.size())
-        continue;
-      ValueRange inputs = successor.getSuccessorInputs();
-      unsigned index = operandNumber - first;
-      if (index < inputs.size())
-        join(inputs[index], targets);
-    }
+    for (RegionSuccessor &successor : successors)
+      joinForwarded(regionBranch.getEntrySuccessorOperands(successor),
+                    successor.getSuccessorInputs(), operandNumber, targets);
     return;
   }
   if (owner->hasTrait<OpTrait::IsTerminator>()) {

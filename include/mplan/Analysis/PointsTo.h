@@ -178,6 +178,10 @@ private:
   void joinOne(TargetList &list, const PointsToTarget &target, bool &changed);
   /// Seeds the sources of `op` (allocations, globals, unknown results).
   void seed(Operation *op);
+  /// Joins `targets` into the input of `inputs` that operand
+  /// `operandNumber` is forwarded to, if it is one of `forwarded`.
+  void joinForwarded(OperandRange forwarded, ValueRange inputs,
+                     unsigned operandNumber, ArrayRef<PointsToTarget> targets);
   /// Re-evaluates what `use`'s owner makes of a change of `use`'s value.
   void visitUse(OpOperand &use);
   /// The targets of view-like result `result` from its source's `targets`.
