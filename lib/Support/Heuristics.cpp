@@ -16,6 +16,7 @@
 #include <atomic>
 #include <cstdio>
 #include <limits>
+#include <mutex>
 #include <numeric>
 #include <optional>
 #include <thread>
@@ -447,11 +448,11 @@ std::vector<int32_t> mplan::detail::makeOrder(const Problem &p, Order order) {
   return idx;
 }
 
-double mplan::detail::portfolioBudget(int32_t n, double timeLimitSeconds) {
-  // About what the cheapest members need on large inputs, never less than
-  // 50 ms (small instances run every member whatever the limit).
-  double budget = std::min(timeLimitSeconds, 0.2 + 2e-6 * n);
-  return std::max(budget, 0.05);
+double mplan::portfolioBudget(double timeLimitSeconds) {
+  double limit = timeLimitSeconds > 0 ? timeLimitSeconds : 0;
+  // Small instances run every member whatever the limit.
+  return std::max(0.05,
+                  std::min(limit, std::max(0.1, kPortfolioShare * limit)));
 }
 
 namespace {
@@ -496,13 +497,34 @@ std::string memberName(const Member &m) {
     return std::string("peak-") + stackName(*m.stack) + fit;
   return orderName(m.order) + fit;
 }
+
+/// The strategy mplan-plan offers by name that runs the same placement as
+/// member `m` (same plan), or "".
+const char *namedStrategy(const Member &m) {
+  if (m.stack)
+    return "";
+  if (m.order == Order::Start)
+    return m.fit == Fit::Best ? "time-best-fit" : "linear-scan";
+  if (m.fit == Fit::Best && m.order == Order::Size)
+    return "greedy-by-size";
+  if (m.fit == Fit::Best && m.order == Order::Breadth)
+    return "greedy-by-breadth";
+  return "";
+}
+
+/// Members whose measured times share one correction of the cost model.
+enum class CostKind { Sweep, Stack, EndFitStack, Greedy, Count };
+CostKind costKind(const Member &m) {
+  if (m.stack)
+    return m.endFit ? CostKind::EndFitStack : CostKind::Stack;
+  return m.order == Order::Start ? CostKind::Sweep : CostKind::Greedy;
+}
 } // namespace
 
 PlaceStatus mplan::detail::runPortfolio(const Problem &p, Placement &result,
                                         std::string &winner,
-                                        double budgetSeconds,
-                                        std::vector<std::string> *skipped,
-                                        Clock::time_point hardDeadline) {
+                                        const PortfolioBudget &budget,
+                                        PortfolioLog *log) {
   Clock::time_point begin = Clock::now();
   // The fixed order that breaks ties (the first member with the smallest
   // arena wins, so the result does not depend on scheduling).
@@ -522,10 +544,19 @@ PlaceStatus mplan::detail::runPortfolio(const Problem &p, Placement &result,
       {Order::Start, Fit::Best, StackOrder::EarliestStart, /*endFit=*/true});
   members.push_back(
       {Order::Start, Fit::Best, StackOrder::Largest, /*endFit=*/true});
-  // Estimated seconds per member: the sweeps O(n log L); a greedy placement
-  // visits every placed buffer overlapping each buffer, about half of the
-  // overlapping pairs (and sorts them), plus per-buffer work. The constants
-  // are measured on this project's 2-core VM, rounded up.
+  auto indexOf = [&](Order o, Fit f) {
+    size_t m = 0;
+    while (members[m].order != o || members[m].fit != f || members[m].stack)
+      ++m;
+    return m;
+  };
+  // The cost model: seconds for one thread. The sweeps are O(n log L); a
+  // greedy placement visits every placed buffer overlapping each buffer,
+  // about half of the overlapping pairs (and sorts them), plus per-buffer
+  // work. Constants fitted to the members' measured times on the bench's
+  // instance families (docs/planner.md, "The portfolio's cost model"); what
+  // the members of a kind measure while the portfolio runs corrects the
+  // model for the members of that kind still to come.
   int32_t n = p.numBuffers();
   double pairs = 0;
   {
@@ -534,100 +565,192 @@ PlaceStatus mplan::detail::runPortfolio(const Problem &p, Placement &result,
       pairs += d;
     pairs /= 2;
   }
-  auto estimate = [&](const Member &m) {
-    if (m.stack)
-      return (m.endFit ? 4e-6 : 2e-6) * n;
-    if (m.order == Order::Start)
-      return (m.fit == Fit::Best ? 1e-6 : 2e-6) * n;
-    return 6e-7 * n + 3e-8 * pairs;
+  auto model = [&](const Member &m) {
+    switch (costKind(m)) {
+    case CostKind::Stack:
+      return 1.2e-6 * n;
+    case CostKind::EndFitStack:
+      return 2.5e-6 * n;
+    case CostKind::Sweep:
+      return (m.fit == Fit::Best ? 0.5e-6 : 0.8e-6) * n;
+    default:
+      return 4e-7 * n + 3e-8 * pairs;
+    }
   };
-  // Members join in this priority order while the estimated work, spread
-  // over the threads, fits the budget; time-ordered best fit always runs
-  // (the portfolio is never worse than it).
-  static const std::pair<Order, Fit> priority[] = {
-      {Order::Start, Fit::Best},   {Order::Size, Fit::Best},
-      {Order::Area, Fit::Best},    {Order::Start, Fit::First},
-      {Order::Breadth, Fit::Best}, {Order::Size, Fit::First},
-      {Order::Area, Fit::First},   {Order::Length, Fit::Best},
-      {Order::Degree, Fit::Best},  {Order::Breadth, Fit::First},
-      {Order::Length, Fit::First}, {Order::Degree, Fit::First}};
+  // Priority: the members mplan-plan offers by name first (the portfolio is
+  // never worse than any of them that fits its budget), then lifetime-aware
+  // stacking (best on growing live sets), then the other orders.
+  std::vector<size_t> priority = {indexOf(Order::Start, Fit::Best),
+                                  indexOf(Order::Size, Fit::Best),
+                                  indexOf(Order::Breadth, Fit::Best),
+                                  indexOf(Order::Start, Fit::First),
+                                  firstPeak + 1,
+                                  firstPeak,
+                                  firstPeak + 2,
+                                  indexOf(Order::Area, Fit::Best),
+                                  indexOf(Order::Size, Fit::First),
+                                  indexOf(Order::Area, Fit::First),
+                                  indexOf(Order::Length, Fit::Best),
+                                  indexOf(Order::Degree, Fit::Best),
+                                  indexOf(Order::Breadth, Fit::First),
+                                  indexOf(Order::Length, Fit::First),
+                                  indexOf(Order::Degree, Fit::First)};
+  bool extraTier = budget.extraSeconds > budget.seconds;
+  Clock::time_point tier1End = deadlineAfter(begin, budget.seconds);
+  Clock::time_point tier2End = deadlineAfter(begin, budget.extraSeconds);
+  // A safety net for estimates that are far off: a member still running
+  // well past its tier stops and is reported (the time-ordered best fit only
+  // at the hard deadline).
+  Clock::time_point tier1Stop =
+      std::min(deadlineAfter(begin, std::max(3 * budget.seconds, 0.1)),
+               budget.hardDeadline);
+  Clock::time_point tier2Stop = std::min(tier2End, budget.hardDeadline);
+
+  std::vector<MemberRun> runs(members.size());
+  for (size_t m = 0; m < members.size(); ++m) {
+    runs[m].name = memberName(members[m]);
+    runs[m].strategy = namedStrategy(members[m]);
+    runs[m].modelSeconds = model(members[m]);
+  }
+  // Tier 1 admits members in priority order on a simulated schedule of
+  // the threads (each member on the thread that is free first) while the
+  // model says they end within the budget: deterministic, so `portfolio`
+  // gives the same plan on every run (unless a member is stopped at 3x the
+  // budget on a loaded machine) and `best` (whose tier 1 is the same) is
+  // never worse. Tier 2 (`best` only) then takes the members tier 1
+  // skipped, cheapest first, each when its estimate, corrected by what the
+  // members that ran measured, fits the time left.
   unsigned threads =
       std::max(1u, std::min(2u, std::thread::hardware_concurrency()));
-  std::vector<size_t> admitted;
-  double work = 0;
-  auto admit = [&](size_t m) {
-    double cost = estimate(members[m]);
-    if (!alwaysRuns(members[m]) && (work + cost) / threads > budgetSeconds) {
-      if (skipped) {
-        char text[64];
-        std::snprintf(text, sizeof(text), " (estimated %.3g s)", cost);
-        skipped->push_back(memberName(members[m]) + text);
-      }
-      return;
-    }
-    work += cost;
-    admitted.push_back(m);
-  };
-  // The greedy members that win most often on bounded live sets (size and
-  // area best fit) before peak stacking, which wins on growing ones.
-  for (const auto &[o, f] : priority) {
-    size_t m = 0;
-    while (members[m].order != o || members[m].fit != f || members[m].stack)
-      ++m;
-    admit(m);
-    if (o == Order::Area && f == Fit::Best) {
-      // The lifetime-aware stacking first: on growing live sets it is the
-      // best member by 2-5 % (when the budget holds only one of them).
-      admit(firstPeak + 1);
+  std::vector<size_t> tier1, tier2;
+  std::vector<char> ruledOut(members.size(), 0);
+  {
+    std::vector<double> clocks(threads, 0.0);
+    bool endFitStacks = false;
+    for (size_t m : priority) {
+      MemberRun &run = runs[m];
+      run.estimatedSeconds = run.modelSeconds;
+      auto thread = std::min_element(clocks.begin(), clocks.end());
+      run.secondsLeft = std::max(0.0, budget.seconds - *thread);
       // On large instances plain stacking only costs time once the
       // lifetime-aware one runs (3-4 % worse on every heavy-overlap
       // instance measured).
-      if (n > 20000 && admitted.back() == firstPeak + 1) {
-        if (skipped)
-          skipped->push_back(memberName(members[firstPeak]) +
-                             " (the lifetime-aware stacking runs)");
-      } else {
-        admit(firstPeak);
+      if (m == firstPeak && n > 20000 && endFitStacks) {
+        ruledOut[m] = 1;
+        continue;
       }
-      admit(firstPeak + 2);
+      if (alwaysRuns(members[m]) || run.modelSeconds <= run.secondsLeft) {
+        *thread += run.modelSeconds;
+        tier1.push_back(m);
+        endFitStacks |= m == firstPeak + 1;
+      } else {
+        tier2.push_back(m);
+      }
     }
+    std::stable_sort(tier2.begin(), tier2.end(), [&](size_t a, size_t b) {
+      return runs[a].modelSeconds < runs[b].modelSeconds;
+    });
   }
-  bool needIndex = false;
-  for (size_t m : admitted)
-    needIndex |= members[m].order != Order::Start;
-  // Cheap members first on the queue, then the rest in priority order.
+  std::mutex mutex;
+  size_t next1 = 0, next2 = 0;
+  double ratioSum[static_cast<int>(CostKind::Count)] = {};
+  int ratioCount[static_cast<int>(CostKind::Count)] = {};
+  // The model times the mean measured / model ratio of the finished
+  // members of the same kind, or of all kinds when none of its kind has
+  // finished yet (that ratio is mostly the machine's load).
+  auto estimate = [&](size_t m) {
+    int kind = static_cast<int>(costKind(members[m]));
+    double sum = ratioSum[kind];
+    int count = ratioCount[kind];
+    for (int k = 0; count == 0 && k < static_cast<int>(CostKind::Count); ++k) {
+      sum += ratioSum[k];
+      count += ratioCount[k];
+    }
+    return runs[m].modelSeconds * (count ? sum / count : 1.0);
+  };
+  auto secondsUntil = [](Clock::time_point now, Clock::time_point end) {
+    return now < end ? std::chrono::duration<double>(end - now).count() : 0.0;
+  };
+  // The member to run next and the time it stops at, or false.
+  auto pick = [&](size_t &out, Clock::time_point &stop) {
+    std::lock_guard<std::mutex> lock(mutex);
+    Clock::time_point now = Clock::now();
+    if (next1 < tier1.size()) {
+      size_t m = tier1[next1++];
+      out = m;
+      stop = alwaysRuns(members[m]) ? budget.hardDeadline : tier1Stop;
+      return true;
+    }
+    if (!extraTier)
+      return false;
+    while (next2 < tier2.size()) {
+      size_t m = tier2[next2++];
+      MemberRun &run = runs[m];
+      run.extra = true;
+      run.estimatedSeconds = estimate(m);
+      run.secondsLeft = secondsUntil(now, tier2End);
+      // Members mplan-plan offers by name run whenever they fit (`best` is
+      // never worse than any of them that finishes in its limit); the
+      // others only when they take at most a quarter of the time left.
+      double room =
+          run.strategy.empty() ? run.secondsLeft / 4 : run.secondsLeft;
+      if (run.estimatedSeconds <= room) {
+        out = m;
+        // One that runs far past its estimate stops, leaving the rest of
+        // the limit to the search.
+        stop = std::min(tier2Stop,
+                        deadlineAfter(now, 2 * run.estimatedSeconds + 0.1));
+        return true;
+      }
+    }
+    return false;
+  };
+  std::once_flag indexOnce;
   std::optional<OverlapIndex> index;
-  if (needIndex)
-    index.emplace(p);
-  // A safety net for estimates that are far off: a member still running
-  // well past the budget stops and is reported (the time-ordered best fit
-  // only at the hard deadline).
-  Clock::time_point deadline = std::min(
-      deadlineAfter(begin, std::max(3 * budgetSeconds, 0.1)), hardDeadline);
   std::vector<Placement> results(members.size());
   std::vector<PlaceStatus> status(members.size(), PlaceStatus::OutOfTime);
-  std::vector<char> ran(members.size(), 0);
-  std::atomic<size_t> next{0};
   auto worker = [&] {
-    for (size_t a; (a = next.fetch_add(1)) < admitted.size();) {
-      size_t m = admitted[a];
+    size_t m;
+    Clock::time_point stop;
+    while (pick(m, stop)) {
       const Member &member = members[m];
+      Clock::time_point start = Clock::now();
       if (member.stack) {
         EndFit params;
         status[m] = placeFromPeak(p, *member.stack, member.fit, results[m],
-                                  member.endFit ? &params : nullptr, deadline);
-        ran[m] = 1;
-        continue;
+                                  member.endFit ? &params : nullptr, stop);
+      } else if (member.order == Order::Start) {
+        status[m] = placeSweep(p, makeOrder(p, member.order), member.fit,
+                               results[m], stop);
+      } else {
+        std::call_once(indexOnce, [&] { index.emplace(p); });
+        status[m] = placeGreedy(p, *index, makeOrder(p, member.order),
+                                member.fit, results[m], stop);
       }
-      std::vector<int32_t> order = makeOrder(p, member.order);
-      status[m] =
-          member.order == Order::Start
-              ? placeSweep(p, order, member.fit, results[m],
-                           alwaysRuns(member) ? hardDeadline : deadline)
-              : placeGreedy(p, *index, order, member.fit, results[m], deadline);
-      ran[m] = 1;
+      double seconds =
+          std::chrono::duration<double>(Clock::now() - start).count();
+      std::lock_guard<std::mutex> lock(mutex);
+      MemberRun &run = runs[m];
+      run.ran = true;
+      run.seconds = seconds;
+      run.finished = status[m] == PlaceStatus::Done;
+      if (run.finished)
+        run.arena = results[m].arena;
+      // A finished member corrects the model of its kind (within 1/4 - 16x:
+      // tiny instances measure mostly noise).
+      if (run.finished && run.modelSeconds > 1e-4) {
+        int kind = static_cast<int>(costKind(member));
+        ratioSum[kind] += std::clamp(seconds / run.modelSeconds, 0.25, 16.0);
+        ++ratioCount[kind];
+      }
     }
   };
+  double work = 0;
+  for (size_t m : tier1)
+    work += runs[m].modelSeconds;
+  if (extraTier)
+    for (size_t m : tier2)
+      work += runs[m].modelSeconds;
   if (threads > 1 && work > 0.01) {
     std::thread helper(worker);
     worker();
@@ -638,14 +761,28 @@ PlaceStatus mplan::detail::runPortfolio(const Problem &p, Placement &result,
   int best = -1;
   bool outOfTime = false;
   for (size_t m = 0; m < members.size(); ++m) {
-    if (ran[m] && status[m] == PlaceStatus::OutOfTime) {
+    if (runs[m].ran && status[m] == PlaceStatus::OutOfTime)
       outOfTime = true;
-      if (skipped)
-        skipped->push_back(memberName(members[m]) + " (out of time)");
-    }
     if (status[m] == PlaceStatus::Done &&
         (best < 0 || results[m].arena < results[best].arena))
       best = static_cast<int>(m);
+  }
+  if (log) {
+    for (size_t m : priority) {
+      const MemberRun &run = runs[m];
+      char text[96];
+      if (ruledOut[m])
+        log->skipped.push_back(run.name +
+                               " (the lifetime-aware stacking runs)");
+      else if (run.ran && !run.finished && status[m] == PlaceStatus::OutOfTime)
+        log->skipped.push_back(run.name + " (out of time)");
+      else if (!run.ran) {
+        std::snprintf(text, sizeof(text), " (estimated %.3g s, %.3g s left)",
+                      run.estimatedSeconds, run.secondsLeft);
+        log->skipped.push_back(run.name + text);
+      }
+      log->members.push_back(run);
+    }
   }
   if (best < 0)
     return outOfTime ? PlaceStatus::OutOfTime : PlaceStatus::Overflow;

@@ -387,7 +387,7 @@ Expected<Plan> mplan::planBuffers(const std::vector<Buffer> &buffers,
 
   Placement placement;
   std::string name = options.strategy;
-  std::vector<std::string> skipped;
+  PortfolioLog log;
   SearchStats stats;
   bool proven = false;
   bool ok = true;
@@ -426,11 +426,16 @@ Expected<Plan> mplan::planBuffers(const std::vector<Buffer> &buffers,
   } else {
     std::string winner;
     // The same members for `portfolio` and `best` under one time limit, so
-    // `best` is never worse.
-    PlaceStatus status =
-        runPortfolio(p, placement, winner,
-                     portfolioBudget(p.numBuffers(), options.timeLimitSeconds),
-                     &skipped, hardDeadline);
+    // `best` is never worse; `best` then runs the members the portfolio's
+    // budget left out that fit the rest of its limit (so it is never worse
+    // than a strategy offered by name that finishes within the limit).
+    PortfolioBudget budget;
+    budget.seconds = portfolioBudget(options.timeLimitSeconds);
+    if (s == "best")
+      budget.extraSeconds =
+          std::min(options.timeLimitSeconds, kMaxBudgetSeconds);
+    budget.hardDeadline = hardDeadline;
+    PlaceStatus status = runPortfolio(p, placement, winner, budget, &log);
     if (status == PlaceStatus::OutOfTime)
       return outOfTime("the time-ordered best fit, the portfolio's fastest "
                        "member,");
@@ -488,7 +493,8 @@ Expected<Plan> mplan::planBuffers(const std::vector<Buffer> &buffers,
                  ": an offset overflows int64"};
   plan.lowerBound = p.lowerBound;
   plan.strategy = name;
-  plan.skipped = std::move(skipped);
+  plan.skipped = std::move(log.skipped);
+  plan.members = std::move(log.members);
   plan.search = std::move(stats);
   if (s == "best")
     plan.goalBytes = std::max(p.lowerBound, options.capacity);

@@ -304,19 +304,36 @@ enum class Order { Size, Length, Area, Degree, Breadth, Start };
 std::vector<int32_t> makeOrder(const Problem &problem, Order order);
 const char *orderName(Order order);
 
-/// Runs the heuristic portfolio within about `budgetSeconds` (members whose
-/// estimated cost does not fit their share are skipped and named in
-/// `skipped`). The time-ordered best fit always runs, past the budget too,
-/// but stops at `hardDeadline`. Returns Done with `result` from the best
-/// member (`winner` names it), OutOfTime if that member ran out of time and
-/// no other finished, Overflow if every member overflowed.
-PlaceStatus
-runPortfolio(const Problem &problem, Placement &result, std::string &winner,
-             double budgetSeconds, std::vector<std::string> *skipped = nullptr,
-             Clock::time_point hardDeadline = Clock::time_point::max());
+/// The time budgets of runPortfolio, in seconds from its start.
+struct PortfolioBudget {
+  /// Tier 1, the `portfolio` strategy: members in priority order, each when
+  /// its estimate fits the time left until then.
+  double seconds = 0;
+  /// Tier 2 (`best`; none when not above `seconds`): then the members tier 1
+  /// skipped, cheapest first, each when its estimate fits the time left
+  /// until then (members not offered by name: a quarter of it).
+  double extraSeconds = 0;
+  /// The time-ordered best fit, which always runs, stops here (OutOfTime).
+  Clock::time_point hardDeadline = Clock::time_point::max();
+};
 
-/// The portfolio's budget for a problem of n buffers under a time limit.
-double portfolioBudget(int32_t n, double timeLimitSeconds);
+/// What runPortfolio did: every member considered and the reasons of those
+/// that did not run or ran out of time (Plan::members, Plan::skipped).
+struct PortfolioLog {
+  std::vector<MemberRun> members;
+  std::vector<std::string> skipped;
+};
+
+/// Runs the heuristic portfolio on 2 threads within `budget` (members whose
+/// estimated cost does not fit the time left are skipped; the estimates of
+/// a kind of member follow what the members of that kind measured). The
+/// time-ordered best fit always runs. Returns Done with `result` from the
+/// best member (`winner` names it; the first in a fixed order on ties),
+/// OutOfTime if that member ran out of time and no other finished, Overflow
+/// if every member overflowed.
+PlaceStatus runPortfolio(const Problem &problem, Placement &result,
+                         std::string &winner, const PortfolioBudget &budget,
+                         PortfolioLog *log = nullptr);
 
 /// Improves `placement` (valid, arena above the bound) until `deadline` by
 /// repairing the peak: buffers reaching above a target are taken out with

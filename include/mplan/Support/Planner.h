@@ -43,7 +43,8 @@ struct PlanOptions {
   /// One of strategyNames().
   std::string strategy = "best";
   /// Budget of `best` (portfolio, exact search, sweeps, peak repair) and of
-  /// `portfolio` (members whose estimated cost does not fit are skipped).
+  /// `portfolio`, which spends kPortfolioShare of it (members whose
+  /// estimated cost does not fit are skipped, see portfolioBudget).
   /// Every strategy gives up graceSeconds past it, and planBuffers then
   /// fails with an error naming the limit (`portfolio` and `best` always
   /// run the time-ordered best fit, also when the limit leaves no time for
@@ -67,6 +68,46 @@ struct PlanOptions {
   /// itself. The step is rounded up to the largest buffer alignment; when that
   /// makes it a multiple of kStaggerPeriod the plan is left unstaggered.
   int64_t stagger = 0;
+};
+
+/// The share of PlanOptions::timeLimitSeconds the `portfolio` strategy (and
+/// the portfolio `best` starts from) spends: 1/40, 0.25 s of the default
+/// 10 s limit.
+inline constexpr double kPortfolioShare = 1.0 / 40;
+
+/// The budget of the `portfolio` strategy under a time limit:
+/// kPortfolioShare of it, at least 0.1 s but at most the limit, and never
+/// below 0.05 s (small instances run every member whatever the limit).
+double portfolioBudget(double timeLimitSeconds);
+
+/// One member of the portfolio of `portfolio` and `best` (Plan::members), in
+/// priority order. `portfolio` admits members in that order while their
+/// estimated cost, scheduled on its 2 threads, ends within its budget
+/// (deterministic: the same members on every run); `best` runs the same and
+/// then, cheapest first, every member left out whose estimate fits the rest
+/// of its time limit (members mplan-plan also offers by name: all of it;
+/// the others: a quarter of it). See docs/planner.md.
+struct MemberRun {
+  std::string name; ///< e.g. "size/best-fit", "peak-largest/end-fit"
+  /// The cost model's estimate in seconds for one thread (from the number
+  /// of buffers and of overlapping pairs).
+  double modelSeconds = 0;
+  /// What admission compared with secondsLeft: modelSeconds, scaled for
+  /// `best`'s further members (and for members dropped on a loaded
+  /// machine) by what the finished members of the same kind measured
+  /// (their seconds / modelSeconds).
+  double estimatedSeconds = 0;
+  /// Seconds left in the member's tier when a thread considered it.
+  double secondsLeft = 0;
+  bool ran = false;
+  bool finished = false; ///< ran and produced a plan (not out of time)
+  double seconds = 0;    ///< wall time of its run
+  int64_t arena = 0;     ///< its plan's arena (when finished)
+  /// Run by `best` after the portfolio's own budget (0 for `portfolio`).
+  bool extra = false;
+  /// The member mplan-plan also offers by name ("time-best-fit",
+  /// "linear-scan", "greedy-by-size", "greedy-by-breadth"), else empty.
+  std::string strategy;
 };
 
 /// What `best`'s exact search did (Plan::search; all zero for the other
@@ -116,8 +157,12 @@ struct Plan {
   SearchStats search;
   /// Portfolio members (`portfolio`, `best`) that did not run because their
   /// estimated cost exceeded their share of the budget, or that ran out of
-  /// time, with the reason, e.g. "size/first-fit (estimated 38.2 s)".
+  /// time, with the reason, e.g. "size/first-fit (estimated 38.2 s, 0.21 s
+  /// left)".
   std::vector<std::string> skipped;
+  /// Every portfolio member considered (`portfolio`, `best`): estimate,
+  /// time left, whether it ran, its time and arena.
+  std::vector<MemberRun> members;
 };
 
 /// How many bytes a plan of `best` is above its goal (0 when it reached it
