@@ -31,6 +31,9 @@ tools = ["mlir-opt", "mlir-runner", "mlir-translate"]
 if os.path.exists(os.path.join(config.mplan_tools_dir, "mplan-plan")):
     tools.append("mplan-plan")
     config.available_features.add("mplan-plan")
+if os.path.exists(os.path.join(config.mplan_tools_dir, "mplan-plan-bench")):
+    tools.append("mplan-plan-bench")
+    config.available_features.add("mplan-plan-bench")
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 
 # The mlir-opt plugin (plugin/; not built under the sanitizers).

@@ -12,6 +12,8 @@
 #include "DnnInstances.h"
 
 #include <algorithm>
+#include <cmath>
+#include <random>
 
 using namespace mplan;
 using namespace mplan::bench;
@@ -201,4 +203,53 @@ std::vector<Instance> mplan::bench::dnnInstances() {
           {"MobileNetV2", mobilenetV2()},
           {"Inception-v3", inceptionV3()},
           {"BERT-base (seq 128)", bertBase()}};
+}
+
+std::vector<Buffer> mplan::bench::trainingStepInstance(int64_t n,
+                                                       uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  auto logUniform = [&](double lo, double hi) {
+    std::uniform_real_distribution<double> u(std::log(lo), std::log(hi));
+    return static_cast<int64_t>(std::exp(u(rng)));
+  };
+  // One layer in four has weights (a matmul among norms, activations,
+  // dropouts): about 6.5 buffers per layer (below).
+  int64_t layers = std::max<int64_t>(1, n * 2 / 13);
+  std::vector<Buffer> out;
+  auto add = [&](int64_t start, int64_t end, int64_t size) {
+    out.push_back({static_cast<int64_t>(out.size()), start, end, size, 1});
+  };
+  // Times: the forward pass, 3 steps per layer, then the backward pass in
+  // reverse layer order, then one optimizer step per weight.
+  std::vector<char> hasWeight(layers);
+  int64_t weights = 0;
+  for (int64_t l = 0; l < layers; ++l)
+    weights += hasWeight[l] = rng() % 4 == 0;
+  int64_t optimizer = 1 + 6 * layers, end = optimizer + weights + 1;
+  int64_t weight = 0;
+  for (int64_t l = 0; l < layers; ++l) {
+    int64_t forward = 1 + 3 * l,
+            backward = 1 + 3 * layers + 3 * (layers - 1 - l);
+    if (hasWeight[l]) {
+      int64_t bytes = logUniform(4096, 4 << 20);
+      for (int copy = 0; copy < 3; ++copy) // weight, Adam's two moments
+        add(0, end, bytes);
+      // Its gradient: from the layer's backward step to its update.
+      add(backward + 1, optimizer + weight + 1, bytes);
+      add(optimizer + weight, optimizer + weight + 1,
+          logUniform(1024, 1 << 20));
+      ++weight;
+    }
+    // The activation, kept for the backward step; a forward temporary.
+    add(forward, backward + 1, logUniform(65536, 8 << 20));
+    add(forward + 1, forward + 2 + static_cast<int64_t>(rng() % 3),
+        logUniform(1024, 2 << 20));
+    // The activation's gradient, read by the layer below's backward step;
+    // backward temporaries.
+    add(backward, backward + 4, logUniform(65536, 8 << 20));
+    for (int k = static_cast<int>(rng() % 2); k < 2; ++k)
+      add(backward + k, backward + k + 1 + static_cast<int64_t>(rng() % 3),
+          logUniform(1024, 2 << 20));
+  }
+  return out;
 }

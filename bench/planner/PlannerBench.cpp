@@ -37,6 +37,11 @@
 #include "mplan/Support/Csv.h"
 #include "mplan/Support/Planner.h"
 
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/WithColor.h"
+#include "llvm/Support/raw_ostream.h"
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -154,6 +159,8 @@ std::vector<Buffer> heavyInstance(int64_t n, uint64_t seed, bool lognormal) {
 
 std::vector<Buffer> makeInstance(const std::string &kind, int64_t n,
                                  uint64_t seed) {
+  if (kind == "training")
+    return bench::trainingStepInstance(n, seed);
   if (kind == "packed")
     return bench::packedInstance(n, seed);
   if (kind == "heavy" || kind == "lognormal")
@@ -550,115 +557,333 @@ int versusMiniMalloc(const std::string &miniMalloc, const std::string &suite,
   return oursSolved == static_cast<int>(oursWall.size()) ? 0 : 2;
 }
 
-int main(int argc, char **argv) {
-  std::string dir = "../shared/benchmarks/minimalloc";
-  double limit = 10.0;
-  int runs = 3;
-  int64_t maxRandom = 1000000;
-  int64_t capacity = 1048576; // the capacity MiniMalloc's instances come with
-  int64_t portfolioN = 0;
-  std::string strategy = "portfolio";
-  bool compare = true;
-  std::string scaleKind, sizesArg = "10000,100000,200000,1000000";
-  std::string strategiesArg = "time-best-fit,linear-scan,greedy-by-size,"
-                              "greedy-by-breadth,portfolio,best:10";
-  std::string binary = "build/bin/mplan-plan";
-  double timeout = 30;
-  std::string versus, suite;
-  int generated = 0;
-  uint64_t seed = 1;
-  double budget = 10;
-  // Also accept --capacity=BYTES.
-  std::vector<std::string> args;
-  for (int i = 1; i < argc; ++i) {
-    std::string a = argv[i];
-    if (a.rfind("--capacity=", 0) == 0) {
-      args.push_back("--capacity");
-      args.push_back(a.substr(11));
-    } else {
-      args.push_back(a);
-    }
-  }
-  std::vector<char *> argvs;
-  argvs.push_back(argv[0]);
-  for (std::string &a : args)
-    argvs.push_back(a.data());
-  argc = static_cast<int>(argvs.size());
-  argv = argvs.data();
-  for (int i = 1; i + 1 < argc; i += 2) {
-    if (!std::strcmp(argv[i], "--minimalloc"))
-      dir = argv[i + 1];
-    else if (!std::strcmp(argv[i], "--time-limit"))
-      limit = std::atof(argv[i + 1]);
-    else if (!std::strcmp(argv[i], "--runs"))
-      runs = std::atoi(argv[i + 1]);
-    else if (!std::strcmp(argv[i], "--max-random"))
-      maxRandom = std::atoll(argv[i + 1]);
-    else if (!std::strcmp(argv[i], "--capacity"))
-      capacity = std::atoll(argv[i + 1]);
-    else if (!std::strcmp(argv[i], "--portfolio"))
-      portfolioN = std::atoll(argv[i + 1]);
-    else if (!std::strcmp(argv[i], "--strategy"))
-      strategy = argv[i + 1];
-    else if (!std::strcmp(argv[i], "--compare"))
-      compare = std::atoi(argv[i + 1]) != 0;
-    else if (!std::strcmp(argv[i], "--scale"))
-      scaleKind = argv[i + 1];
-    else if (!std::strcmp(argv[i], "--sizes"))
-      sizesArg = argv[i + 1];
-    else if (!std::strcmp(argv[i], "--strategies"))
-      strategiesArg = argv[i + 1];
-    else if (!std::strcmp(argv[i], "--mplan-plan"))
-      binary = argv[i + 1];
-    else if (!std::strcmp(argv[i], "--timeout"))
-      timeout = std::atof(argv[i + 1]);
-    else if (!std::strcmp(argv[i], "--versus"))
-      versus = argv[i + 1];
-    else if (!std::strcmp(argv[i], "--suite"))
-      suite = argv[i + 1];
-    else if (!std::strcmp(argv[i], "--generated"))
-      generated = std::atoi(argv[i + 1]);
-    else if (!std::strcmp(argv[i], "--seed"))
-      seed = std::strtoull(argv[i + 1], nullptr, 10);
-    else if (!std::strcmp(argv[i], "--budget"))
-      budget = std::atof(argv[i + 1]);
-    else if (!std::strcmp(argv[i], "--write")) {
-      // --write KIND:N:SEED -> CSV on stdout.
-      std::string spec = argv[i + 1];
-      size_t a = spec.find(':'), b = spec.find(':', a + 1);
-      std::string text = writeBufferCsv(
-          makeInstance(spec.substr(0, a), std::atoll(spec.c_str() + a + 1),
-                       b == std::string::npos
-                           ? 42
-                           : std::strtoull(spec.c_str() + b + 1, nullptr, 10)));
-      std::fwrite(text.data(), 1, text.size(), stdout);
-      return 0;
-    }
-  }
-  auto split = [](const std::string &list) {
-    std::vector<std::string> out;
-    for (size_t from = 0; from <= list.size();) {
-      size_t comma = list.find(',', from);
-      if (comma == std::string::npos)
-        comma = list.size();
-      if (comma > from)
-        out.push_back(list.substr(from, comma - from));
-      from = comma + 1;
-    }
-    return out;
+/// The table of issue 34: per instance family (generated heavy, lognormal,
+/// random and training-step instances of each size, MiniMalloc's A-F
+/// without a capacity, the DNN-shaped ones), every strategy mplan-plan
+/// offers by name beside `portfolio` and `best` at each time limit, in
+/// process (planning time). A `portfolio` cell is marked `!` when it is
+/// above greedy-by-size, greedy-by-breadth or time-best-fit while that
+/// finished within the portfolio's budget; a `best` cell when it is above
+/// any strategy by name (or `portfolio` at the same limit) that finished
+/// within the limit. Then the portfolio's cost model against the measured
+/// times of the members that ran (in the `best` runs at the largest limit).
+int familiesTable(const std::string &dir, const std::vector<double> &limits,
+                  const std::vector<int64_t> &sizes) {
+  struct Row {
+    std::string family, name;
+    std::vector<Buffer> buffers;
   };
+  std::vector<Row> rows;
+  for (const char *kind : {"heavy", "lognormal", "random", "training"})
+    for (int64_t n : sizes)
+      rows.push_back({kind, std::to_string(n / 1000) + "k",
+                      makeInstance(kind, n, 42 + n)});
+  for (const char *name : {"A", "B", "C", "D", "E", "F"}) {
+    Expected<CsvTable> t = readBufferCsvFile(dir + "/" + name + ".1048576.csv");
+    if (!t) {
+      std::fprintf(stderr, "skipping %s\n", t.error().c_str());
+      continue;
+    }
+    rows.push_back({"MiniMalloc", name, t->buffers});
+  }
+  for (bench::Instance &inst : bench::dnnInstances())
+    rows.push_back({"DNN", inst.name, std::move(inst.buffers)});
+
+  const std::vector<std::string> named = {"naive", "linear-scan",
+                                          "greedy-by-size", "greedy-by-breadth",
+                                          "time-best-fit"};
+  double maxLimit = *std::max_element(limits.begin(), limits.end());
+  std::printf("| family | instance | buffers |");
+  for (const std::string &n : named)
+    std::printf(" %s |", n.c_str());
+  for (const char *s : {"portfolio", "best"})
+    for (double l : limits)
+      std::printf(" %s %g s |", s, l);
+  std::printf("\n|---|---|---:|");
+  for (size_t k = 0; k < named.size() + 2 * limits.size(); ++k)
+    std::printf("---:|");
+  std::printf("\n");
+  // Per row and member kind: measured / model seconds of the members that
+  // ran in `best` at the largest limit.
+  struct Calibration {
+    std::string row;
+    std::vector<std::pair<std::string, double>> ratios; // strategy, ratio
+  };
+  std::vector<Calibration> calibration;
+  int marked = 0;
+  for (Row &row : rows) {
+    const std::vector<Buffer> &buffers = row.buffers;
+    double lb = static_cast<double>(
+        std::max<int64_t>(1, lowerBound(buffers).value_or(1)));
+    auto plan = [&](const std::string &strategy, double seconds) {
+      PlanOptions options;
+      options.strategy = strategy;
+      options.timeLimitSeconds = seconds;
+      Expected<Plan> p = planBuffers(buffers, options);
+      if (p) {
+        if (std::optional<std::string> err =
+                validatePlan(buffers, p->offsets, p->arenaSize)) {
+          std::fprintf(stderr, "INVALID PLAN (%s): %s\n", strategy.c_str(),
+                       err->c_str());
+          std::exit(1);
+        }
+      }
+      return p;
+    };
+    auto cell = [&](const Expected<Plan> &p, bool mark) {
+      if (!p) {
+        std::printf(" gave up |");
+        return;
+      }
+      std::printf(" %s%.4f (%.2f s) |", mark ? "! " : "",
+                  static_cast<double>(p->arenaSize) / lb, p->seconds);
+    };
+    std::printf("| %s | %s | %zu |", row.family.c_str(), row.name.c_str(),
+                buffers.size());
+    std::vector<Expected<Plan>> byName;
+    for (const std::string &n : named) {
+      byName.push_back(plan(n, maxLimit));
+      cell(byName.back(), false);
+    }
+    // The smallest arena of the given strategies by name that finished
+    // within `seconds`.
+    auto bestWithin = [&](double seconds, bool portfolioMembers) {
+      int64_t arena = std::numeric_limits<int64_t>::max();
+      for (size_t k = 0; k < named.size(); ++k) {
+        const Expected<Plan> &p = byName[k];
+        bool member = named[k] == "greedy-by-size" ||
+                      named[k] == "greedy-by-breadth" ||
+                      named[k] == "time-best-fit";
+        if (p && p->seconds <= seconds && (member || !portfolioMembers))
+          arena = std::min(arena, p->arenaSize);
+      }
+      return arena;
+    };
+    std::vector<int64_t> portfolioArena;
+    for (double l : limits) {
+      Expected<Plan> p = plan("portfolio", l);
+      bool mark = p && p->arenaSize > bestWithin(portfolioBudget(l), true);
+      marked += mark;
+      cell(p, mark);
+      portfolioArena.push_back(p ? p->arenaSize
+                                 : std::numeric_limits<int64_t>::max());
+    }
+    for (size_t k = 0; k < limits.size(); ++k) {
+      Expected<Plan> p = plan("best", limits[k]);
+      bool mark = p && (p->arenaSize > bestWithin(limits[k], false) ||
+                        p->arenaSize > portfolioArena[k]);
+      marked += mark;
+      cell(p, mark);
+      if (p && limits[k] == maxLimit) {
+        Calibration c{row.family + " " + row.name, {}};
+        for (const MemberRun &m : p->members)
+          if (m.ran && m.finished && m.modelSeconds > 0)
+            c.ratios.emplace_back(m.name, m.seconds / m.modelSeconds);
+        calibration.push_back(std::move(c));
+      }
+    }
+    std::printf("\n");
+    std::fflush(stdout);
+  }
+  std::printf("\nCells: arena / max-live bound (planning time, in process). "
+              "Strategies by name ran with the largest limit (they give up "
+              "only past it). `!`: above a strategy that finished within the "
+              "limit (for `portfolio`: greedy-by-size, greedy-by-breadth or "
+              "time-best-fit within its budget); %d marked.\n\n",
+              marked);
+  std::printf("The portfolio's cost model: measured / estimated seconds of "
+              "the members that ran in `best` at %g s (min / median / max "
+              "over the members of a kind; 2 threads share the machine).\n\n"
+              "| instance | sweeps | peak stacks | end-fit stacks | greedy |\n"
+              "|---|---:|---:|---:|---:|\n",
+              maxLimit);
+  // The member kinds of the cost model, by member name.
+  auto kindOf = [](const std::string &name) {
+    if (name.rfind("start/", 0) == 0)
+      return 0;
+    if (name.rfind("peak-", 0) == 0)
+      return name.find("/end-fit") == std::string::npos ? 1 : 2;
+    return 3;
+  };
+  for (const Calibration &c : calibration) {
+    std::printf("| %s |", c.row.c_str());
+    for (int kind = 0; kind < 4; ++kind) {
+      std::vector<double> v;
+      for (const auto &[name, ratio] : c.ratios)
+        if (kindOf(name) == kind)
+          v.push_back(ratio);
+      if (v.empty()) {
+        std::printf(" |");
+        continue;
+      }
+      std::sort(v.begin(), v.end());
+      std::printf(" %.2f / %.2f / %.2f |", v.front(), medianOf(v), v.back());
+    }
+    std::printf("\n");
+  }
+  return marked ? 2 : 0;
+}
+
+namespace {
+namespace cl = llvm::cl;
+cl::OptionCategory category("mplan-plan-bench options");
+cl::opt<std::string> minimallocDir(
+    "minimalloc", cl::init("../shared/benchmarks/minimalloc"),
+    cl::desc("Directory of MiniMalloc's A-F instances (A.1048576.csv, ...)"),
+    cl::value_desc("dir"), cl::cat(category));
+cl::opt<double> timeLimit("time-limit", cl::init(10.0),
+                          cl::desc("Time limit of every strategy in the "
+                                   "default tables (default 10)"),
+                          cl::value_desc("seconds"), cl::cat(category));
+cl::opt<int> runsOpt("runs", cl::init(3),
+                     cl::desc("Runs per cell (medians; default 3)"),
+                     cl::cat(category));
+cl::opt<int64_t> maxRandom("max-random", cl::init(1000000),
+                           cl::desc("Largest random instance of the default "
+                                    "scaling table (default 1000000)"),
+                           cl::cat(category));
+cl::opt<int64_t> capacityOpt(
+    "capacity", cl::init(1048576),
+    cl::desc("Capacity given to best on MiniMalloc's instances and in "
+             "--versus (default 1048576, theirs; 0: none)"),
+    cl::value_desc("bytes"), cl::cat(category));
+cl::opt<int64_t> portfolioN("portfolio", cl::init(0),
+                            cl::desc("Only plan the random instance of N "
+                                     "buffers with --strategy, --runs times"),
+                            cl::value_desc("N"), cl::cat(category));
+cl::opt<std::string> strategyOpt("strategy", cl::init("portfolio"),
+                                 cl::desc("Strategy of --portfolio"),
+                                 cl::cat(category));
+cl::opt<bool> compareOpt("compare", cl::init(true),
+                         cl::desc("--portfolio: also print greedy-by-size's "
+                                  "arena (default true)"),
+                         cl::cat(category));
+cl::opt<std::string>
+    scaleKind("scale",
+              cl::desc("Whole-process scaling table of mplan-plan on "
+                       "generated instances of this kind (heavy, lognormal, "
+                       "random, training, packed)"),
+              cl::value_desc("kind"), cl::cat(category));
+cl::opt<std::string> sizesOpt("sizes", cl::init("10000,100000,200000,1000000"),
+                              cl::desc("--scale: instance sizes"),
+                              cl::value_desc("N,N,..."), cl::cat(category));
+cl::opt<std::string> strategiesOpt(
+    "strategies",
+    cl::init("time-best-fit,linear-scan,greedy-by-size,greedy-by-breadth,"
+             "portfolio,best:10"),
+    cl::desc("--scale: strategies, each with an optional :LIMIT (seconds, "
+             "default 10)"),
+    cl::value_desc("S,S:LIMIT,..."), cl::cat(category));
+cl::opt<std::string> binaryOpt("mplan-plan", cl::init("build/bin/mplan-plan"),
+                               cl::desc("The mplan-plan binary of --scale "
+                                        "and --versus"),
+                               cl::value_desc("path"), cl::cat(category));
+cl::opt<double> timeoutOpt("timeout", cl::init(30),
+                           cl::desc("--scale: seconds after which a run is "
+                                    "killed (default 30)"),
+                           cl::cat(category));
+cl::opt<std::string>
+    versusOpt("versus",
+              cl::desc("best against this MiniMalloc binary on --suite and "
+                       "--generated instances"),
+              cl::value_desc("path"), cl::cat(category));
+cl::opt<std::string> suiteOpt("suite", cl::desc("--versus: directory of *.csv"),
+                              cl::value_desc("dir"), cl::cat(category));
+cl::opt<int> generatedOpt("generated", cl::init(0),
+                          cl::desc("--versus: generated challenging "
+                                   "instances"),
+                          cl::cat(category));
+cl::opt<uint64_t> seedOpt("seed", cl::init(1),
+                          cl::desc("--versus: seed of the generated "
+                                   "instances"),
+                          cl::cat(category));
+cl::opt<double> budgetOpt("budget", cl::init(10),
+                          cl::desc("--versus: seconds per instance and "
+                                   "solver (default 10)"),
+                          cl::cat(category));
+cl::opt<std::string> writeOpt(
+    "write",
+    cl::desc("Write the generated instance KIND:N[:SEED] (seed default 42) "
+             "as CSV to stdout"),
+    cl::value_desc("kind:n[:seed]"), cl::cat(category));
+cl::opt<bool> familiesOpt(
+    "families",
+    cl::desc("Per instance family: every strategy by name, portfolio and "
+             "best at each of --limits, and the portfolio's cost model "
+             "against its members' measured times"),
+    cl::cat(category));
+cl::opt<std::string> limitsOpt("limits", cl::init("1,10"),
+                               cl::desc("--families: time limits"),
+                               cl::value_desc("S,S,..."), cl::cat(category));
+cl::opt<std::string>
+    familySizes("family-sizes", cl::init("10000,100000"),
+                cl::desc("--families: sizes of the generated families (heavy, "
+                         "lognormal, random, training)"),
+                cl::value_desc("N,N,..."), cl::cat(category));
+
+std::vector<std::string> splitList(const std::string &list) {
+  std::vector<std::string> out;
+  for (size_t from = 0; from <= list.size();) {
+    size_t comma = list.find(',', from);
+    if (comma == std::string::npos)
+      comma = list.size();
+    if (comma > from)
+      out.push_back(list.substr(from, comma - from));
+    from = comma + 1;
+  }
+  return out;
+}
+} // namespace
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM init(argc, argv);
+  cl::HideUnrelatedOptions(category);
+  cl::ParseCommandLineOptions(
+      argc, argv,
+      "mplan-plan-bench: planner benchmarks as markdown tables (see "
+      "docs/benchmarks.md)\n");
+  const std::string &dir = minimallocDir;
+  double limit = timeLimit;
+  int runs = std::max(1, runsOpt.getValue());
+  int64_t capacity = capacityOpt;
+  if (!writeOpt.empty()) {
+    // --write KIND:N[:SEED] -> CSV on stdout.
+    const std::string &spec = writeOpt;
+    size_t a = spec.find(':'), b = spec.find(':', a + 1);
+    if (a == std::string::npos) {
+      llvm::WithColor::error(llvm::errs(), "mplan-plan-bench")
+          << "--write: expected KIND:N[:SEED], got '" << spec << "'\n";
+      return 1;
+    }
+    std::string text = writeBufferCsv(
+        makeInstance(spec.substr(0, a), std::atoll(spec.c_str() + a + 1),
+                     b == std::string::npos
+                         ? 42
+                         : std::strtoull(spec.c_str() + b + 1, nullptr, 10)));
+    std::fwrite(text.data(), 1, text.size(), stdout);
+    return 0;
+  }
   if (!scaleKind.empty()) {
     std::vector<int64_t> sizes;
-    for (const std::string &s : split(sizesArg))
+    for (const std::string &s : splitList(sizesOpt))
       sizes.push_back(std::atoll(s.c_str()));
-    return scaleTable(scaleKind, sizes, runs, binary, timeout,
-                      split(strategiesArg));
+    return scaleTable(scaleKind, sizes, runs, binaryOpt, timeoutOpt,
+                      splitList(strategiesOpt));
   }
   if (portfolioN > 0)
-    return portfolioOnly(portfolioN, runs, strategy, compare);
-  if (!versus.empty())
-    return versusMiniMalloc(versus, suite, generated, seed, budget, capacity,
-                            binary);
+    return portfolioOnly(portfolioN, runs, strategyOpt, compareOpt);
+  if (!versusOpt.empty())
+    return versusMiniMalloc(versusOpt, suiteOpt, generatedOpt, seedOpt,
+                            budgetOpt, capacity, binaryOpt);
+  if (familiesOpt) {
+    std::vector<double> limits;
+    for (const std::string &s : splitList(limitsOpt))
+      limits.push_back(std::atof(s.c_str()));
+    std::vector<int64_t> sizes;
+    for (const std::string &s : splitList(familySizes))
+      sizes.push_back(std::atoll(s.c_str()));
+    return familiesTable(dir, limits, sizes);
+  }
 
   std::printf("### MiniMalloc challenging instances (capacity %lld)\n\n",
               static_cast<long long>(capacity));

@@ -2,7 +2,7 @@
 //
 //   mplan-plan [--strategy=NAME] [--time-limit=SECONDS] [--alignment=BYTES]
 //              [--capacity=BYTES] [--stagger=BYTES] [--search-stats]
-//              [--report=OUT.json] IN.csv [-o OUT.csv]
+//              [--report=OUT.json] [--portfolio-members] IN.csv [-o OUT.csv]
 //
 // Reads buffers in MiniMalloc's CSV format (id,lower,upper,size; extra
 // columns kept), plans them with the mplan planner library and writes the same
@@ -78,6 +78,13 @@ cl::opt<bool> printStats("search-stats",
                                   "backtracks, inference cut-offs, "
                                   "decompositions, restarts) on stderr"),
                          cl::cat(category));
+
+cl::opt<bool> printMembers(
+    "portfolio-members",
+    cl::desc("Print every portfolio member of `portfolio` and `best` on "
+             "stderr: its estimated and measured seconds, the time left "
+             "when it was considered, and its arena"),
+    cl::cat(category));
 
 cl::opt<std::string>
     reportFilename("report",
@@ -266,6 +273,20 @@ int main(int argc, char **argv) {
            << "s solved-by=" << (st.solvedBy.empty() ? "none" : st.solvedBy)
            << "\n";
   }
+  if (printMembers)
+    for (const mplan::MemberRun &m : plan->members) {
+      errs() << "mplan-plan: member " << m.name
+             << (m.strategy.empty() ? "" : " (" + m.strategy + ")")
+             << (m.extra ? " extra" : "")
+             << " model=" << format("%.4f", m.modelSeconds)
+             << "s estimated=" << format("%.4f", m.estimatedSeconds)
+             << "s left=" << format("%.4f", m.secondsLeft) << "s";
+      if (m.ran)
+        errs() << " ran=" << format("%.4f", m.seconds) << "s";
+      if (m.finished)
+        errs() << " arena=" << m.arena;
+      errs() << "\n";
+    }
   if (!plan->skipped.empty()) {
     errs() << "mplan-plan: portfolio members skipped:";
     for (const std::string &member : plan->skipped)
