@@ -568,9 +568,9 @@ PlaceStatus mplan::detail::runPortfolio(const Problem &p, Placement &result,
   auto model = [&](const Member &m) {
     switch (costKind(m)) {
     case CostKind::Stack:
-      return 1.2e-6 * n;
+      return 1e-6 * n;
     case CostKind::EndFitStack:
-      return 2.5e-6 * n;
+      return 1.5e-6 * n;
     case CostKind::Sweep:
       return (m.fit == Fit::Best ? 0.5e-6 : 0.8e-6) * n;
     default:
@@ -598,12 +598,15 @@ PlaceStatus mplan::detail::runPortfolio(const Problem &p, Placement &result,
   bool extraTier = budget.extraSeconds > budget.seconds;
   Clock::time_point tier1End = deadlineAfter(begin, budget.seconds);
   Clock::time_point tier2End = deadlineAfter(begin, budget.extraSeconds);
-  // A safety net for estimates that are far off: a member still running
-  // well past its tier stops and is reported (the time-ordered best fit only
-  // at the hard deadline).
-  Clock::time_point tier1Stop =
-      std::min(deadlineAfter(begin, std::max(3 * budget.seconds, 0.1)),
-               budget.hardDeadline);
+  // A safety net for estimates that are far off: an admitted member still
+  // running at the time limit (or 3x the budget, when that is later) stops
+  // and is reported; the time-ordered best fit only at the hard deadline.
+  // (On a loaded machine members take several times their estimate: they
+  // may run past the budget, but the plan stays the same.)
+  Clock::time_point tier1Stop = std::min(
+      deadlineAfter(begin,
+                    std::max({budget.limitSeconds, 3 * budget.seconds, 0.1})),
+      budget.hardDeadline);
   Clock::time_point tier2Stop = std::min(tier2End, budget.hardDeadline);
 
   std::vector<MemberRun> runs(members.size());
@@ -615,8 +618,8 @@ PlaceStatus mplan::detail::runPortfolio(const Problem &p, Placement &result,
   // Tier 1 admits members in priority order on a simulated schedule of
   // the threads (each member on the thread that is free first) while the
   // model says they end within the budget: deterministic, so `portfolio`
-  // gives the same plan on every run (unless a member is stopped at 3x the
-  // budget on a loaded machine) and `best` (whose tier 1 is the same) is
+  // gives the same plan on every run (unless a member is stopped at the
+  // time limit on a loaded machine) and `best` (whose tier 1 is the same) is
   // never worse. Tier 2 (`best` only) then takes the members tier 1
   // skipped, cheapest first, each when its estimate, corrected by what the
   // members that ran measured, fits the time left.
@@ -647,9 +650,14 @@ PlaceStatus mplan::detail::runPortfolio(const Problem &p, Placement &result,
         tier2.push_back(m);
       }
     }
-    std::stable_sort(tier2.begin(), tier2.end(), [&](size_t a, size_t b) {
+    // Both tiers run cheapest first: on a loaded machine the members that
+    // overrun and are stopped are then the expensive ones, not the cheap
+    // ones queued behind them.
+    auto cheaper = [&](size_t a, size_t b) {
       return runs[a].modelSeconds < runs[b].modelSeconds;
-    });
+    };
+    std::stable_sort(tier1.begin(), tier1.end(), cheaper);
+    std::stable_sort(tier2.begin(), tier2.end(), cheaper);
   }
   std::mutex mutex;
   size_t next1 = 0, next2 = 0;

@@ -434,6 +434,7 @@ Expected<Plan> mplan::planBuffers(const std::vector<Buffer> &buffers,
     if (s == "best")
       budget.extraSeconds =
           std::min(options.timeLimitSeconds, kMaxBudgetSeconds);
+    budget.limitSeconds = options.timeLimitSeconds;
     budget.hardDeadline = hardDeadline;
     PlaceStatus status = runPortfolio(p, placement, winner, budget, &log);
     if (status == PlaceStatus::OutOfTime)

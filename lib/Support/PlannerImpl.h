@@ -313,6 +313,9 @@ struct PortfolioBudget {
   /// skipped, cheapest first, each when its estimate fits the time left
   /// until then (members not offered by name: a quarter of it).
   double extraSeconds = 0;
+  /// The time limit: tier-1 members still running then stop (or at 3x
+  /// `seconds`, when that is later).
+  double limitSeconds = 0;
   /// The time-ordered best fit, which always runs, stops here (OutOfTime).
   Clock::time_point hardDeadline = Clock::time_point::max();
 };
