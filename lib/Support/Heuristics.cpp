@@ -661,6 +661,7 @@ PlaceStatus mplan::detail::runPortfolio(const Problem &p, Placement &result,
   }
   std::mutex mutex;
   size_t next1 = 0, next2 = 0;
+  int64_t bestArena = std::numeric_limits<int64_t>::max();
   double ratioSum[static_cast<int>(CostKind::Count)] = {};
   int ratioCount[static_cast<int>(CostKind::Count)] = {};
   // The model times the mean measured / model ratio of the finished
@@ -689,7 +690,8 @@ PlaceStatus mplan::detail::runPortfolio(const Problem &p, Placement &result,
       stop = alwaysRuns(members[m]) ? budget.hardDeadline : tier1Stop;
       return true;
     }
-    if (!extraTier)
+    // Tier 2 ends once a member reached the goal (nothing can beat it).
+    if (!extraTier || bestArena <= budget.goalBytes)
       return false;
     while (next2 < tier2.size()) {
       size_t m = tier2[next2++];
@@ -742,8 +744,10 @@ PlaceStatus mplan::detail::runPortfolio(const Problem &p, Placement &result,
       run.ran = true;
       run.seconds = seconds;
       run.finished = status[m] == PlaceStatus::Done;
-      if (run.finished)
+      if (run.finished) {
         run.arena = results[m].arena;
+        bestArena = std::min(bestArena, run.arena);
+      }
       // A finished member corrects the model of its kind (within 1/4 - 16x:
       // tiny instances measure mostly noise).
       if (run.finished && run.modelSeconds > 1e-4) {

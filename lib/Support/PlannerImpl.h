@@ -313,6 +313,8 @@ struct PortfolioBudget {
   /// skipped, cheapest first, each when its estimate fits the time left
   /// until then (members not offered by name: a quarter of it).
   double extraSeconds = 0;
+  /// Tier 2 takes no further member once one reached this arena.
+  int64_t goalBytes = 0;
   /// The time limit: tier-1 members still running then stop (or at 3x
   /// `seconds`, when that is later).
   double limitSeconds = 0;
