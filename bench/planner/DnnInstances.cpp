@@ -213,8 +213,8 @@ std::vector<Buffer> mplan::bench::trainingStepInstance(int64_t n,
     return static_cast<int64_t>(std::exp(u(rng)));
   };
   // One layer in four has weights (a matmul among norms, activations,
-  // dropouts): about 6.5 buffers per layer (below).
-  int64_t layers = std::max<int64_t>(1, n * 2 / 13);
+  // dropouts): about 5.75 buffers per layer (below).
+  int64_t layers = std::max<int64_t>(1, n * 4 / 23);
   std::vector<Buffer> out;
   auto add = [&](int64_t start, int64_t end, int64_t size) {
     out.push_back({static_cast<int64_t>(out.size()), start, end, size, 1});
