@@ -553,10 +553,10 @@ PlaceStatus mplan::detail::runPortfolio(const Problem &p, Placement &result,
   // The cost model: seconds for one thread. The sweeps are O(n log L); a
   // greedy placement visits every placed buffer overlapping each buffer,
   // about half of the overlapping pairs (and sorts them), plus per-buffer
-  // work. Constants fitted to the members' measured times on the bench's
-  // instance families (docs/planner.md, "The portfolio's cost model"); what
-  // the members of a kind measure while the portfolio runs corrects the
-  // model for the members of that kind still to come.
+  // work. Constants fitted to the user CPU time of the strategies by name
+  // on the bench's instance families (docs/planner.md, "Cost of each
+  // strategy"; docs/benchmarks.md has the measured / estimated ratios);
+  // `best` corrects them by what the members that ran measured.
   int32_t n = p.numBuffers();
   double pairs = 0;
   {
@@ -596,7 +596,6 @@ PlaceStatus mplan::detail::runPortfolio(const Problem &p, Placement &result,
                                   indexOf(Order::Length, Fit::First),
                                   indexOf(Order::Degree, Fit::First)};
   bool extraTier = budget.extraSeconds > budget.seconds;
-  Clock::time_point tier1End = deadlineAfter(begin, budget.seconds);
   Clock::time_point tier2End = deadlineAfter(begin, budget.extraSeconds);
   // A safety net for estimates that are far off: an admitted member still
   // running at the time limit (or 3x the budget, when that is later) stops
