@@ -51,10 +51,11 @@ cl::opt<std::string>
                       "(default)"),
              cl::cat(category));
 cl::opt<double> timeLimit("time-limit", cl::init(10.0),
-                          cl::desc("Budget of `best` and `portfolio` in "
-                                   "seconds, reading and writing included "
-                                   "(default 10); every strategy gives up "
-                                   "3 s past it with an error"),
+                          cl::desc("Budget of `best` in seconds, reading "
+                                   "and writing included (default 10; "
+                                   "`portfolio` spends 1/40 of it, at least "
+                                   "0.1 s); every strategy gives up 3 s past "
+                                   "it with an error"),
                           cl::value_desc("seconds"), cl::cat(category));
 cl::opt<int64_t> alignment("alignment", cl::init(1),
                            cl::desc("Minimum alignment of every buffer in "
