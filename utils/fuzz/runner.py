@@ -1,0 +1,618 @@
+"""The runner: baselines, planned runs, their checks, the summary and the command line.
+
+Every seed gets one program kind (--kinds, default all: seed s gets kinds[s % len(kinds)]);
+a program is deterministic in (kind, seed), so a failure reproduces from the two alone. The
+kinds are the modules of utils/fuzz/kinds/ (--list-kinds prints each one's summary).
+
+The reference: tensor-level kinds go through One-Shot Bufferize and the `baseline` pipeline of
+utils/mplan_pipelines.py (or, when the baseline's deallocation leaves a `bufferization.clone`
+it cannot lower, the bufferized program lowered without deallocation); memref-level kinds are
+lowered upstream as they are (mp.LOWER_TO_LLVM; memref.realloc and frees of non-default spaces
+replaced by equivalents upstream lowers; #gpu.address_space<workgroup> as space 3). Every
+baseline runs twice, the second time with MALLOC_PERTURB_: an output that changes means the
+program reads memory nobody wrote (a generator bug).
+
+A planned run (a kind.Cfg) is mplan-plan-pipeline (the run's options and a JSON report) +
+--mplan-verify-plan + convert-mplan-to-memref, an `mlir-opt` check of that memref IR when it
+has gpu spaces, then --mplan-instrument --mplan-to-llvm (alias scopes on, the default) and
+mlir-runner -O3 (--opt-level) with libmplan_runtime.so: the observer is on in every run of
+every kind (--no-observer turns it off where a kind does not ask for it); an observer error,
+or a summary that does not say `errors 0`, is a failure, and the output is compared with the
+reference's all the same. Programs that run scf.parallel on OpenMP threads (kind `parallel`)
+run each planned program twice: observed on one thread (the observer keeps one call stack for
+the process) and unobserved on as many threads as iterations. Every plan report is checked:
+lower_bound_bytes never above lower_bound_program_order_bytes, arenas within a capacity, the
+arena bounds a run asks for, opted-out buffers reported.
+
+Each run is ok, rejected (mplan-opt exits non-zero with located errors only, no crash, no
+verifier-like or lowering message: an unsupported input) or a failure; the summary counts
+seeds per kind and outcome (and seeds with a run planned with sequencing and in-place on) and
+lists failure signatures and the rejection messages. Seeds run sequentially (one process at a
+time), under `nice` (the caller's niceness if it is niced).
+
+Usage:
+  utils/fuzz_pipeline.py --seeds 0:300 [--kinds escape,realloc,...] [--build build]
+                        [--out /tmp/mplan-fuzz] [--variants] [--time-budget SECONDS] [--quiet]
+                        [--opt-level 3] [--no-observer]
+  utils/fuzz_pipeline.py --kinds escape --gen 17      # print the program of seed 17 only
+  utils/fuzz_pipeline.py --list-kinds
+--build DIR takes mplan-opt from DIR/bin and the observer's runtime from DIR/lib (--mplan-opt
+names mplan-opt alone; the runtime is then looked for next to it, in ../lib).
+Exit status 1 if any seed failed; failing programs stay in --out as seed-N.mlir.
+"""
+import argparse
+import json
+import os
+import random
+import re
+import subprocess
+import sys
+import time
+
+from . import kinds as kindreg
+from .builder import GPU_WG
+from .kind import Cfg, random_cfgs, seq_opts
+from .paths import ROOT, mp
+
+# Children run under `nice` unless the fuzzer already runs niced (`nice -n 5 utils/fuzz...`
+# keeps its children at 5, not 15).
+NICE = [] if os.nice(0) > 0 else ["nice"]
+
+
+def sh(cmd, inp=None, timeout=120, env=None):
+    e = None
+    if env:
+        e = dict(os.environ)
+        e.update(env)
+    p = subprocess.run(NICE + ["bash", "-o", "pipefail", "-c", cmd], input=inp, capture_output=True,
+                       text=True, timeout=timeout, env=e)
+    return p.returncode, p.stdout, p.stderr
+
+
+def norm(out):
+    return re.sub(r"base@ = 0x[0-9a-fA-F]+", "base@ = <addr>", out)
+
+
+RUN_TIMEOUT = 30
+
+
+def runtime_lib(args):
+    """The observer runtime of the build mplan-opt comes from."""
+    return os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(args.mplan_opt))), "lib",
+                        "libmplan_runtime.so")
+
+
+OMP_LIBS = ["/usr/lib/llvm-22/lib/libomp.so", "/usr/lib/x86_64-linux-gnu/libomp.so.5",
+            "/usr/lib/llvm-14/lib/libomp.so"]
+# The upstream lowering (mp.LOWER_TO_LLVM) with scf.parallel lowered to OpenMP.
+LOWER_TO_LLVM_OMP = mp.LOWER_TO_LLVM.replace(
+    "func.func(convert-linalg-to-loops),", "func.func(convert-linalg-to-loops),convert-scf-to-openmp,").replace(
+    "convert-func-to-llvm,", "convert-func-to-llvm,convert-openmp-to-llvm,")
+_HELP = {}
+
+
+def plan_choices(mplan_opt):
+    """(strategies, arenas) as `mplan-opt --help` lists them (fallback: the documented ones)."""
+    if mplan_opt not in _HELP:
+        strategies = ["naive", "linear-scan", "greedy-by-size", "greedy-by-breadth", "portfolio", "best"]
+        arenas = ["heap", "stack", "global", "argument"]
+        try:
+            h = subprocess.run([mplan_opt, "--help"], capture_output=True, text=True, timeout=60).stdout
+            sec = h[h.find("--mplan-plan-pipeline "):]
+            m = re.search(r"--strategy=<string>\s+- Planning strategy \(([^)]*)\)", sec)
+            if m:
+                strategies = [s.strip() for s in m.group(1).split(",") if s.strip()]
+            sec = h[h.find("--convert-mplan-to-memref "):]
+            m = re.search(r"--arena=<string>\s+- Where the arena lives: ([^\n]*)", sec)
+            if m:
+                arenas = [a.strip(" .") for a in re.split(r",| or ", m.group(1).split(";")[0])
+                          if a.strip(" .") and " " not in a.strip(" .")]
+        except (OSError, subprocess.TimeoutExpired):
+            pass
+        _HELP[mplan_opt] = (strategies, arenas)
+    return _HELP[mplan_opt]
+
+
+CRASH_RE = re.compile(r"Stack dump|PLEASE submit|Assertion .* failed|LLVM ERROR|Segmentation fault|"
+                      r"UNREACHABLE|terminate called")
+# Errors that mean mplan produced or accepted something wrong, never a legitimate rejection.
+BROKEN_RE = re.compile(r"'mplan\.\w+' op|different memory spaces|multiple of the element size|"
+                       r"share bytes|overlap|failed to legalize|not found for custom op|"
+                       r"unrealized_conversion_cast|does not dominate|failed to verify|"
+                       r"expects different type|type mismatch|requires the same type|"
+                       r"use of value .* expects")
+LOC_ERR_RE = re.compile(r"(?:seed-\d+[^:\s]*\.mlir|<stdin>):\d+:\d+: error: (.*)")
+
+
+def classify_compile(rc, err):
+    """('ok'|'rejected'|'fail', message) for a planning step (mplan-opt up to the memref IR)."""
+    errs = [l for l in err.splitlines() if ": error:" in l or l.startswith("error:")]
+    if rc == 0 and not errs:
+        return "ok", ""
+    first = (errs[0] if errs else err.strip().splitlines()[-1] if err.strip() else f"rc {rc}")
+    if rc < 0 or rc >= 128 or CRASH_RE.search(err):
+        m = CRASH_RE.search(err)
+        return "fail", f"crash (rc {rc}): {m.group(0) if m else ''} {first}"
+    if rc == 0:
+        return "fail", f"error with exit 0: {first}"
+    located = [LOC_ERR_RE.search(l) for l in errs]
+    if errs and all(located) and not any(BROKEN_RE.search(l) for l in errs):
+        return "rejected", located[0].group(1)
+    return "fail", first
+
+
+def signature(msg):
+    s = re.sub(r"\S*seed-\d+[^:\s]*\.mlir:\d+:\d+:", "LOC:", msg)
+    s = re.sub(r"<stdin>:\d+:\d+", "<stdin>", s)
+    s = re.sub(r"0x[0-9a-fA-F]+", "ADDR", s)
+    s = re.sub(r"\d+", "N", s)
+    return s.strip()[:160]
+
+
+class Result:
+    def __init__(self, kind, seed=0):
+        self.kind, self.seed = kind, seed
+        self.seq_inplace = False            # a run planned with sequencing and in-place on
+        self.unplanned = 0                  # mplan.unplanned allocations in the source (optout)
+        self.fails, self.rejects = [], []   # (config, message)
+        # Located errors the run was meant to produce (a capacity below the lower bound): the
+        # specified behaviour, so the seed stays ok; listed in the summary.
+        self.expected = []
+        self.generator = None               # upstream rejected the program: a generator bug
+        self.runs = 0
+
+    @property
+    def outcome(self):
+        if self.generator:
+            return "generator"
+        if self.fails:
+            return "fail"
+        if self.rejects:
+            return "rejected"
+        return "ok"
+
+
+def runner_cmd(args, libs=()):
+    run = mp.commands("baseline", "/dev/null", args.llvm_bin)[1]
+    if args.opt_level is not None:
+        # mlir-runner's own LLVM pipeline at that level, for the baseline and the planned
+        # programs alike (the planned ones carry mplan's alias scopes).
+        exe, rest = run.split(" ", 1)
+        run = f"{exe} -O{args.opt_level} {rest}"
+    if libs:
+        run += "," + ",".join(libs)
+    return run
+
+
+# The baseline once more with glibc's malloc filling new and freed blocks with a pattern: an
+# output that changes reads memory nobody wrote (or freed): a generator bug.
+PERTURB = {"MALLOC_PERTURB_": "165"}
+
+
+def reads_uninitialised(run, ll, base, res, env=None):
+    e = dict(env or {})
+    e.update(PERTURB)
+    rc, out, err = sh(run, ll, timeout=60, env=e)
+    if rc or norm(out) != base:
+        res.generator = ("baseline output changes with MALLOC_PERTURB_ (reads uninitialised or freed "
+                         f"memory): rc {rc} {err.strip()[:300]}")
+        return True
+    return False
+
+
+
+class Context:
+    """What a kind's plan() works with: the seed, program, result, reference output and the
+    commands; planned(c) plans, lowers, runs and checks one configuration (returns the plan
+    report or None)."""
+
+    def __init__(self, seed, kind, args, res, prog, head, base, run, needs=(), env=None, libs=(),
+                 pre_lower="", post_lower=""):
+        self.seed, self.kind, self.args, self.res, self.prog = seed, kind, args, res, prog
+        self.head, self.base, self.run, self.needs, self.env = head, base, run, set(needs), env
+        self.libs, self.pre_lower, self.post_lower = list(libs), pre_lower, post_lower
+        self.strategies, self.arenas = plan_choices(args.mplan_opt)
+
+    def rng(self, what):
+        """The random stream `what` of this seed and kind ("cfg": run options; "seq":
+        sequence= and inplace=)."""
+        return random.Random(f"{what}:{self.kind}:{self.seed}")
+
+    def planned(self, c):
+        return planned_memref(c, self)
+
+    def issue20_runs(self):
+        """A reference run (heap, sequence/inplace drawn) with its report, one drawn run, and half
+        the time a run with capacity=default:C, C below the reference's max lower bound (must be
+        a located error), between bound and arena (either), at or above its max arena (must
+        plan)."""
+        rc_, seq_rc = self.rng("cfg"), self.rng("seq")
+        ref = Cfg("heap", seq_opts(seq_rc))
+        report = self.planned(ref)
+        runs = random_cfgs(rc_, self.strategies, self.arenas, 1, seq_rc=seq_rc)
+        if report and report.get("functions") and rc_.random() < 0.5:
+            fns = report["functions"]
+            lb = max(fn.get("lower_bound_bytes", 0) for fn in fns)
+            top = max(fn.get("arena_bytes", 0) for fn in fns)
+            mode = rc_.choice(["below", "below", "between", "at", "above"])
+            if mode == "below" and lb > 1:
+                cap, expect = rc_.choice([lb - 1, rc_.randint(1, lb - 1)]), "reject"
+            elif mode == "between" and top > lb:
+                cap, expect = rc_.randint(max(lb, 1), top - 1), None
+            elif mode == "at" and top > 0:
+                cap, expect = top, "plan"
+            else:
+                cap, expect = top + rc_.randint(1, 4096), "plan"
+            runs.append(Cfg(rc_.choice(self.arenas), ref.opts, capacity=cap, expect=expect))
+        for c in runs:
+            self.planned(c)
+
+
+def run_tensor(seed, args, src, res, kind):
+    """The tensor kinds: One-Shot Bufferize, then the baseline and the kind's planned runs."""
+    opt = os.path.join(args.llvm_bin, "mlir-opt")
+    # The generator must produce programs upstream accepts: otherwise it's a generator bug.
+    rc, buf, err = sh(f"{opt} {src} {mp.BUFFERIZE}")
+    if rc:
+        res.generator = f"upstream: bufferization failed: {err.strip()[:2000]}"
+        return
+    comp = mp.commands("baseline", src, args.llvm_bin)[0]
+    run = runner_cmd(args)
+    rc, ll, err = sh(comp)
+    if rc == 0:
+        rc, base, err = sh(run, ll)
+    if rc and "bufferization.clone" in err:
+        # The baseline's deallocation pipeline leaves a bufferization.clone (of an argument a
+        # function returns, e.g. a callee writing into its argument) that its lowering does not
+        # handle: the reference is then the bufferized program without deallocation.
+        rc, ll, err = sh(f"{opt} {src} {mp.BUFFERIZE} | {opt} {mp.LOWER_TO_LLVM}")
+        if rc == 0:
+            rc, base, err = sh(run, ll)
+    if rc:
+        res.generator = f"upstream: baseline failed (rc {rc}): {err.strip()[:2000]}"
+        return
+    base = norm(base)
+    if reads_uninitialised(run, ll, base, res):
+        return
+    kind.plan(Context(seed, kind.name, args, res, None, f"{opt} {src} {mp.BUFFERIZE} | {args.mplan_opt}",
+                      base, run))
+
+
+def run_planned(c, ctx, what, ll, observe, env):
+    """Runs one lowered planned program; records failures. An observer error does not stop
+    the comparison with the reference."""
+    res, args = ctx.res, ctx.args
+    libs = ctx.libs + ([runtime_lib(args)] if observe else [])
+    try:
+        rc, out, err = sh(runner_cmd(args, libs), ll, timeout=RUN_TIMEOUT, env=env)
+    except subprocess.TimeoutExpired:
+        res.fails.append((what, f"planned run timed out ({RUN_TIMEOUT} s)"))
+        return
+    obs = [l for l in err.splitlines() if l.startswith("mplan-rt: error")]
+    if obs:
+        res.fails.append((what, f"observer (rc {rc}): {obs[0]}"))
+    if rc and not (obs and rc == 3):
+        el = [l for l in err.splitlines() if "error" in l.lower()] or err.strip().splitlines() or [""]
+        res.fails.append((what, f"planned run failed (rc {rc}): {el[0][:300]}"))
+        return
+    if norm(out) != ctx.base:
+        res.fails.append((what, "output differs from baseline"))
+    if observe and not obs and not re.search(r"mplan-rt: planned buffers \d+, errors 0\b", err):
+        res.fails.append((what, "the observer's summary does not say `errors 0`"))
+
+
+def planned_memref(c, ctx):
+    """Plans (head ... plan | convert), checks the plan report and the memref IR, lowers, runs,
+    compares with the reference. Returns the plan report (None if there is none)."""
+    args, res, head, needs = ctx.args, ctx.res, ctx.head, ctx.needs
+    mpo = args.mplan_opt
+    opt = os.path.join(args.llvm_bin, "mlir-opt")
+    res.runs += 1
+    observe = c.observe or args.observer
+    what = str(c) + (" +observer" if observe and not c.observe else "")
+    rep = os.path.join(args.out, f"seed-{res.seed}-run{res.runs}.json")
+    popts = [c.opts, f"report={rep}"]
+    if c.capacity is not None:
+        popts.append(f"capacity=default:{c.capacity}")
+    plan = f"--mplan-plan-pipeline=\"{' '.join(o for o in popts if o)}\""
+    if c.mid:
+        step1 = (f"{head} {plan} --mplan-verify-plan | {mpo} {c.mid} | "
+                 f"{mpo} --convert-mplan-to-memref=\"arena={c.arena}\"")
+    else:
+        step1 = f"{head} {plan} --mplan-verify-plan --convert-mplan-to-memref=\"arena={c.arena}\""
+    try:
+        rc, mid, err = sh(step1)
+    except subprocess.TimeoutExpired:
+        res.fails.append((what, "plan/convert timed out"))
+        return None
+    st, msg = classify_compile(rc, err)
+    report = None
+    if os.path.exists(rep):
+        try:
+            with open(rep) as f:
+                report = json.load(f)
+        except (OSError, ValueError) as e:
+            res.fails.append((what, f"plan report unreadable: {e}"))
+        os.remove(rep)
+    if c.capacity is not None:
+        if st == "rejected":
+            if c.expect == "plan":
+                res.fails.append((what, f"capacity {c.capacity} at or above the reference arena "
+                                        f"rejected: {msg}"))
+            elif f"capacity of {c.capacity} bytes" not in msg or "'default'" not in msg:
+                res.fails.append((what, f"capacity run rejected for another reason: {msg}"))
+            else:
+                res.expected.append((what, "capacity below what the plan needs: " +
+                                     re.sub(r"function '\w+'", "function F", msg)))
+            return report
+        if st == "ok" and c.expect == "reject":
+            res.fails.append((what, f"capacity {c.capacity} below the reference lower bound planned"))
+            return report
+    if st == "rejected":
+        res.rejects.append((what, msg))
+        return report
+    if st == "fail":
+        res.fails.append((what, f"plan/convert: {msg}"))
+        return report
+    if c.seq_inplace:
+        res.seq_inplace = True
+    check_report(c, report, res, what)
+    if res.unplanned and not c.mid:
+        kept = len(re.findall(r"memref\.alloca?\(\)[^\n]*mplan\.unplanned", mid))
+        if kept != res.unplanned:
+            res.fails.append((what, f"{res.unplanned} mplan.unplanned allocations in the source, "
+                                    f"{kept} in the planned memref IR"))
+    if "gpu" in needs:
+        # The planned memref IR must be valid for upstream as it is (no memory space lost).
+        rc, _, err = sh(f"{opt} -o /dev/null", mid)
+        if rc:
+            res.fails.append((what, f"mlir-opt rejects the planned memref IR: {err.strip()[:500]}"))
+            return report
+        mid = mid.replace(GPU_WG, "3")
+    if "memref.memory_space_cast" in mid and "memref.memory_space_cast" not in res.src_text:
+        res.fails.append((what, "planned IR casts between memory spaces (a buffer changed space)"))
+    # (observed?, environment) of each execution of the planned program: OpenMP programs run
+    # observed on one thread (the observer keeps one call stack for the process) and
+    # unobserved on their threads.
+    execs = [(observe, ctx.env)]
+    if "omp" in needs and observe:
+        one = dict(ctx.env or {})
+        one["OMP_NUM_THREADS"] = "1"
+        execs = [(True, one), (False, ctx.env)]
+    for obs_on, env in execs:
+        inst = "--mplan-instrument " if obs_on else ""
+        rc, ll, err = sh(f"{mpo} {ctx.pre_lower} {inst}--mplan-to-llvm {ctx.post_lower}", mid)
+        if rc:
+            st, msg = classify_compile(rc, err)
+            res.fails.append((what, f"lowering: {msg if msg else err.strip()[:500]}"))
+            return report
+        run_planned(c, ctx, what if obs_on == observe else f"{what} (unobserved, threads)", ll, obs_on, env)
+    return report
+
+
+def check_report(c, data, res, what):
+    """The plan report: sequencing and in-place never raise the bound (lower_bound_bytes <=
+    lower_bound_program_order_bytes), a capacity holds, the arena bounds a run asks for hold,
+    opted-out buffers are reported."""
+    if data is None:
+        if c.seq_inplace or c.capacity is not None or c.check_arena or c.check_lb:
+            res.fails.append((what, "no plan report"))
+        return
+    opted = 0
+    for fn in data.get("functions", []):
+        name, a = fn.get("name"), fn.get("arena_bytes", 0)
+        lb, lbp = fn.get("lower_bound_bytes"), fn.get("lower_bound_program_order_bytes")
+        if lb is not None and lbp is not None and lb > lbp:
+            res.fails.append((what, f"@{name} lower_bound_bytes {lb} > lower_bound_program_order_bytes "
+                                    f"{lbp}: sequencing/in-place raised the bound"))
+        if c.capacity is not None and a > c.capacity:
+            res.fails.append((what, f"@{name} arena {a} above capacity {c.capacity}"))
+        if c.check_arena and lbp is not None and a > 1.02 * lbp:
+            res.fails.append((what, f"@{name} arena {a} > 1.02 x program-order bound {lbp}"))
+        if c.check_lb and lb is not None and a > 1.02 * lb:
+            res.fails.append((what, f"@{name} arena {a} > 1.02 x lower bound {lb}"))
+        opted += sum(1 for u in fn.get("unmanaged", []) if "mplan.unplanned" in u.get("reason", ""))
+    if res.unplanned and opted != res.unplanned:
+        res.fails.append((what, f"{res.unplanned} mplan.unplanned allocations, {opted} reported opted out"))
+
+
+def run_memref(seed, args, src, res, prog, kind):
+    """Memref-level kinds: the program's own deallocs in the baseline, planned with mplan."""
+    opt = os.path.join(args.llvm_bin, "mlir-opt")
+    mpo = args.mplan_opt
+    needs = prog.needs
+    src_text = res.src_text
+    libs, env, lower, pre, pre_lower, post_lower = [], None, mp.LOWER_TO_LLVM, "", "", ""
+    if "omp" in needs:
+        omp = [p for p in OMP_LIBS if os.path.exists(p)]
+        if omp:
+            libs.append(omp[0])
+            env = {"OMP_NUM_THREADS": str(prog.par_threads), "OMP_WAIT_POLICY": "passive"}
+            lower = LOWER_TO_LLVM_OMP
+            pre = "--scf-forall-to-parallel"
+            pre_lower = "--scf-forall-to-parallel --convert-scf-to-openmp"
+            post_lower = "--convert-openmp-to-llvm --reconcile-unrealized-casts"
+        else:
+            pre = "--scf-forall-to-parallel"
+    # finalize-memref-to-llvm has no mapping for #gpu.address_space: the native runs use
+    # integer space 3 in its place (CPU lowering treats every space as ordinary memory).
+    base_src = src.replace(".mlir", "-base.mlir")
+    with open(base_src, "w") as f:
+        f.write(prog.baseline_text().replace(GPU_WG, "3"))
+    run = runner_cmd(args, libs)
+    rc, ll, err = sh(f"{opt} {base_src} --convert-bufferization-to-memref {pre} | "
+                     f"{opt} {lower}")
+    if rc == 0:
+        rc, base, err = sh(run, ll, timeout=60, env=env)
+    if rc:
+        res.generator = f"upstream: baseline failed (rc {rc}): {err.strip()[:2000]}"
+        return
+    base = norm(base)
+    if reads_uninitialised(run, ll, base, res, env):
+        return
+    res.unplanned = getattr(prog, "n_unplanned", 0)
+    if prog.observe:
+        # The observer on the unplanned program (its own deallocs and clones): no error.
+        res.runs += 1
+        obs_src = src.replace(".mlir", "-int.mlir")
+        with open(obs_src, "w") as f:
+            f.write(src_text.replace(GPU_WG, "3"))
+        rc, ll, err = sh(f"{mpo} {obs_src} {pre_lower} --mplan-instrument --mplan-to-llvm {post_lower}")
+        if rc == 0:
+            rc, out, err = sh(runner_cmd(args, libs + [runtime_lib(args)]), ll, timeout=60, env=env)
+        if rc:
+            obs = [l for l in err.splitlines() if l.startswith("mplan-rt: error")]
+            res.fails.append(("baseline +observer", obs[0] if obs else
+                              f"rc {rc}: {(err.strip().splitlines() or [''])[-1][:300]}"))
+        elif norm(out) != base:
+            res.fails.append(("baseline +observer", "output differs from baseline"))
+    kind.plan(Context(seed, kind.name, args, res, prog, f"{mpo} {src}", base, run, needs, env, libs,
+                      pre_lower, post_lower))
+
+
+def run_seed(seed, args, kind_name="tensor"):
+    """Returns a Result (failures, rejections, outcome)."""
+    kind = kindreg.get(kind_name)
+    res = Result(kind_name, seed)
+    src = os.path.join(args.out, f"seed-{seed}.mlir")
+    prog = kind.program(seed)
+    text = prog.text()
+    res.src_text = text
+    with open(src, "w") as f:
+        f.write(text)
+    if kind.level == "tensor":
+        run_tensor(seed, args, src, res, kind)
+    else:
+        run_memref(seed, args, src, res, prog, kind)
+    return res
+
+
+def kind_of(seed, kinds):
+    return kinds[seed % len(kinds)]
+
+
+def generate(seed, kind="tensor"):
+    """The program of (kind, seed) as text."""
+    return kindreg.get(kind).program(seed).text()
+
+
+def parse_kinds(s):
+    if s in ("all", ""):
+        return list(kindreg.KINDS)
+    ks = [k.strip() for k in s.split(",") if k.strip()]
+    bad = [k for k in ks if k not in kindreg.KINDS]
+    if bad:
+        raise SystemExit(f"unknown kind(s) {', '.join(bad)}; kinds: {', '.join(kindreg.KINDS)}")
+    return ks
+
+
+def main():
+    ap = argparse.ArgumentParser(prog="utils/fuzz_pipeline.py", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--seeds", default="0:100", help="A:B (half-open) or a comma list")
+    ap.add_argument("--kinds", default="all",
+                    help=f"comma list of program kinds (seed s gets kinds[s %% len]); all = {','.join(kindreg.KINDS)}")
+    ap.add_argument("--gen", type=int, help="print the program of this seed and exit")
+    ap.add_argument("--build", help="the build to test: mplan-opt from BUILD/bin, the observer's "
+                    "runtime from BUILD/lib (default: build/ of this checkout)")
+    ap.add_argument("--mplan-opt", help="mplan-opt to test (default: BUILD/bin/mplan-opt); the "
+                    "runtime is looked for in its ../lib")
+    ap.add_argument("--llvm-bin", default=mp.LLVM_BIN)
+    ap.add_argument("--out", default="/tmp/mplan-fuzz")
+    ap.add_argument("--every-arena", type=int, default=4,
+                    help="tensor kind: every N-th seed also runs arena=stack, global and argument")
+    ap.add_argument("--variants", action="store_true",
+                    help="tensor kind: every N-th seed (offset 2) also runs heap with the VARIANTS plan options")
+    ap.add_argument("--time-budget", type=float, default=0, help="stop after this many seconds")
+    ap.add_argument("--keep", action="store_true", help="keep passing programs too")
+    ap.add_argument("--opt-level", type=int, choices=range(4), default=3,
+                    help="run every program with mlir-runner -O<N> (default 3)")
+    ap.add_argument("--no-observer", dest="observer", action="store_false",
+                    help="observe only the runs a kind asks to (default: every planned run)")
+    ap.add_argument("--list-kinds", action="store_true", help="print every kind's summary and exit")
+    ap.add_argument("--quiet", action="store_true", help="print failing seeds and the summary only")
+    a = ap.parse_args()
+    if a.list_kinds:
+        for k in kindreg.KINDS:
+            print(f"{k}:\n  " + kindreg.get(k).summary.strip().replace("\n", "\n  "))
+        return 0
+    if a.mplan_opt is None:
+        a.mplan_opt = os.path.join(a.build or os.path.join(ROOT, "build"), "bin", "mplan-opt")
+    elif a.build:
+        raise SystemExit("--build and --mplan-opt: give one of them")
+    kinds = parse_kinds(a.kinds)
+    if a.gen is not None:
+        sys.stdout.write(generate(a.gen, kind_of(a.gen, kinds)))
+        return 0
+    os.makedirs(a.out, exist_ok=True)
+    if ":" in a.seeds:
+        lo, hi = map(int, a.seeds.split(":"))
+        seeds = range(lo, hi)
+    else:
+        seeds = [int(s) for s in a.seeds.split(",")]
+    t0 = time.monotonic()
+    nrun = nruns = 0
+    table = {}            # kind -> outcome -> count
+    sigs = {}             # failure signature -> [count, first seed, kind, config, message]
+    rejects = {}          # rejection signature -> [count, first seed, kind, message]
+    expected = {}         # expected error signature -> [count, first seed, kind, message]
+    for s in seeds:
+        if a.time_budget and time.monotonic() - t0 > a.time_budget:
+            break
+        kind = kind_of(s, kinds)
+        try:
+            res = run_seed(s, a, kind)
+        except subprocess.TimeoutExpired as e:
+            res = Result(kind, s)
+            res.fails.append(("", f"timeout: {str(e.cmd)[:300]}"))
+        nrun += 1
+        nruns += res.runs
+        oc = res.outcome
+        table.setdefault(kind, {}).setdefault(oc, 0)
+        table[kind][oc] += 1
+        table[kind]["seq+inplace"] = table[kind].get("seq+inplace", 0) + res.seq_inplace
+        for what, msg in res.fails + ([("", res.generator)] if res.generator else []):
+            sg = signature(msg.splitlines()[0] if msg else msg)
+            e = sigs.setdefault(sg, [0, s, kind, what, msg])
+            e[0] += 1
+        for what, msg in res.rejects:
+            sg = signature(msg)
+            e = rejects.setdefault(sg, [0, s, kind, msg])
+            e[0] += 1
+        for what, msg in res.expected:
+            e = expected.setdefault(signature(msg), [0, s, kind, msg])
+            e[0] += 1
+        if oc in ("fail", "generator"):
+            print(f"seed {s} [{kind}]: {'FAIL' if oc == 'fail' else 'GENERATOR'}  "
+                  f"(repro: utils/fuzz_pipeline.py --kinds {kind} --seeds {s} --keep)")
+            for what, msg in res.fails + ([("upstream", res.generator)] if res.generator else []):
+                print(f"  {what}: " + msg.replace("\n", "\n    "))
+        elif not a.quiet:
+            extra = "".join(f"\n  rejected: {w}: {m}" for w, m in res.rejects)
+            print(f"seed {s} [{kind}]: {oc}{extra}")
+        if oc in ("ok", "rejected") and not a.keep:
+            for p in (f"seed-{s}.mlir", f"seed-{s}-int.mlir", f"seed-{s}-base.mlir"):
+                if os.path.exists(os.path.join(a.out, p)):
+                    os.remove(os.path.join(a.out, p))
+        sys.stdout.flush()
+    nfail = sum(t.get("fail", 0) + t.get("generator", 0) for t in table.values())
+    print(f"{nrun} seeds run ({nruns} planned runs), {nfail} failed ({time.monotonic() - t0:.0f} s)")
+    outcomes = ["ok", "rejected", "fail", "generator", "seq+inplace"]
+    print(f"{'kind':<10} " + " ".join(f"{o:>11}" for o in outcomes))
+    for k in dict.fromkeys(kinds):
+        if k in table:
+            print(f"{k:<10} " + " ".join(f"{table[k].get(o, 0):>11}" for o in outcomes))
+    print("(seq+inplace: seeds with a run planned with sequence=greedy|best|exact and inplace=true)")
+    if sigs:
+        print("failure signatures (count, first seed, kind, run):")
+        for sg, (n, s, k, what, msg) in sorted(sigs.items(), key=lambda x: -x[1][0]):
+            print(f"  {n:>4}  seed {s} [{k}] {what}: {sg}")
+    if rejects:
+        print("rejections (count, first seed, kind, message):")
+        for sg, (n, s, k, msg) in sorted(rejects.items(), key=lambda x: -x[1][0]):
+            print(f"  {n:>4}  seed {s} [{k}]: {msg[:300]}")
+    if expected:
+        print("expected errors, counted as ok (count, first seed, kind, message):")
+        for sg, (n, s, k, msg) in sorted(expected.items(), key=lambda x: -x[1][0]):
+            print(f"  {n:>4}  seed {s} [{k}]: {msg[:300]}")
+    return 1 if nfail else 0
+
