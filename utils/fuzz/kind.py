@@ -11,8 +11,8 @@ A kind is one module in utils/fuzz/kinds/ that defines KIND, an instance of a Ki
            of builder.MemrefProgram the runner reads (needs, arenas, observe, ...)
   plan(ctx)      the planned runs: ctx.planned(Cfg(...)) for each (see runner.Context)
 
-Every planned run is observed (--mplan-instrument and the runtime library) unless the fuzzer
-runs with --no-observer; Cfg.observe only says a kind asked for it in every case.
+Every planned run is also executed observed (--mplan-instrument and the runtime library) unless
+the fuzzer runs with --no-observer; Cfg.observe says a kind asks for it even then.
 """
 import re
 

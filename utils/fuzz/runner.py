@@ -14,15 +14,16 @@ program reads memory nobody wrote (a generator bug).
 
 A planned run (a kind.Cfg) is mplan-plan-pipeline (the run's options and a JSON report) +
 --mplan-verify-plan + convert-mplan-to-memref, an `mlir-opt` check of that memref IR when it
-has gpu spaces, then --mplan-instrument --mplan-to-llvm (alias scopes on, the default) and
-mlir-runner -O3 (--opt-level) with libmplan_runtime.so: the observer is on in every run of
-every kind (--no-observer turns it off where a kind does not ask for it); an observer error,
-or a summary that does not say `errors 0`, is a failure, and the output is compared with the
+has gpu spaces, then --mplan-to-llvm (alias scopes on, the default) and mlir-runner -O3
+(--opt-level), twice: as lowered (the program users run) and observed (--mplan-instrument,
+libmplan_runtime.so). The observer is on in every run of every kind (--no-observer keeps it to
+the runs a kind asks for); the runtime's calls change what LLVM may reorder (they hide the wrong
+alias scopes of issue 30's first defect), hence both executions. An observer error, or a
+summary that does not say `errors 0`, is a failure, and the output is compared with the
 reference's all the same. Programs that run scf.parallel on OpenMP threads (kind `parallel`)
-run each planned program twice: observed on one thread (the observer keeps one call stack for
-the process) and unobserved on as many threads as iterations. Every plan report is checked:
-lower_bound_bytes never above lower_bound_program_order_bytes, arenas within a capacity, the
-arena bounds a run asks for, opted-out buffers reported.
+run observed on one thread (the observer keeps one call stack for the process). Every plan
+report is checked: lower_bound_bytes never above lower_bound_program_order_bytes, arenas
+within a capacity, the arena bounds a run asks for, opted-out buffers reported.
 
 Each run is ok, rejected (mplan-opt exits non-zero with located errors only, no crash, no
 verifier-like or lowering message: an unsupported input) or a failure; the summary counts
@@ -278,7 +279,22 @@ def run_tensor(seed, args, src, res, kind):
                       base, run))
 
 
-def run_planned(c, ctx, what, ll, observe, env):
+def scopes_verdict(ctx, mid, observe, env):
+    """Whether a wrong output is the alias scopes' doing: the planned memref IR `mid` lowered
+    with alias-scopes=false and run again (unobserved runs only)."""
+    if observe:
+        return ""
+    rc, ll, _ = sh(f"{ctx.args.mplan_opt} {ctx.pre_lower} --mplan-to-llvm=\"alias-scopes=false\" "
+                   f"{ctx.post_lower}", mid)
+    if rc == 0:
+        rc, out, _ = sh(runner_cmd(ctx.args, ctx.libs), ll, timeout=RUN_TIMEOUT, env=env)
+    if rc:
+        return ""
+    return (" (not with alias-scopes=false: the alias scopes)" if norm(out) == ctx.base else
+            " (also with alias-scopes=false)")
+
+
+def run_planned(c, ctx, what, ll, observe, env, mid):
     """Runs one lowered planned program; records failures. An observer error does not stop
     the comparison with the reference."""
     res, args = ctx.res, ctx.args
@@ -296,7 +312,7 @@ def run_planned(c, ctx, what, ll, observe, env):
         res.fails.append((what, f"planned run failed (rc {rc}): {el[0][:300]}"))
         return
     if norm(out) != ctx.base:
-        res.fails.append((what, "output differs from baseline"))
+        res.fails.append((what, "output differs from baseline" + scopes_verdict(ctx, mid, observe, env)))
     if observe and not obs and not re.search(r"mplan-rt: planned buffers \d+, errors 0\b", err):
         res.fails.append((what, "the observer's summary does not say `errors 0`"))
 
@@ -309,7 +325,7 @@ def planned_memref(c, ctx):
     opt = os.path.join(args.llvm_bin, "mlir-opt")
     res.runs += 1
     observe = c.observe or args.observer
-    what = str(c) + (" +observer" if observe and not c.observe else "")
+    what = str(c).replace(" +observer", "")
     rep = os.path.join(args.out, f"seed-{res.seed}-run{res.runs}.json")
     popts = [c.opts, f"report={rep}"]
     if c.capacity is not None:
@@ -371,22 +387,26 @@ def planned_memref(c, ctx):
         mid = mid.replace(GPU_WG, "3")
     if "memref.memory_space_cast" in mid and "memref.memory_space_cast" not in res.src_text:
         res.fails.append((what, "planned IR casts between memory spaces (a buffer changed space)"))
-    # (observed?, environment) of each execution of the planned program: OpenMP programs run
-    # observed on one thread (the observer keeps one call stack for the process) and
-    # unobserved on their threads.
-    execs = [(observe, ctx.env)]
-    if "omp" in needs and observe:
-        one = dict(ctx.env or {})
-        one["OMP_NUM_THREADS"] = "1"
-        execs = [(True, one), (False, ctx.env)]
+    # (observed?, environment) of each execution of the planned program: as lowered (what
+    # users run) and, unless the observer is off, instrumented (its calls into the runtime
+    # change what LLVM may reorder: they hide some wrong alias scopes). OpenMP programs run
+    # observed on one thread (the observer keeps one call stack for the process).
+    execs = [(False, ctx.env)]
+    if observe:
+        env1 = ctx.env
+        if "omp" in needs:
+            env1 = dict(ctx.env or {})
+            env1["OMP_NUM_THREADS"] = "1"
+        execs.append((True, env1))
     for obs_on, env in execs:
         inst = "--mplan-instrument " if obs_on else ""
         rc, ll, err = sh(f"{mpo} {ctx.pre_lower} {inst}--mplan-to-llvm {ctx.post_lower}", mid)
         if rc:
             st, msg = classify_compile(rc, err)
-            res.fails.append((what, f"lowering: {msg if msg else err.strip()[:500]}"))
+            res.fails.append((what, f"lowering{' (observed)' if obs_on else ''}: "
+                                    f"{msg if msg else err.strip()[:500]}"))
             return report
-        run_planned(c, ctx, what if obs_on == observe else f"{what} (unobserved, threads)", ll, obs_on, env)
+        run_planned(c, ctx, f"{what}{' (observed)' if obs_on else ''}", ll, obs_on, env, mid)
     return report
 
 
