@@ -279,19 +279,36 @@ def run_tensor(seed, args, src, res, kind):
                       base, run))
 
 
-def scopes_verdict(ctx, mid, observe, env):
-    """Whether a wrong output is the alias scopes' doing: the planned memref IR `mid` lowered
-    with alias-scopes=false and run again (unobserved runs only)."""
-    if observe:
-        return ""
-    rc, ll, _ = sh(f"{ctx.args.mplan_opt} {ctx.pre_lower} --mplan-to-llvm=\"alias-scopes=false\" "
-                   f"{ctx.post_lower}", mid)
-    if rc == 0:
-        rc, out, _ = sh(runner_cmd(ctx.args, ctx.libs), ll, timeout=RUN_TIMEOUT, env=env)
-    if rc:
-        return ""
-    return (" (not with alias-scopes=false: the alias scopes)" if norm(out) == ctx.base else
-            " (also with alias-scopes=false)")
+def plan_cmd(c, ctx, extra=""):
+    """The command that plans the program (c's options, extra) and converts it to memref IR."""
+    mpo = ctx.args.mplan_opt
+    popts = [c.opts, extra]
+    if c.capacity is not None:
+        popts.append(f"capacity=default:{c.capacity}")
+    plan = f"--mplan-plan-pipeline=\"{' '.join(o for o in popts if o)}\""
+    if c.mid:
+        return (f"{ctx.head} {plan} --mplan-verify-plan | {mpo} {c.mid} | "
+                f"{mpo} --convert-mplan-to-memref=\"arena={c.arena}\"")
+    return f"{ctx.head} {plan} --mplan-verify-plan --convert-mplan-to-memref=\"arena={c.arena}\""
+
+
+def verdict(c, ctx, mid, env):
+    """What a wrong output comes from, as far as two options tell: the program lowered with
+    alias-scopes=false (the alias scopes of mplan-to-llvm), then planned with
+    views-and-copies=false (copies made views, views of copies)."""
+    mpo, args = ctx.args.mplan_opt, ctx.args
+
+    def output(memref_ir, lowering):
+        rc, ll, _ = sh(f"{mpo} {ctx.pre_lower} {lowering} {ctx.post_lower}", memref_ir)
+        if rc == 0:
+            rc, out, _ = sh(runner_cmd(args, ctx.libs), ll, timeout=RUN_TIMEOUT, env=env)
+        return None if rc else norm(out)
+    if output(mid, "--mplan-to-llvm=\"alias-scopes=false\"") == ctx.base:
+        return " (not with alias-scopes=false: the alias scopes)"
+    rc, mid2, _ = sh(plan_cmd(c, ctx, "views-and-copies=false"))
+    if rc == 0 and output(mid2, "--mplan-to-llvm") == ctx.base:
+        return " (not with views-and-copies=false: a copy or a view)"
+    return " (also with alias-scopes=false or views-and-copies=false)"
 
 
 def run_planned(c, ctx, what, ll, observe, env, mid):
@@ -312,7 +329,7 @@ def run_planned(c, ctx, what, ll, observe, env, mid):
         res.fails.append((what, f"planned run failed (rc {rc}): {el[0][:300]}"))
         return
     if norm(out) != ctx.base:
-        res.fails.append((what, "output differs from baseline" + scopes_verdict(ctx, mid, observe, env)))
+        res.fails.append((what, "output differs from baseline" + ("" if observe else verdict(c, ctx, mid, env))))
     if observe and not obs and not re.search(r"mplan-rt: planned buffers \d+, errors 0\b", err):
         res.fails.append((what, "the observer's summary does not say `errors 0`"))
 
@@ -320,22 +337,14 @@ def run_planned(c, ctx, what, ll, observe, env, mid):
 def planned_memref(c, ctx):
     """Plans (head ... plan | convert), checks the plan report and the memref IR, lowers, runs,
     compares with the reference. Returns the plan report (None if there is none)."""
-    args, res, head, needs = ctx.args, ctx.res, ctx.head, ctx.needs
+    args, res, needs = ctx.args, ctx.res, ctx.needs
     mpo = args.mplan_opt
     opt = os.path.join(args.llvm_bin, "mlir-opt")
     res.runs += 1
     observe = c.observe or args.observer
     what = str(c).replace(" +observer", "")
     rep = os.path.join(args.out, f"seed-{res.seed}-run{res.runs}.json")
-    popts = [c.opts, f"report={rep}"]
-    if c.capacity is not None:
-        popts.append(f"capacity=default:{c.capacity}")
-    plan = f"--mplan-plan-pipeline=\"{' '.join(o for o in popts if o)}\""
-    if c.mid:
-        step1 = (f"{head} {plan} --mplan-verify-plan | {mpo} {c.mid} | "
-                 f"{mpo} --convert-mplan-to-memref=\"arena={c.arena}\"")
-    else:
-        step1 = f"{head} {plan} --mplan-verify-plan --convert-mplan-to-memref=\"arena={c.arena}\""
+    step1 = plan_cmd(c, ctx, f"report={rep}")
     try:
         rc, mid, err = sh(step1)
     except subprocess.TimeoutExpired:
