@@ -157,6 +157,24 @@ class MF:
         self.emit(f"  linalg.yield %_t{k} : f32")
         self.emit("}")
 
+    def checksum(self, b, out, slot):
+        """out[slot] = sum over i of b[i] * (i mod 7 + 1), for a 1-D f32 memref b of any size
+        (an inline loop: a call would make b escape)."""
+        c0, c1, c7 = self.idx(0), self.idx(1), self.idx(7)
+        n, z, res = self.fresh("cn"), self.fresh("cz"), self.fresh("cs")
+        self.emit(f"{n} = memref.dim {b.name}, {c0} : {b.ty}")
+        self.emit(f"{z} = arith.constant 0.0 : f32")
+        i, acc = self.fresh("ci"), self.fresh("ca")
+        self.emit(f"{res} = scf.for {i} = {c0} to {n} step {c1} iter_args({acc} = {z}) -> (f32) {{")
+        x, w, w1, wi, wf, xw, a2 = (self.fresh("cx") for _ in range(7))
+        for l in [f"{x} = memref.load {b.name}[{i}] : {b.ty}", f"{w} = arith.remui {i}, {c7} : index",
+                  f"{w1} = arith.addi {w}, {c1} : index", f"{wi} = arith.index_cast {w1} : index to i32",
+                  f"{wf} = arith.sitofp {wi} : i32 to f32", f"{xw} = arith.mulf {x}, {wf} : f32",
+                  f"{a2} = arith.addf {acc}, {xw} : f32", f"scf.yield {a2} : f32"]:
+            self.emit("  " + l)
+        self.emit("}")
+        self.emit(f"memref.store {res}, {out.name}[{self.idx(slot)}] : {out.ty}")
+
     def text(self, sig, results=""):
         out = [f"func.func @{self.name}({sig}){(' -> ' + results) if results else ''} {{"]
         out += self.lines
