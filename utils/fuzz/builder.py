@@ -323,6 +323,27 @@ class MemrefProgram:
     def generate(self):
         raise NotImplementedError
 
+    def call_with_selectors(self, sels, check=False):
+        """@main calls @f0 once per selector in sels (an i32, @f0's last argument; main_setup
+        gets a placeholder %sel for the default argument list); with check, every output is
+        printed after each call (ids 100 * (s + 1) + j)."""
+        outs = list(self.outs)
+
+        def calls(names):
+            out = []
+            for s in sels:
+                out.append(f"%sel{s} = arith.constant {s} : i32")
+                args = [nm for nm, _ in names[:-1]] + [f"%sel{s}"]
+                out.append(f"call @f0({', '.join(args)}) : ({', '.join(t for _, t in names)}) -> ()")
+                for j, m in enumerate(outs if check else []):
+                    c = f"%pc{s}_{j}"
+                    out.append(f"{c} = memref.cast %out{j} : {mty(m)} to memref<?xf32>")
+                    out.append(f"{c}i = arith.constant {100 * (s + 1) + j} : index")
+                    out.append(f"call @fz_check({c}, {c}i) : (memref<?xf32>, index) -> ()")
+            return out
+        self.calls = calls
+        self.main_setup.append("%sel = arith.constant 0 : i32")
+
     def add_out(self, f, n):
         self.outs.append(n)
         return MBuf(f"%y{len(self.outs) - 1}", n)

@@ -77,6 +77,11 @@ def random_cfgs(rc, strategies, arenas, n, forced=None, observe=False, mid=False
     return out
 
 
+def other_arena(ctx, rc_):
+    """A run with the default options and an arena kind other than heap, drawn from rc_."""
+    return Cfg(rc_.choice([a for a in ctx.arenas if a != "heap"] or ctx.arenas))
+
+
 class TextProgram:
     """A program given as text (the tensor-level kinds)."""
 

@@ -11,7 +11,7 @@ default options, check-bounds=true, arg-upper-bound=N with N near 2^63 (sometime
 check-bounds), one drawn run. An overflowing bound must mean no bound (run-time sized, or
 unplanned), never a smaller one."""
 from ..builder import MemrefProgram, mty
-from ..kind import Cfg, MemrefKind, random_cfgs
+from ..kind import Cfg, MemrefKind, other_arena, random_cfgs
 
 BIG = [2**63 - 1, 2**63 - 2, 2**63 - 8, 2**62, 2**62 + 1, 2**61, 2**61 + 3, 2**60]
 SMALL = [8, 64, 1000]
@@ -157,7 +157,7 @@ class _Kind(MemrefKind):
     def plan(self, ctx):
         rc_ = ctx.rng("cfg")
         aub = f"arg-upper-bound={rc_.choice(BIG)}"
-        runs = [Cfg("heap"), Cfg(rc_.choice([a for a in ctx.arenas if a != "heap"] or ctx.arenas)),
+        runs = [Cfg("heap"), other_arena(ctx, rc_),
                 Cfg("heap", "check-bounds=true"),
                 Cfg(rc_.choice(ctx.arenas), aub + (" check-bounds=true" if rc_.random() < 0.5 else ""))]
         for c in random_cfgs(rc_, ctx.strategies, ctx.arenas, 1, seq_rc=ctx.rng("seq")):

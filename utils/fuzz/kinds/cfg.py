@@ -116,15 +116,7 @@ class Program(MemrefProgram):
         self.funcs.append(f.text(self.f0_sig()))
         sels = sorted(r.sample(range(8), r.randint(2, 3)))
 
-        def calls(names):
-            out = []
-            for s in sels:
-                out.append(f"%sel{s} = arith.constant {s} : i32")
-                args = [nm for nm, _ in names[:-1]] + [f"%sel{s}"]
-                out.append(f"call @f0({', '.join(args)}) : ({', '.join(t for _, t in names)}) -> ()")
-            return out
-        self.calls = calls
-        self.main_setup.append("%sel = arith.constant 0 : i32")
+        self.call_with_selectors(sels)
 
 
 class _Kind(MemrefKind):

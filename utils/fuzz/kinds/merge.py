@@ -10,8 +10,8 @@ reads the snapshot and the copy. @main calls @f0 with 2-3 selectors and prints e
 after each call; the inputs are copied out at the end of @f0 (writes through a merged value
 may reach them). A copy that the planner turns into a view because it files a write under the
 wrong place shows in the output."""
-from ..builder import MBuf, MemrefProgram, mty, svty
-from ..kind import Cfg, MemrefKind
+from ..builder import MBuf, MemrefProgram, svty
+from ..kind import MemrefKind, other_arena
 
 
 class Program(MemrefProgram):
@@ -178,22 +178,7 @@ class Program(MemrefProgram):
         f.emit("return")
         self.funcs.append(f.text(self.f0_sig()))
         sels = sorted(r.sample(range(8), r.randint(2, 3)))
-        outs = list(self.outs)
-
-        def calls(names):
-            out = []
-            for s in sels:
-                out.append(f"%sel{s} = arith.constant {s} : i32")
-                args = [nm for nm, _ in names[:-1]] + [f"%sel{s}"]
-                out.append(f"call @f0({', '.join(args)}) : ({', '.join(t for _, t in names)}) -> ()")
-                for j, m in enumerate(outs):
-                    c = f"%pc{s}_{j}"
-                    out.append(f"{c} = memref.cast %out{j} : {mty(m)} to memref<?xf32>")
-                    out.append(f"{c}i = arith.constant {100 * (s + 1) + j} : index")
-                    out.append(f"call @fz_check({c}, {c}i) : (memref<?xf32>, index) -> ()")
-            return out
-        self.calls = calls
-        self.main_setup.append("%sel = arith.constant 0 : i32")
+        self.call_with_selectors(sels, check=True)
 
 
 class _Kind(MemrefKind):
@@ -203,8 +188,7 @@ class _Kind(MemrefKind):
     program_class = Program
 
     def extra_runs(self, ctx, rc_, runs):
-        # One more arena kind with the default options.
-        return [Cfg(rc_.choice([a for a in ctx.arenas if a != "heap"] or ctx.arenas))]
+        return [other_arena(ctx, rc_)]
 
 
 KIND = _Kind()

@@ -9,7 +9,7 @@ through the other, a copy into one is read through the other; every buffer is co
 the end. Planned at heap, one other arena kind and two drawn runs; what LLVM may reorder at
 -O3 with mplan's alias scopes shows in the output."""
 from ..builder import MBuf, MemrefProgram, mty, svty
-from ..kind import Cfg, MemrefKind
+from ..kind import MemrefKind, other_arena
 
 
 class Alias:
@@ -52,13 +52,16 @@ class Program(MemrefProgram):
         room = (nbytes - a.base) // 4           # elements from a's base to the end of X
         plain = "strided" not in a.ty and "?" not in a.ty
         k = r.choice(["rc", "rc", "rc-sub", "rc-cast", "rc-2d", "cast", "expand", "sub"])
-        if k == "rc":
+        def recast(src, ty):
+            """src reinterpret_cast at a drawn offset and size from a's base."""
             o = r.randint(0, room - 1)
             m = r.randint(1, room - o)
             v = f.fresh("rc")
-            f.emit(f"{v} = memref.reinterpret_cast {a.name} to offset: [{o}], sizes: [{m}], strides: [1] : "
-                   f"{a.ty} to {stty(m, o)}")
+            f.emit(f"{v} = memref.reinterpret_cast {src} to offset: [{o}], sizes: [{m}], strides: [1] : "
+                   f"{ty} to {stty(m, o)}")
             return Alias(v, stty(m, o), a.base + 4 * o, m, a.base, view=a.view)
+        if k == "rc":
+            return recast(a.name, a.ty)
         if k == "rc-sub" and a.n >= 2 and plain:
             # a subview at an offset, cast back to its base pointer: before the subview's start
             s = r.randint(1, a.n - 1)
@@ -72,12 +75,7 @@ class Program(MemrefProgram):
         if k == "rc-cast" and plain:
             c = f.fresh("dc")
             f.emit(f"{c} = memref.cast {a.name} : {a.ty} to memref<?xf32>")
-            o = r.randint(0, room - 1)
-            m = r.randint(1, room - o)
-            v = f.fresh("rc")
-            f.emit(f"{v} = memref.reinterpret_cast {c} to offset: [{o}], sizes: [{m}], strides: [1] : "
-                   f"memref<?xf32> to {stty(m, o)}")
-            return Alias(v, stty(m, o), a.base + 4 * o, m, a.base, view=a.view)
+            return recast(c, "memref<?xf32>")
         if k == "rc-2d" and room >= 2 and plain:
             rows = r.randint(1, min(4, room))
             cols = r.randint(1, room // rows)
@@ -223,8 +221,7 @@ class _Kind(MemrefKind):
     program_class = Program
 
     def extra_runs(self, ctx, rc_, runs):
-        # One more arena kind with the default options.
-        return [Cfg(rc_.choice([a for a in ctx.arenas if a != "heap"] or ctx.arenas))]
+        return [other_arena(ctx, rc_)]
 
 
 KIND = _Kind()
