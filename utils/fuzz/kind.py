@@ -22,8 +22,7 @@ class Cfg:
     capacity (bytes of the default space) with what must happen (expect: "reject" below the
     reference's lower bound, "plan" at or above its arena, None in between); check_arena: the
     arena must stay within 1.02 x the program-order bound; check_lb: within 1.02 x
-    lower_bound_bytes; obs_summary: the observer's summary must say `errors 0` (checked on every
-    observed run)."""
+    lower_bound_bytes."""
 
     def __init__(self, arena="heap", opts="", observe=False, mid="", capacity=None, expect=None,
                  check_arena=False, check_lb=False):

@@ -568,6 +568,8 @@ def main():
         a.mplan_opt = os.path.join(a.build or os.path.join(ROOT, "build"), "bin", "mplan-opt")
     elif a.build:
         raise SystemExit("--build and --mplan-opt: give one of them")
+    which = (f" --build {a.build}" if a.build else
+             "" if a.mplan_opt == os.path.join(ROOT, "build", "bin", "mplan-opt") else f" --mplan-opt {a.mplan_opt}")
     kinds = parse_kinds(a.kinds)
     if a.gen is not None:
         sys.stdout.write(generate(a.gen, kind_of(a.gen, kinds)))
@@ -612,7 +614,7 @@ def main():
             e[0] += 1
         if oc in ("fail", "generator"):
             print(f"seed {s} [{kind}]: {'FAIL' if oc == 'fail' else 'GENERATOR'}  "
-                  f"(repro: utils/fuzz_pipeline.py --kinds {kind} --seeds {s} --keep)")
+                  f"(repro: utils/fuzz_pipeline.py --kinds {kind} --seeds {s} --keep{which})")
             for what, msg in res.fails + ([("upstream", res.generator)] if res.generator else []):
                 print(f"  {what}: " + msg.replace("\n", "\n    "))
         elif not a.quiet:
