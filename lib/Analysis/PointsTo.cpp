@@ -114,9 +114,9 @@ ArrayRef<PointsToTarget> PointsToAnalysis::getTargets(Value value) const {
   auto it = targetsOf.find(value);
   if (it != targetsOf.end())
     return it->second;
-  if (isPointer(value))
-    return unknown;
-  return {};
+  // A memref the analysis has not seen, or anything else a memory effect is
+  // on (an `!llvm.ptr` made from an address, an integer): unknown memory.
+  return unknown;
 }
 
 void PointsToAnalysis::joinOne(TargetList &list, const PointsToTarget &target,

@@ -59,6 +59,7 @@
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Transforms/RegionUtils.h"
 #include "llvm/ADT/SetVector.h"
@@ -507,8 +508,17 @@ void AccessAnalysis::analyzeRoot(unsigned id,
       }
       auto [read, write] = ancestor == user ? getEffectsOn(user, value)
                                             : std::make_pair(true, true);
-      if (read || write)
-        state.accesses.push_back(Access{ancestor, user, read, write, region});
+      if (!read && !write)
+        continue;
+      // Only an op that declares its effects accesses no more than the
+      // elements the value's type addresses: a call (its callee) or an op
+      // the analysis cannot see into may rebuild the descriptor from the
+      // pointer and reach any byte of the root.
+      bool withinType =
+          isa<MemoryEffectOpInterface>(user) && !isa<CallOpInterface>(user) &&
+          (user->getNumRegions() == 0 || isa<linalg::LinalgOp>(user));
+      state.accesses.push_back(Access{ancestor, user, read, write,
+                                      withinType ? region : std::nullopt});
     }
   }
 }

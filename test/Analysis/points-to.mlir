@@ -101,3 +101,19 @@ func.func @loop_shift(%n: index) {
   } {test.ptr}
   return
 }
+
+// -----
+
+// An effect on a value that is not a memref (a pointer made from an
+// address) may touch unknown memory, and so may the argument.
+// CHECK-LABEL: func @pointer
+func.func @pointer(%arg0: memref<4xf32>) {
+  %p = memref.extract_aligned_pointer_as_index %arg0 : memref<4xf32> -> index
+  %i = arith.index_cast %p : index to i64
+  // CHECK: test.name = "ptr", test.ptr = "unknown"
+  %ptr = llvm.inttoptr %i {test.name = "ptr", test.ptr} : i64 to !llvm.ptr
+  // CHECK: test.alias = true
+  "test.op"() {test.alias = ["ptr", "A"]} : () -> ()
+  %a = memref.subview %arg0[0] [4] [1] {test.name = "A"} : memref<4xf32> to memref<4xf32, strided<[1]>>
+  return
+}

@@ -119,9 +119,11 @@ public:
 
   Operation *getFunction() const { return funcOp; }
 
-  /// The places `value` may point into. A memref value the analysis has not
-  /// seen (created after it ran and not announced) points to `unknown`; a
-  /// non-memref value points nowhere.
+  /// The places `value` may point into. Any value the analysis does not
+  /// track (a memref created after it ran and not announced, a pointer of
+  /// another type such as `!llvm.ptr`, an integer) may point to `unknown`
+  /// memory: a memory effect on it may touch anything the function did not
+  /// keep to itself.
   ArrayRef<PointsToTarget> getTargets(Value value) const;
 
   const MemoryPlace &getPlace(unsigned id) const { return places[id]; }
