@@ -25,6 +25,7 @@
 #include "mplan/Analysis/EntryValues.h"
 #include "mplan/Analysis/UpperBounds.h"
 #include "mplan/Dialect/MPlan/IR/MPlanOps.h"
+#include "mplan/Transforms/OptionErrors.h"
 #include "mplan/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -594,6 +595,22 @@ bool mlir::mplan::captureBuffersInFunction(
   return changed || hoistedAny;
 }
 
+LogicalResult mlir::mplan::verifyCaptureOptions(Operation *anchor,
+                                                StringRef pass,
+                                                int64_t maxBoundBytes,
+                                                int64_t argUpperBound) {
+  if (maxBoundBytes < 0)
+    return emitOptionError(anchor, pass, "max-bound-bytes",
+                           "must be >= 0 (0: plan no dynamically shaped "
+                           "buffer), got " +
+                               Twine(maxBoundBytes));
+  if (argUpperBound < 0)
+    return emitOptionError(anchor, pass, "arg-upper-bound",
+                           "must be >= 0 (0: none), got " +
+                               Twine(argUpperBound));
+  return success();
+}
+
 namespace {
 struct MPlanCaptureBuffersPass
     : public mlir::mplan::impl::MPlanCaptureBuffersBase<
@@ -607,18 +624,11 @@ struct MPlanCaptureBuffersPass
 
   void runOnOperation() override {
     func::FuncOp func = getOperation();
+    if (failed(verifyCaptureOptions(func, getArgument(), maxBoundBytes,
+                                    argUpperBound)))
+      return signalPassFailure();
     if (func.isExternal())
       return;
-    if (maxBoundBytes < 0) {
-      func.emitError("max-bound-bytes must be >= 0; got ")
-          << static_cast<int64_t>(maxBoundBytes);
-      return signalPassFailure();
-    }
-    if (argUpperBound < 0) {
-      func.emitError("arg-upper-bound must be >= 0 (0: none); got ")
-          << static_cast<int64_t>(argUpperBound);
-      return signalPassFailure();
-    }
     if (failed(verifyOptOutAttrs(func)) || failed(verifyUpperBoundAttrs(func)))
       return signalPassFailure();
     bool changed = captureBuffersInFunction(func, getAnalysis<BufferLiveness>(),

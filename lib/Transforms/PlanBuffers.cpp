@@ -6,6 +6,7 @@
 #include "mplan/Analysis/UpperBounds.h"
 #include "mplan/Dialect/MPlan/IR/MPlanOps.h"
 #include "mplan/Support/Planner.h"
+#include "mplan/Transforms/OptionErrors.h"
 #include "mplan/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -16,6 +17,7 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/CheckedArithmetic.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/MathExtras.h"
 #include "llvm/Support/ToolOutputFile.h"
@@ -48,27 +50,31 @@ static std::string formatLoc(Location loc) {
   return text;
 }
 
-/// Checks the strategy, alignment and stagger of `options`, with an error at
-/// `anchor`.
-static LogicalResult verifyOptions(Operation *anchor,
+/// Checks the options of `pass` (mplan-plan-buffers or a pass that runs it),
+/// with an error about the first invalid one.
+static LogicalResult verifyOptions(Operation *anchor, StringRef pass,
                                    const MPlanPlanBuffersOptions &options) {
+  auto error = [&](StringRef option, const Twine &message) {
+    return emitOptionError(anchor, pass, option, message);
+  };
+  if (!llvm::is_contained(::mplan::strategyNames(), options.strategy))
+    return error("strategy", "unknown strategy '" + options.strategy +
+                                 "'; expected one of: " +
+                                 llvm::join(::mplan::strategyNames(), " "));
+  if (!(options.timeLimit >= 0))
+    return error("time-limit", "must be a non-negative number of seconds, "
+                               "got " +
+                                   llvm::formatv("{0}", options.timeLimit));
   if (options.alignment <= 0 || !llvm::isPowerOf2_64(options.alignment))
-    return anchor->emitError("mplan-plan-buffers: 'alignment' must be a "
-                             "positive power of two, got ")
-           << options.alignment;
+    return error("alignment", "must be a positive power of two, got " +
+                                  Twine(options.alignment));
   if (options.stagger < 0 || options.stagger % options.alignment != 0)
-    return anchor->emitError("mplan-plan-buffers: 'stagger' must be a "
-                             "non-negative multiple of 'alignment' (")
-           << options.alignment << "), got " << options.stagger;
-  if (!llvm::is_contained(::mplan::strategyNames(), options.strategy)) {
-    InFlightDiagnostic diag =
-        anchor->emitError("mplan-plan-buffers: unknown strategy '")
-        << options.strategy << "'; expected one of:";
-    for (const std::string &name : ::mplan::strategyNames())
-      diag << " " << name;
-    return diag;
-  }
-  return success();
+    return error("stagger", "must be a non-negative multiple of "
+                            "'alignment' (" +
+                                Twine(options.alignment) + "), got " +
+                                Twine(options.stagger));
+  return parseCapacities([&] { return error("capacity", ""); },
+                         options.capacity);
 }
 
 namespace {
@@ -78,7 +84,7 @@ struct MPlanPlanBuffersPass
 
   void runOnOperation() override {
     if (failed(planModule(
-            getOperation(),
+            getOperation(), getArgument(),
             {strategy, timeLimit, alignment, reportPath, stagger,
              SmallVector<std::string>(capacity.begin(), capacity.end())})))
       signalPassFailure();
@@ -214,24 +220,24 @@ static std::optional<std::string> parseCapacitySpace(StringRef space) {
 }
 
 FailureOr<llvm::StringMap<int64_t>>
-mlir::mplan::parseCapacities(Operation *anchor, ArrayRef<std::string> specs) {
+mlir::mplan::parseCapacities(function_ref<InFlightDiagnostic()> emitError,
+                             ArrayRef<std::string> specs) {
   llvm::StringMap<int64_t> capacities;
   for (StringRef spec : specs) {
     auto [space, bytes] = spec.rsplit(':');
     std::optional<std::string> key = parseCapacitySpace(space.trim());
     int64_t value = 0;
     if (!spec.contains(':') || !key)
-      return anchor->emitError("capacity '")
-             << spec
+      return emitError()
+             << "entry '" << spec
              << "': expected SPACE:BYTES with SPACE 'default', an integer "
                 "memory space, or one of global, workgroup, private";
     if (bytes.trim().getAsInteger(10, value) || value <= 0)
-      return anchor->emitError("capacity '")
-             << spec << "': BYTES must be a positive 64-bit integer";
+      return emitError() << "entry '" << spec
+                         << "': BYTES must be a positive 64-bit integer";
     if (!capacities.try_emplace(*key, value).second)
-      return anchor->emitError("capacity '")
-             << spec << "': memory space '" << space.trim()
-             << "' has a capacity already";
+      return emitError() << "entry '" << spec << "': memory space '"
+                         << space.trim() << "' has a capacity already";
   }
   return capacities;
 }
@@ -563,8 +569,8 @@ mlir::mplan::planBuffersInFunction(func::FuncOp func,
                                     reason.getValue().str());
   });
 
-  FailureOr<llvm::StringMap<int64_t>> capacities =
-      parseCapacities(func, options.capacity);
+  FailureOr<llvm::StringMap<int64_t>> capacities = parseCapacities(
+      [&] { return func.emitError("capacity "); }, options.capacity);
   if (failed(capacities))
     return failure();
   BufferLiveness liveness(func);
@@ -644,13 +650,15 @@ static void writeSymbolicPlan(llvm::json::OStream &json,
 }
 
 /// Writes the JSON plan report of `reports` to `path` ('-': stdout), with an
-/// error at `anchor` if it cannot.
-static LogicalResult writePlanReport(Operation *anchor, StringRef path,
+/// error about the `report` option of `pass` if it cannot.
+static LogicalResult writePlanReport(Operation *anchor, StringRef pass,
+                                     StringRef path,
                                      ArrayRef<FunctionPlanReport> reports) {
   std::string error;
   std::unique_ptr<llvm::ToolOutputFile> file = openOutputFile(path, &error);
   if (!file)
-    return anchor->emitError("cannot write the plan report: ") << error;
+    return emitOptionError(anchor, pass, "report",
+                           "cannot write the plan report: " + error);
   {
     llvm::json::OStream json(file->os(), /*IndentSize=*/2);
     json.object([&] {
@@ -701,6 +709,14 @@ static LogicalResult writePlanReport(Operation *anchor, StringRef path,
     });
   }
   file->os() << "\n";
+  file->os().flush();
+  if (std::error_code ec = file->os().error()) {
+    // Reported here, not by the stream's destructor (a fatal error).
+    file->os().clear_error();
+    return emitOptionError(anchor, pass, "report",
+                           "cannot write the plan report to '" + path +
+                               "': " + ec.message());
+  }
   file->keep();
   return success();
 }
@@ -728,10 +744,9 @@ static void warnIfNotBufferized(func::FuncOp func) {
 }
 
 LogicalResult mlir::mplan::planModule(
-    ModuleOp module, const MPlanPlanBuffersOptions &options,
+    ModuleOp module, StringRef pass, const MPlanPlanBuffersOptions &options,
     llvm::function_ref<LogicalResult(func::FuncOp)> prepare) {
-  if (failed(verifyOptions(module, options)) ||
-      failed(parseCapacities(module, options.capacity)) ||
+  if (failed(verifyOptions(module, pass, options)) ||
       failed(verifyOptOutAttrs(module)))
     return failure();
   std::vector<FunctionPlanReport> reports;
@@ -746,6 +761,6 @@ LogicalResult mlir::mplan::planModule(
       return failure();
   }
   if (!options.reportPath.empty())
-    return writePlanReport(module, options.reportPath, reports);
+    return writePlanReport(module, pass, options.reportPath, reports);
   return success();
 }

@@ -27,17 +27,17 @@ struct MPlanPlanPass : public mlir::mplan::impl::MPlanPlanBase<MPlanPlanPass> {
     registerUpperBoundInterfaces(registry);
   }
 
+  /// The pass or pipeline the user named, for option errors: the pipeline
+  /// runs this pass with its own options.
+  StringRef userName = "mplan-plan";
+
   void runOnOperation() override {
-    if (maxBoundBytes < 0) {
-      getOperation().emitError("max-bound-bytes must be >= 0; got ")
-          << static_cast<int64_t>(maxBoundBytes);
+    ModuleOp module = getOperation();
+    if (failed(verifyCaptureOptions(module, userName, maxBoundBytes,
+                                    argUpperBound)) ||
+        failed(verifySequenceOptions(module, userName, "sequence",
+                                     {sequence, timeLimit, alignment})))
       return signalPassFailure();
-    }
-    if (argUpperBound < 0) {
-      getOperation().emitError("arg-upper-bound must be >= 0 (0: none); got ")
-          << static_cast<int64_t>(argUpperBound);
-      return signalPassFailure();
-    }
     // Views and copies before live ranges are computed for planning: view
     // chains to one mplan.view of the root, then copies removed by aliasing
     // (with a liveness of the folded IR, built only if needed).
@@ -82,7 +82,7 @@ struct MPlanPlanPass : public mlir::mplan::impl::MPlanPlanBase<MPlanPlanPass> {
       return success();
     };
     if (failed(planModule(
-            getOperation(),
+            module, userName,
             {strategy, timeLimit, alignment, reportPath, stagger,
              SmallVector<std::string>(capacity.begin(), capacity.end())},
             prepare)))
@@ -113,7 +113,9 @@ void mlir::mplan::buildPlanPipeline(OpPassManager &pm,
   plan.maxBoundBytes = options.maxBoundBytes;
   plan.argUpperBound = options.argUpperBound;
   plan.checkBounds = options.checkBounds;
-  pm.addPass(createMPlanPlan(plan));
+  auto pass = std::make_unique<MPlanPlanPass>(plan);
+  pass->userName = "mplan-plan-pipeline";
+  pm.addPass(std::move(pass));
 }
 
 void mlir::mplan::registerPlanPipeline() {

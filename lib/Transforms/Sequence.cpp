@@ -12,8 +12,11 @@
 #include "mplan/Analysis/PointsTo.h"
 #include "mplan/Support/CheckedMath.h"
 #include "mplan/Support/Sequencer.h"
+#include "mplan/Transforms/OptionErrors.h"
 #include "mplan/Transforms/Passes.h"
 #include "mplan/Transforms/PlanBuffers.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FormatVariadic.h"
 
 #include <algorithm>
 
@@ -227,17 +230,29 @@ static std::optional<Problem> buildProblem(const DependenceGraph &graph,
   return problem;
 }
 
+LogicalResult
+mlir::mplan::verifySequenceOptions(Operation *anchor, StringRef pass,
+                                   StringRef modeOption,
+                                   const MPlanSequenceOptions &options) {
+  const std::vector<std::string> &modes = ::mplan::sequenceModes();
+  if (!llvm::is_contained(modes, options.mode))
+    return emitOptionError(anchor, pass, modeOption,
+                           "unknown mode '" + options.mode +
+                               "'; expected one of: " + llvm::join(modes, " "));
+  if (!(options.timeLimit >= 0))
+    return emitOptionError(anchor, pass, "time-limit",
+                           "must be a non-negative number of seconds, got " +
+                               llvm::formatv("{0}", options.timeLimit));
+  if (options.alignment <= 0 || !llvm::isPowerOf2_64(options.alignment))
+    return emitOptionError(anchor, pass, "alignment",
+                           "must be a positive power of two, got " +
+                               Twine(options.alignment));
+  return success();
+}
+
 FailureOr<bool>
 mlir::mplan::sequenceFunction(func::FuncOp func,
                               const MPlanSequenceOptions &options) {
-  const std::vector<std::string> &modes = ::mplan::sequenceModes();
-  if (!llvm::is_contained(modes, options.mode))
-    return func.emitError("mplan-sequence: unknown mode '")
-           << options.mode << "'; expected program, greedy, best or exact";
-  if (options.alignment <= 0 || !llvm::isPowerOf2_64(options.alignment))
-    return func.emitError("mplan-sequence: 'alignment' must be a positive "
-                          "power of two, got ")
-           << options.alignment;
   // Blocks of a CFG are left alone (their ops' live ranges depend on the
   // block layout, not only on the order within a block).
   if (options.mode == "program" || func.isExternal() ||
@@ -337,8 +352,11 @@ struct MPlanSequencePass
   using Base::Base;
 
   void runOnOperation() override {
-    FailureOr<bool> changed =
-        sequenceFunction(getOperation(), {mode, timeLimit, alignment});
+    MPlanSequenceOptions options{mode, timeLimit, alignment};
+    if (failed(verifySequenceOptions(getOperation(), getArgument(), "mode",
+                                     options)))
+      return signalPassFailure();
+    FailureOr<bool> changed = sequenceFunction(getOperation(), options);
     if (failed(changed))
       return signalPassFailure();
     if (!*changed)

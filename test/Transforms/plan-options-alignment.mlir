@@ -4,8 +4,8 @@
 
 // The slab and buffer alignment must be a positive power of two.
 
-// expected-error @+1 {{'alignment' must be a positive power of two}}
 module {
+  // expected-error @below {{option 'alignment': must be a positive power of two}}
   func.func @f() {
     %a = memref.alloc() : memref<4xf32>
     return

@@ -4,8 +4,8 @@
 
 // The stagger must be a non-negative multiple of the alignment.
 
-// expected-error @+1 {{'stagger' must be a non-negative multiple of 'alignment'}}
 module {
+  // expected-error @below {{option 'stagger': must be a non-negative multiple of 'alignment'}}
   func.func @f() {
     %a = memref.alloc() : memref<4xf32>
     return

@@ -24,7 +24,7 @@
 // PROGRAM: "lower_bound_program_order_bytes": 3072
 // PROGRAM-NOT: sequence_optimal
 
-// BADMODE: error: mplan-sequence: unknown mode 'fastest'; expected program, greedy, best or exact
+// BADMODE: error: --mplan-plan-pipeline option 'sequence': unknown mode 'fastest'; expected one of: program greedy best exact
 func.func @two_branches(%in: memref<256xf32>, %out: memref<2xf32>) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index

@@ -6,8 +6,8 @@
 // Bound attributes the analysis cannot use are located errors, never ignored.
 // RUN: not mplan-opt %s --mplan-capture-buffers="arg-upper-bound=-3" 2>&1 | FileCheck %s --check-prefix=ARGOPT
 // RUN: not mplan-opt %s --mplan-plan-pipeline="arg-upper-bound=-3" 2>&1 | FileCheck %s --check-prefix=ARGOPT
-// OPTION: max-bound-bytes must be >= 0; got -1
-// ARGOPT: arg-upper-bound must be >= 0 (0: none); got -3
+// OPTION: option 'max-bound-bytes': must be >= 0 (0: plan no dynamically shaped buffer), got -1
+// ARGOPT: option 'arg-upper-bound': must be >= 0 (0: none), got -3
 
 // expected-error @below {{argument #0 carries 'mplan.upper_bound', which bounds an argument of type 'index'; the argument has type 'i64'}}
 func.func @not_index(%n: i64 {mplan.upper_bound = 16 : i64}) {

@@ -113,6 +113,13 @@ struct PlanPipelineOptions : public PassPipelineOptions<PlanPipelineOptions> {
       llvm::cl::init(false)};
 };
 
+/// Checks the `max-bound-bytes` and `arg-upper-bound` options of `pass`
+/// (mplan-capture-buffers or a pass or pipeline that runs it), with an error
+/// at `anchor` about the first invalid one (emitOptionError).
+LogicalResult verifyCaptureOptions(Operation *anchor, StringRef pass,
+                                   int64_t maxBoundBytes,
+                                   int64_t argUpperBound);
+
 /// The work of `mplan-capture-buffers` (without fold-views) on one function,
 /// whose analysis is `liveness` (kept up to date). A dynamically shaped
 /// buffer is captured at its upper-bound size (UpperBounds.h) when that is
@@ -155,10 +162,18 @@ constexpr llvm::StringLiteral kSequenceOptimalAttr = "mplan.sequence_optimal";
 /// The work of `mplan-sequence` on one function (after capture, views and
 /// copies): reorders the ops of its body to lower the max-live bound of its
 /// default-space buffers, never above program order's. Returns whether the
-/// IR changed (analyses of `func` are stale then); failure, with an error at
-/// the function, on invalid options.
+/// IR changed (analyses of `func` are stale then); failure if the sequencer
+/// fails. `options` must have passed verifySequenceOptions.
 FailureOr<bool> sequenceFunction(func::FuncOp func,
                                  const MPlanSequenceOptions &options);
+
+/// Checks the options of `mplan-sequence` as the options `mode`, `time-limit`
+/// and `alignment` of `pass` (the pass or pipeline the user named: the
+/// pipeline calls the mode `sequence`), with an error at `anchor` about the
+/// first invalid one (emitOptionError).
+LogicalResult verifySequenceOptions(Operation *anchor, StringRef pass,
+                                    StringRef modeOption,
+                                    const MPlanSequenceOptions &options);
 
 /// The value every dynamic dimension of a run-time sized buffer takes when
 /// mplan-plan-buffers orders those buffers (by their offsets in a plan of
@@ -237,16 +252,20 @@ LogicalResult planBuffersInFunction(func::FuncOp func,
 /// an integer memory space or a `#gpu.address_space` keyword (`global`,
 /// `workgroup`, `private`) and BYTES a positive integer. Maps each space, as
 /// the plan report prints it ("" for the default space, "1",
-/// "#gpu.address_space<workgroup>"), to its capacity; fails with an error at
-/// `anchor` on a malformed or repeated entry.
+/// "#gpu.address_space<workgroup>"), to its capacity; fails on a malformed or
+/// repeated entry, with an error that `emitError` starts ("entry '...': ...").
 FailureOr<llvm::StringMap<int64_t>>
-parseCapacities(Operation *anchor, ArrayRef<std::string> specs);
+parseCapacities(function_ref<InFlightDiagnostic()> emitError,
+                ArrayRef<std::string> specs);
 
-/// The work of `mplan-plan-buffers` on a module: checks `options`, then for
-/// each function with a body runs `prepare` (if given) and plans it, and
-/// writes the JSON report to `options.reportPath` ('-': stdout) if set.
+/// The work of `mplan-plan-buffers` on a module: checks `options` (an
+/// invalid one is an error about the option of `pass`, the pass or pipeline
+/// the user named), then for each function with a body runs `prepare` (if
+/// given) and plans it, and writes the JSON report to `options.reportPath`
+/// ('-': stdout) if set.
 LogicalResult
-planModule(ModuleOp module, const MPlanPlanBuffersOptions &options,
+planModule(ModuleOp module, StringRef pass,
+           const MPlanPlanBuffersOptions &options,
            llvm::function_ref<LogicalResult(func::FuncOp)> prepare = {});
 
 /// The work of `mplan-fold-views` on one function: view chains on planner

@@ -74,6 +74,7 @@
 #include "mplan/Analysis/PlanVerifier.h"
 #include "mplan/Conversion/Passes.h"
 #include "mplan/Dialect/MPlan/IR/MPlanOps.h"
+#include "mplan/Transforms/OptionErrors.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
@@ -975,17 +976,18 @@ LogicalResult ConvertMPlanToMemRefPass::lowerArgumentArenas(
     for (const std::string &name : functions) {
       auto func = symbols.lookup<func::FuncOp>(name);
       if (!func)
-        return module.emitError("convert-mplan-to-memref: functions= names '")
-               << name << "', which is not a function of this module";
+        return emitOptionError(module, getArgument(), "functions",
+                               "'" + name +
+                                   "' is not a function of this module");
       if (func.isExternal())
-        return func.emitError("convert-mplan-to-memref: function '")
-               << name << "' named in functions= has no body";
+        return emitOptionError(func.getLoc(), getArgument(), "functions",
+                               "function '" + name + "' has no body");
       if (!slabs.lookup(func))
-        return func.emitError("convert-mplan-to-memref: function '")
-               << name
-               << "' named in functions= has no planned buffers in the "
-                  "default memory space (no mplan.alloc_slab without a memory "
-                  "space); plan it first";
+        return emitOptionError(
+            func.getLoc(), getArgument(), "functions",
+            "function '" + name +
+                "' has no planned buffers in the default memory space (no "
+                "mplan.alloc_slab without a memory space); plan it first");
       argFuncs[func] = {};
     }
   }
@@ -1286,21 +1288,22 @@ void ConvertMPlanToMemRefPass::runOnOperation() {
   ModuleOp module = getOperation();
   FailureOr<ArenaKind> kind = parseArenaKind(arena);
   if (failed(kind)) {
-    module.emitError("convert-mplan-to-memref: unknown arena kind '")
-        << arena
-        << "'; expected heap, stack, global, argument or shared-global";
+    (void)emitOptionError(module, getArgument(), "arena",
+                          "unknown arena kind '" + arena +
+                              "'; expected heap, stack, global, argument or "
+                              "shared-global");
     return signalPassFailure();
   }
   if (*kind != ArenaKind::Argument && !functions.empty()) {
-    module.emitError("convert-mplan-to-memref: functions= is only meaningful "
-                     "with arena=argument (got arena=")
-        << arena << ")";
+    (void)emitOptionError(
+        module, getArgument(), "functions",
+        "only meaningful with arena=argument (got arena=" + arena + ")");
     return signalPassFailure();
   }
   if (stackLimit < 0) {
-    module.emitError("convert-mplan-to-memref: stack-limit must be "
-                     "non-negative, got ")
-        << stackLimit.getValue();
+    (void)emitOptionError(module, getArgument(), "stack-limit",
+                          "must be non-negative, got " +
+                              Twine(stackLimit.getValue()));
     return signalPassFailure();
   }
 

@@ -7,9 +7,9 @@
 // RUN: not mplan-opt %s --split-input-file --allow-unregistered-dialect --convert-mplan-to-memref="arena=heap functions=f" 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=NOTARG
 
-// KIND: error: convert-mplan-to-memref: unknown arena kind 'pool'; expected heap, stack, global, argument or shared-global
-// UNKNOWN: error: convert-mplan-to-memref: functions= names 'nope', which is not a function of this module
-// NOTARG: error: convert-mplan-to-memref: functions= is only meaningful with arena=argument (got arena=heap)
+// KIND: error: --convert-mplan-to-memref option 'arena': unknown arena kind 'pool'; expected heap, stack, global, argument or shared-global
+// UNKNOWN: error: --convert-mplan-to-memref option 'functions': 'nope' is not a function of this module
+// NOTARG: error: --convert-mplan-to-memref option 'functions': only meaningful with arena=argument (got arena=heap)
 
 func.func @unplanned() {
   // expected-error @below {{is not planned; run mplan-plan-buffers first}}

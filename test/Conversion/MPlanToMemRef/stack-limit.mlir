@@ -6,7 +6,7 @@
 // RUN: not mplan-opt %s --convert-mplan-to-memref="arena=stack stack-limit=-1" 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=NEGATIVE
 
-// NEGATIVE: error: convert-mplan-to-memref: stack-limit must be non-negative, got -1
+// NEGATIVE: error: --convert-mplan-to-memref option 'stack-limit': must be non-negative, got -1
 
 // Within the default limit (1 MiB = 1048576 bytes, inclusive): a stack arena. With
 // stack-limit=4096, a heap arena.

@@ -1,0 +1,39 @@
+//===- OptionErrors.h - Errors about pass option values ---------*- C++ -*-===//
+//
+// How the mplan passes and pipelines report an option value they cannot use
+// (an unknown strategy, an alignment that is not a power of two, a negative
+// limit, ...): one error line that names the option as the user wrote it on
+// the command line, at a location with a line, and without the IR printed
+// after it.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MPLAN_TRANSFORMS_OPTIONERRORS_H
+#define MPLAN_TRANSFORMS_OPTIONERRORS_H
+
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/Operation.h"
+
+namespace mlir {
+namespace mplan {
+
+/// Emits `--PASS option 'OPTION': MESSAGE` as an error, where PASS is the
+/// pass or pipeline the user named (`mplan-plan-pipeline`, not a pass it
+/// runs). The location is `op`'s own, or for an op with a region (a module),
+/// the first function's in it: the parser gives a module it creates itself
+/// no line. Unlike `op->emitError`, the op is not printed as a note. So that
+/// a function pass reports an error once, not once per function, the error
+/// is only emitted when `op` is the first op of its kind in its block; the
+/// result converts to failure either way.
+InFlightDiagnostic emitOptionError(Operation *op, StringRef pass,
+                                   StringRef option, const Twine &message);
+
+/// The same error at `loc` (an op the option names, such as a function),
+/// always emitted.
+InFlightDiagnostic emitOptionError(Location loc, StringRef pass,
+                                   StringRef option, const Twine &message);
+
+} // namespace mplan
+} // namespace mlir
+
+#endif // MPLAN_TRANSFORMS_OPTIONERRORS_H
