@@ -23,6 +23,7 @@
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/JSON.h"
+#include "llvm/Support/LogicalResult.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/WithColor.h"
@@ -171,6 +172,20 @@ int fail(const Twine &msg) {
   WithColor::error(errs(), "mplan-plan") << msg << "\n";
   return 1;
 }
+
+/// Flushes `file` and keeps it, or reports its write error (a full disk,
+/// /dev/full) once: the stream's error is cleared so that its destructor
+/// does not report it again as a fatal "IO failure on output stream".
+LogicalResult finish(ToolOutputFile &file, StringRef name) {
+  file.os().flush();
+  if (std::error_code ec = file.os().error()) {
+    file.os().clear_error();
+    fail(name + ": " + ec.message());
+    return failure();
+  }
+  file.keep();
+  return success();
+}
 } // namespace
 
 int main(int argc, char **argv) {
@@ -223,10 +238,8 @@ int main(int argc, char **argv) {
   if (ec)
     return fail(outputFilename + ": " + ec.message());
   output->os() << mplan::writeBufferCsv(*table, plan->offsets);
-  output->os().flush();
-  if (output->os().has_error())
-    return fail(outputFilename + ": write error");
-  output->keep();
+  if (failed(finish(*output, outputFilename)))
+    return 1;
 
   if (!reportFilename.empty()) {
     auto report = std::make_unique<ToolOutputFile>(reportFilename, ec,
@@ -235,10 +248,8 @@ int main(int argc, char **argv) {
       return fail(reportFilename + ": " + ec.message());
     report->os() << formatv("{0:2}", reportJson(*table, *plan, displayName))
                  << "\n";
-    report->os().flush();
-    if (report->os().has_error())
-      return fail(reportFilename + ": write error");
-    report->keep();
+    if (failed(finish(*report, reportFilename)))
+      return 1;
   }
 
   double ratio = plan->lowerBound > 0
