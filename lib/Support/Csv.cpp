@@ -85,6 +85,20 @@ void CsvTable::appendRow(const std::vector<std::string_view> &fields) {
   rowEnd.push_back(text.size());
 }
 
+std::optional<std::string> mplan::checkBufferFields(const Buffer &buf) {
+  if (buf.start < 0)
+    return "lower (" + std::to_string(buf.start) + ") must be non-negative";
+  if (buf.size < 0)
+    return "size (" + std::to_string(buf.size) + ") must be non-negative";
+  if (buf.end <= buf.start)
+    return "upper (" + std::to_string(buf.end) +
+           ") must be greater than lower (" + std::to_string(buf.start) + ")";
+  if (!isPowerOf2(buf.alignment))
+    return "alignment (" + std::to_string(buf.alignment) +
+           ") must be a power of two";
+  return std::nullopt;
+}
+
 Expected<CsvTable> mplan::parseBufferCsv(std::string_view text) {
   CsvTable table;
   // Tolerate a UTF-8 byte order mark (it can only start the file).
@@ -180,19 +194,8 @@ Expected<CsvTable> mplan::parseBufferCsv(std::string_view text) {
       if (alignIt != column.end())
         if (std::optional<Error> err = parse(alignIt->second, buf.alignment))
           return *err;
-      if (buf.start < 0)
-        return lineError(line, "lower (" + std::to_string(buf.start) +
-                                   ") must be non-negative");
-      if (buf.size < 0)
-        return lineError(line, "size (" + std::to_string(buf.size) +
-                                   ") must be non-negative");
-      if (buf.end <= buf.start)
-        return lineError(line, "upper (" + std::to_string(buf.end) +
-                                   ") must be greater than lower (" +
-                                   std::to_string(buf.start) + ")");
-      if (!isPowerOf2(buf.alignment))
-        return lineError(line, "alignment (" + std::to_string(buf.alignment) +
-                                   ") must be a power of two");
+      if (std::optional<std::string> msg = checkBufferFields(buf))
+        return lineError(line, *msg);
       table.buffers.push_back(buf);
       table.appendRow(fields);
       table.lines.push_back(line);

@@ -29,13 +29,14 @@ import json as _json
 import math as _math
 import os as _os
 import reprlib as _reprlib
+import sys as _sys
 import tempfile as _tempfile
 from dataclasses import dataclass, field
 from typing import (Any, Dict, Iterable, Iterator, List, Mapping, Optional, Sequence, Tuple,
                     Union)
 
 from . import errors
-from ._output import write_atomically as _write_atomically
+from ._output import STDIO as _STDIO, write_output as _write_output
 from .errors import (CsvError, Error, InvalidPlanError, MLIRError, OutputError, PlanError,
                      ReportError)
 try:
@@ -114,6 +115,9 @@ def _to_buffer(b: BufferLike, index: int) -> Buffer:
                 if key in b:
                     return b[key]
             raise PlanError(f"{where}: no {' or '.join(map(repr, keys))} key in {_reprlib.repr(b)}")
+        for a, b_key in (("start", "lower"), ("end", "upper")):
+            if a in b and b_key in b:
+                raise PlanError(f"{where}: both {a!r} and {b_key!r} keys in {_reprlib.repr(b)}")
         fields = [get("id"), get("start", "lower"), get("end", "upper"), get("size"),
                   b.get("alignment", 1)]
     elif isinstance(b, (str, bytes, bytearray)):
@@ -148,7 +152,13 @@ def _to_buffers(buffers: Iterable[BufferLike]) -> List[Buffer]:
         return list(buffers.buffers)
     items = _iterate(buffers, "buffers must be an iterable of buffers",
                      (str, bytes, bytearray, Mapping, Buffer))
-    return [_to_buffer(b, i) for i, b in enumerate(items)]
+    result = [_to_buffer(b, i) for i, b in enumerate(items)]
+    # The value checks of the CSV reader (one implementation, in C++).
+    bad = _mplan.check_buffers(result)
+    if bad is not None:
+        i, message = bad
+        raise PlanError(f"buffers[{i}] (id {result[i].id}): {message}")
+    return result
 
 
 def _to_offsets(offsets: Iterable[Any], buffers: Sequence[Buffer]) -> List[int]:
@@ -304,19 +314,23 @@ def parse_csv(text: str) -> CsvTable:
 
 
 def read_csv(path: Union[str, "_os.PathLike[str]"]) -> CsvTable:
-    """Reads a MiniMalloc CSV file.
+    """Reads a MiniMalloc CSV file ('-': standard input).
 
     Raises:
       CsvError: naming the file and line (also when it cannot be read).
     """
+    if _os.fspath(path) == _STDIO:
+        return _mplan.parse_csv(_sys.stdin.buffer.read())
     return _mplan.read_csv(_os.fsencode(path))
 
 
 def write_csv(table: CsvTable, offsets: Sequence[int],
               path: Union[str, "_os.PathLike[str]", None] = None) -> str:
     """Renders ``table`` with an ``offset`` column (extra columns kept), as
-    ``mplan-plan`` does; also writes it to ``path`` when given (whole or not
-    at all).
+    ``mplan-plan`` does; also writes it to ``path`` when given ('-':
+    standard output), through the path as ``mplan-plan -o`` does: an existing
+    file (or a symlink, FIFO or device) is truncated and written, keeping its
+    mode; a new file is removed again if writing fails.
 
     Raises:
       PlanError: offsets that are not integers, or not one per row.
@@ -326,7 +340,7 @@ def write_csv(table: CsvTable, offsets: Sequence[int],
         raise TypeError(f"write_csv needs a CsvTable (read_csv, parse_csv), got {_describe(table)}")
     text = _mplan.write_csv(table, _to_offsets(offsets, table.buffers))
     if path is not None:
-        _write_atomically(_os.fspath(path), text)
+        _write_output(_os.fspath(path), text)
     return text
 
 
@@ -346,8 +360,9 @@ def plan_csv(in_path: Union[str, "_os.PathLike[str]"], out_path: Union[str, "_os
     """Plans a MiniMalloc CSV file and writes the same rows with an
     ``offset`` column to ``out_path`` -- byte for byte what
     ``mplan-plan --strategy=S --time-limit=T --alignment=A --stagger=B IN -o OUT``
-    writes.
-    Nothing is written on error.
+    writes, through the path as it does (see :func:`write_csv`); either may be
+    ``-`` (standard input, standard output).
+    Nothing is written on an input or planning error.
 
     Raises:
       CsvError: malformed input. PlanError: unknown strategy or bad options.
@@ -391,6 +406,8 @@ def run_pipeline(source: str, pipeline: str, *, source_name: str = "<string>",
       MLIRError: parse errors, an invalid pipeline or a failing pass; its
         ``diagnostics`` carry file, line and column.
     """
+    if diagnostics is not None and not isinstance(diagnostics, list):
+        raise TypeError(f"diagnostics must be a list, got {_describe(diagnostics)}")
     text, diags, _ = _mplan.run_pipeline(
         _encode(source, "source"), _encode(pipeline, "pipeline"),
         _encode(source_name, "source_name"), verify_each, print_generic, print_locations,

@@ -4,9 +4,12 @@
                                       [--stagger=0]
     python3 -m mplan viz REPORT.json -o plan.svg       # same as python3 -m mplan.viz
 
-Errors are one line on stderr with exit status 1 (2 for command-line syntax),
-never a traceback (``--debug`` or ``MPLAN_DEBUG=1`` shows it); OUT is written
-whole or not at all.
+IN and OUT may be ``-`` (standard input and output). Errors are one line on
+stderr with exit status 1 (2 for command-line syntax), never a traceback
+(``--debug`` or ``MPLAN_DEBUG=1`` shows it); nothing is written on an input
+error, and OUT is written through the path as ``mplan-plan -o`` writes it
+(an existing file, symlink, FIFO or device is truncated and written, keeping
+its mode).
 """
 
 from __future__ import annotations
@@ -25,8 +28,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     parser = _cli.ArgumentParser(prog="python3 -m mplan")
     sub = parser.add_subparsers(dest="command", required=True)
     p = sub.add_parser("plan", help="plan a MiniMalloc CSV file")
-    p.add_argument("input")
-    p.add_argument("-o", "--output", required=True)
+    p.add_argument("input", help="MiniMalloc CSV ('-': standard input)")
+    p.add_argument("-o", "--output", required=True, help="planned CSV ('-': standard output)")
     p.add_argument("--strategy", default="best", help=", ".join(mplan.strategies()))
     p.add_argument("--time-limit", type=float, default=10.0)
     p.add_argument("--alignment", type=int, default=1)

@@ -1,48 +1,25 @@
-"""Writing output files whole or not at all (no partial file on error)."""
+"""Writing output files as the C++ tools do: through the path.
+
+An existing file is opened, truncated and written, so a symlink's target is
+updated, a FIFO's reader gets the data, a device node stays a device node
+and the file keeps its mode and links. A file that does not exist yet is
+created by the tool and removed again if writing it fails (no partial file).
+``-`` is standard output. The whole text is rendered before the file is
+opened, so an error in the input never touches the output.
+"""
 
 from __future__ import annotations
 
-import contextlib
 import errno
 import os
-import secrets
-from typing import Iterator
+import stat
+import sys
+from typing import Union
 
 from .errors import OutputError
 
-
-@contextlib.contextmanager
-def replacing(path: str) -> Iterator[str]:
-    """Yields a new temporary path in the directory of ``path``; when the
-    block succeeds the temporary file replaces ``path`` (one rename), else it
-    is removed and ``path`` is left as it was.
-
-    Raises:
-      OutputError: the file cannot be created or renamed (naming ``path``).
-    """
-    if os.path.isdir(path):
-        raise OutputError(errno.EISDIR, os.strerror(errno.EISDIR), path)
-    directory = os.path.dirname(os.path.abspath(path))
-    prefix = os.path.join(directory, "." + os.path.basename(path)[:200])
-    while True:
-        tmp = f"{prefix}.{secrets.token_hex(4)}.tmp"
-        try:
-            # 0o666 minus the umask, like open(path, "w") would give.
-            os.close(os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666))
-            break
-        except FileExistsError:
-            continue
-        except OSError as e:
-            raise _output_error(e, path) from None
-    try:
-        yield tmp
-        os.replace(tmp, path)
-    except BaseException as e:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        if isinstance(e, OSError) and not isinstance(e, OutputError):
-            raise _output_error(e, path) from None
-        raise
+#: The path that means standard input (for readers) or standard output.
+STDIO = "-"
 
 
 def _output_error(e: OSError, path: str) -> OutputError:
@@ -51,14 +28,59 @@ def _output_error(e: OSError, path: str) -> OutputError:
     return OutputError(f"{path}: {e}")
 
 
-def write_atomically(path: str, text: str) -> None:
-    """Writes ``text`` (UTF-8, newlines as given; lone surrogates from
-    undecodable input bytes become those bytes again) to ``path`` whole or not
-    at all.
+def _write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        written = os.write(fd, view)
+        view = view[written:]
+
+
+def write_output(path: str, data: Union[str, bytes]) -> None:
+    """Writes ``data`` (text as UTF-8, newlines as given; lone surrogates from
+    undecodable input bytes become those bytes again) to ``path`` ('-':
+    standard output), through the path as described above.
 
     Raises:
-      OutputError: naming ``path``.
+      OutputError: naming ``path`` (a directory, no permission, a full disk, ...).
     """
-    with replacing(path) as tmp:
-        with open(tmp, "w", encoding="utf-8", errors="surrogateescape", newline="") as f:
-            f.write(text)
+    if isinstance(data, str):
+        data = data.encode("utf-8", errors="surrogateescape")
+    if path == STDIO:
+        try:
+            sys.stdout.flush()
+            stream = getattr(sys.stdout, "buffer", None)
+            if stream is None:  # a text-only stream (a test's StringIO)
+                sys.stdout.write(data.decode("utf-8", errors="surrogateescape"))
+            else:
+                stream.write(data)
+                stream.flush()
+        except OSError as e:
+            raise _output_error(e, "<stdout>") from None
+        return
+    created = False
+    try:
+        try:
+            # Only a file that is not there yet is created (and may be removed).
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+            created = True
+        except FileExistsError:
+            if os.path.isdir(path):
+                raise OutputError(errno.EISDIR, os.strerror(errno.EISDIR), path) from None
+            fd = os.open(path, os.O_WRONLY | os.O_TRUNC)
+    except OSError as e:
+        if isinstance(e, OutputError):
+            raise
+        raise _output_error(e, path) from None
+    try:
+        try:
+            _write_all(fd, data)
+        finally:
+            os.close(fd)
+    except OSError as e:
+        if created:
+            try:
+                if stat.S_ISREG(os.lstat(path).st_mode):
+                    os.unlink(path)
+            except OSError:
+                pass
+        raise _output_error(e, path) from None

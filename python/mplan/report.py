@@ -11,9 +11,11 @@ import io
 import json
 import os
 import re
+import sys
 from dataclasses import dataclass, field
-from typing import Any, Dict, List, Tuple, Union
+from typing import Any, Callable, Dict, List, NoReturn, Tuple, Union
 
+from ._output import STDIO
 from .errors import ReportError
 
 
@@ -163,14 +165,6 @@ def check(fn: FunctionPlan, max_pairs: int = 100) -> List[Problem]:
     return problems
 
 
-def _int(value: Any, what: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise ReportError(f"{what}: expected an integer, got {value!r}")
-    if not _INT64_MIN <= value <= _INT64_MAX:
-        raise ReportError(f"{what}: {value} is out of range for a 64-bit integer")
-    return value
-
-
 _INTEGER = re.compile(r"[+-]?[0-9]+")
 
 
@@ -185,77 +179,200 @@ def _csv_int(text: str) -> int:
     return value
 
 
+class _BigInt(str):
+    """A JSON integer too long to convert (Python limits int() to 4300
+    digits): kept as its text so that the validator reports it."""
+
+
+def _parse_int(text: str) -> Any:
+    return int(text) if len(text) <= 40 else _BigInt(text)
+
+
+def _describe(value: Any) -> str:
+    if isinstance(value, _BigInt):
+        return f"an integer of {len(value.lstrip('-'))} digits"
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (dict, list)):
+        return "an object" if isinstance(value, dict) else "a list"
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+# The report's fields: each a check of one value, raising ReportError with
+# the field's path. This table is the one place the report format is
+# described (docs/python.md points here); work that adds fields adds them
+# here. Fields not listed are accepted and ignored (newer writers may add
+# fields), listed ones must have the type and range given.
+_Check = Callable[[Any, str], Any]
+
+
+def _fail(path: str, expected: str, value: Any) -> NoReturn:
+    raise ReportError(f"{path}: expected {expected}, got {_describe(value)}")
+
+
+def _integer(low: int = _INT64_MIN, high: int = _INT64_MAX) -> _Check:
+    what = ("a 64-bit integer" if low == _INT64_MIN else
+            "an integer >= 0" if low == 0 and high == _INT64_MAX else
+            f"an integer in [{low}, {high}]")
+
+    def check(value: Any, path: str) -> int:
+        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+            _fail(path, what, value)
+        return value
+    return check
+
+
+def _string(value: Any, path: str) -> str:
+    if not isinstance(value, str):
+        _fail(path, "a string", value)
+    return value
+
+
+def _boolean(value: Any, path: str) -> bool:
+    if not isinstance(value, bool):
+        _fail(path, "true or false", value)
+    return value
+
+
+def _seconds(value: Any, path: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value < 1e300:
+        _fail(path, "a number of seconds >= 0", value)
+    return value
+
+
+def _power_of_two(value: Any, path: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not (
+            0 < value <= _INT64_MAX and value & (value - 1) == 0):
+        _fail(path, "a positive power of two", value)
+    return value
+
+
+def _list_of(item: _Check) -> _Check:
+    def check(value: Any, path: str) -> list:
+        if not isinstance(value, list):
+            _fail(path, "a list", value)
+        return [item(v, f"{path}[{i}]") for i, v in enumerate(value)]
+    return check
+
+
+def _object(fields: Dict[str, Tuple[_Check, bool]]) -> _Check:
+    """An object whose listed fields (check, required) are checked; returns
+    the checked values of the fields present."""
+    def check(value: Any, path: str) -> Dict[str, Any]:
+        if not isinstance(value, dict):
+            _fail(path, "an object", value)
+        # The fields present first: a wrong one is named before a missing one.
+        result = {key: check(value[key], f"{path}.{key}")
+                  for key, (check, _) in fields.items() if key in value}
+        for key, (_, required) in fields.items():
+            if required and key not in value:
+                raise ReportError(f"{path}: missing field {key!r}")
+        return result
+    return check
+
+
+_COUNT = _integer(0)
+_BUFFER = _object({
+    # Plan problems (negative sizes or offsets, end <= start, overlaps) are
+    # not format errors: check() lists them and the picture marks them.
+    "id": (_integer(), True), "start": (_integer(), True), "end": (_integer(), True),
+    "size": (_integer(), True), "offset": (_integer(), True),
+    "loc": (_string, False), "bound": (_string, False),
+})
+_SLAB_FIELDS = {
+    "strategy": (_string, True), "arena_bytes": (_COUNT, True),
+    "lower_bound_bytes": (_COUNT, True), "stagger_bytes": (_COUNT, False),
+    "buffers": (_list_of(_BUFFER), True),
+}
+#: One function of the report (``functions[i]``).
+FUNCTION_FIELDS: Dict[str, Tuple[_Check, bool]] = {
+    "name": (_string, True),
+    **_SLAB_FIELDS,
+    "unmanaged": (_list_of(_object({"loc": (_string, True), "reason": (_string, True)})),
+                  True),
+    "lower_bound_program_order_bytes": (_COUNT, False),
+    "sequence_optimal": (_boolean, False),
+    "views_removed": (_COUNT, False), "views_canonicalized": (_COUNT, False),
+    "copies_removed": (_COUNT, False), "copy_bytes_avoided": (_COUNT, False),
+    "inplace": (_list_of(_object({"buffer": (_integer(), True),
+                                  "reused_by": (_integer(), True),
+                                  "loc": (_string, False)})), False),
+    "memory_spaces": (_list_of(_object({"memory_space": (_string, True), **_SLAB_FIELDS})),
+                      False),
+    # mplan-plan --report (the planner's own run on a CSV).
+    "proven_optimal": (_boolean, False), "seconds": (_seconds, False),
+    "goal_bytes": (_COUNT, False), "goal": (_string, False),
+    "reached_goal": (_boolean, False), "gap_bytes": (_COUNT, False),
+    "dynamic_arena": (_string, False),
+    "dynamic_size_hint": (_integer(1), False),
+    "arena_bytes_at_hint": (_COUNT, False),
+    "dynamic_buffers": (_list_of(_object({
+        "id": (_integer(), True), "start": (_integer(), True), "end": (_integer(), True),
+        "alignment": (_power_of_two, True), "size": (_string, True),
+        "above": (_list_of(_integer()), False), "loc": (_string, False)})), False),
+}
+_REPORT = _object({"functions": (_list_of(_object(FUNCTION_FIELDS)), True)})
+
+
+def validate(data: Any, source: str = "report") -> Dict[str, Any]:
+    """Checks a parsed JSON report against :data:`FUNCTION_FIELDS` (types,
+    ranges, required fields) and returns its checked fields.
+
+    Raises:
+      ReportError: ``SOURCE: functions[2].buffers[0].size: expected a 64-bit
+        integer, got 'x'`` (the first field that is wrong).
+    """
+    if not isinstance(data, dict) or "functions" not in data:
+        raise ReportError(f"{source}: not an mplan report: expected an object with a "
+                          f"\"functions\" list, got {_describe(data)}")
+    try:
+        return _REPORT(data, "")
+    except ReportError as e:
+        raise ReportError(f"{source}: {str(e).lstrip('.')}") from None
+
+
 def from_report(data: Any, source: str = "report") -> List[FunctionPlan]:
-    """Converts a parsed JSON report (BRIEF section 2 format)."""
-    if not isinstance(data, dict) or not isinstance(data.get("functions"), list):
-        raise ReportError(f"{source}: not an mplan report (no \"functions\" list)")
+    """Converts a parsed JSON report (BRIEF section 2 format), checked by
+    :func:`validate`."""
     result = []
-    for i, fn in enumerate(data["functions"]):
-        where = f"{source}: functions[{i}]"
-        if not isinstance(fn, dict):
-            raise ReportError(f"{where}: not an object")
-        for key in ("buffers", "unmanaged", "dynamic_buffers"):
-            if not isinstance(fn.get(key, []), list):
-                raise ReportError(f"{where}.{key}: not a list")
-        buffers = []
-        for j, b in enumerate(fn.get("buffers", [])):
-            bw = f"{where}.buffers[{j}]"
-            if not isinstance(b, dict):
-                raise ReportError(f"{bw}: not an object")
-            try:
-                buffers.append(PlacedBuffer(
-                    id=_int(b["id"], bw + ".id"), start=_int(b["start"], bw + ".start"),
-                    end=_int(b["end"], bw + ".end"), size=_int(b["size"], bw + ".size"),
-                    offset=_int(b["offset"], bw + ".offset"), loc=str(b.get("loc", ""))))
-            except KeyError as e:
-                raise ReportError(f"{bw}: missing {e.args[0]!r}") from None
-        unmanaged = [Unplanned(str(u.get("loc", "")), str(u.get("reason", "")))
-                     for u in fn.get("unmanaged", []) if isinstance(u, dict)]
-        dynamic = []
-        for j, b in enumerate(fn.get("dynamic_buffers", [])):
-            bw = f"{where}.dynamic_buffers[{j}]"
-            if not isinstance(b, dict) or not isinstance(b.get("above", []), list):
-                raise ReportError(f"{bw}: not an object with an \"above\" list")
-            try:
-                dynamic.append(RuntimeSizedBuffer(
-                    id=_int(b["id"], bw + ".id"), start=_int(b["start"], bw + ".start"),
-                    end=_int(b["end"], bw + ".end"), size=str(b["size"]),
-                    alignment=_int(b["alignment"], bw + ".alignment"),
-                    above=[_int(a, bw + ".above") for a in b.get("above", [])],
-                    loc=str(b.get("loc", ""))))
-            except KeyError as e:
-                raise ReportError(f"{bw}: missing {e.args[0]!r}") from None
-        arena = fn.get("arena_bytes")
-        bound = fn.get("lower_bound_bytes")
+    for fn in validate(data, source)["functions"]:
         result.append(FunctionPlan(
-            name=str(fn.get("name", f"function{i}")), strategy=str(fn.get("strategy", "")),
-            arena_bytes=_int(arena, where + ".arena_bytes") if arena is not None
-            else max((b.offset + b.size for b in buffers), default=0),
-            lower_bound_bytes=_int(bound, where + ".lower_bound_bytes") if bound is not None
-            else max_live(buffers),
-            buffers=buffers, unmanaged=unmanaged, dynamic_buffers=dynamic,
-            dynamic_arena=str(fn.get("dynamic_arena", ""))))
+            name=fn["name"], strategy=fn["strategy"], arena_bytes=fn["arena_bytes"],
+            lower_bound_bytes=fn["lower_bound_bytes"],
+            buffers=[PlacedBuffer(id=b["id"], start=b["start"], end=b["end"], size=b["size"],
+                                  offset=b["offset"], loc=b.get("loc", ""))
+                     for b in fn["buffers"]],
+            unmanaged=[Unplanned(u["loc"], u["reason"]) for u in fn["unmanaged"]],
+            dynamic_buffers=[RuntimeSizedBuffer(
+                id=b["id"], start=b["start"], end=b["end"], size=b["size"],
+                alignment=b["alignment"], above=b.get("above", []), loc=b.get("loc", ""))
+                for b in fn.get("dynamic_buffers", [])],
+            dynamic_arena=fn.get("dynamic_arena", "")))
     return result
 
 
-def from_csv(text: str, name: str = "plan") -> List[FunctionPlan]:
+def from_csv(text: str, name: str = "plan", source: str = "") -> List[FunctionPlan]:
     """Converts a planned MiniMalloc CSV (``id,lower,upper,size,offset``, as
-    written by ``mplan-plan`` or :func:`mplan.plan_csv`)."""
+    written by ``mplan-plan`` or :func:`mplan.plan_csv`) into one function
+    ``name``; errors name ``source`` (default: ``name``)."""
     reader = csv.reader(io.StringIO(text))
     try:
-        return _from_csv_rows(reader, name)
+        return _from_csv_rows(reader, name, source or name)
     except csv.Error as e:
-        raise ReportError(f"{name}: line {reader.line_num}: {e}") from None
+        raise ReportError(f"{source or name}: line {reader.line_num}: {e}") from None
 
 
-def _from_csv_rows(reader: Any, name: str) -> List[FunctionPlan]:
+def _from_csv_rows(reader: Any, name: str, source: str) -> List[FunctionPlan]:
     try:
         header = [h.strip() for h in next(reader)]
     except StopIteration:
-        raise ReportError(f"{name}: empty CSV") from None
+        raise ReportError(f"{source}: empty CSV") from None
     missing = [c for c in ("id", "lower", "upper", "size", "offset") if c not in header]
     if missing:
-        raise ReportError(f"{name}: line 1: the header has no {', '.join(missing)} column"
+        raise ReportError(f"{source}: line 1: the header has no {', '.join(missing)} column"
                           + (" (plan it first: mplan-plan IN.csv -o OUT.csv)"
                              if missing == ["offset"] else ""))
     col = {c: header.index(c) for c in ("id", "lower", "upper", "size", "offset")}
@@ -266,32 +383,66 @@ def _from_csv_rows(reader: Any, name: str) -> List[FunctionPlan]:
         try:
             values = {c: _csv_int(row[i]) for c, i in col.items()}
         except (IndexError, ValueError):
-            raise ReportError(f"{name}: line {line}: expected integers in the id, lower, "
+            raise ReportError(f"{source}: line {line}: expected integers in the id, lower, "
                               f"upper, size and offset columns: {','.join(row)!r}") from None
-        buffers.append(PlacedBuffer(id=values["id"], start=values["lower"], end=values["upper"],
-                                    size=values["size"], offset=values["offset"]))
-    return [FunctionPlan(name=name, strategy="", buffers=buffers,
-                         arena_bytes=max((b.offset + b.size for b in buffers), default=0),
-                         lower_bound_bytes=max_live(buffers))]
+        buffers.append({"id": values["id"], "start": values["lower"], "end": values["upper"],
+                        "size": values["size"], "offset": values["offset"]})
+    placed = [PlacedBuffer(**b) for b in buffers]
+    # The same checks as a JSON report's.
+    return from_report({"functions": [{
+        "name": name, "strategy": "", "buffers": buffers, "unmanaged": [],
+        "arena_bytes": max((b.offset + b.size for b in placed if b.offset + b.size > 0),
+                           default=0),
+        "lower_bound_bytes": max_live(placed)}]}, source)
+
+
+def read_text(path: Union[str, "os.PathLike[str]"]) -> str:
+    """The UTF-8 text of ``path`` ('-': standard input), a leading byte
+    order mark removed.
+
+    Raises:
+      ReportError: naming the file (cannot be read, a directory, not UTF-8).
+    """
+    path = os.fspath(path)
+    try:
+        if path == STDIO:
+            data = sys.stdin.buffer.read()
+        else:
+            with open(path, "rb") as f:
+                data = f.read()
+    except OSError as e:
+        raise ReportError(f"{path}: {e.strerror or e}") from None
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as e:
+        raise ReportError(f"{path}: not UTF-8 text (byte {e.start})") from None
 
 
 def load(path: Union[str, "os.PathLike[str]"]) -> List[FunctionPlan]:
-    """Reads a JSON report or a planned CSV, chosen by content."""
+    """Reads a JSON report or a planned CSV ('-': standard input), chosen by
+    content: JSON when the first character that is not white space (after
+    an optional UTF-8 byte order mark) is ``{`` or ``[``, else CSV. Both are
+    checked by :func:`validate`.
+
+    Raises:
+      ReportError: naming the file and, for a JSON report, the field.
+    """
     path = os.fspath(path)
-    try:
-        with open(path, encoding="utf-8") as f:
-            text = f.read()
-    except OSError as e:
-        raise ReportError(f"{path}: {e.strerror}") from None
-    except UnicodeDecodeError as e:
-        raise ReportError(f"{path}: not UTF-8 text (byte {e.start})") from None
-    if text.lstrip().startswith("{"):
+    text = read_text(path)
+    source = "<stdin>" if path == STDIO else path
+    start = text.lstrip()[:1]
+    if not start:
+        raise ReportError(f"{source}: empty input (expected an mplan JSON report or a "
+                          f"planned CSV)")
+    if start in "{[":
         try:
-            data = json.loads(text)
+            data = json.loads(text, parse_int=_parse_int)
         except json.JSONDecodeError as e:
-            raise ReportError(f"{path}: line {e.lineno}: invalid JSON: {e.msg}") from None
-        except RecursionError:
-            raise ReportError(f"{path}: invalid JSON: nested too deeply") from None
-        return from_report(data, path)
-    name = os.path.splitext(os.path.basename(path))[0]
-    return from_csv(text, name)
+            raise ReportError(f"{source}: line {e.lineno}: invalid JSON: {e.msg}") from None
+        except (RecursionError, ValueError) as e:
+            raise ReportError(f"{source}: invalid JSON: "
+                              f"{'nested too deeply' if isinstance(e, RecursionError) else e}"
+                              ) from None
+        return from_report(data, source)
+    name = "plan" if path == STDIO else os.path.splitext(os.path.basename(path))[0]
+    return from_csv(text, name, source)

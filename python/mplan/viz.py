@@ -28,10 +28,10 @@ import os
 import shutil
 import subprocess
 import sys
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Dict, List, Optional, Sequence, Tuple, Union
 
 from . import _cli
-from ._output import replacing, write_atomically
+from ._output import STDIO, write_output
 from .errors import ReportError
 from .report import FunctionPlan, PlacedBuffer, Problem, check, load
 
@@ -430,33 +430,54 @@ def render_html(functions: Sequence[FunctionPlan], names: Optional[Sequence[str]
 
 
 def svg_to_png(svg: str, png_path: str) -> None:
-    """Converts SVG text to PNG with rsvg-convert (Debian: librsvg2-bin);
-    ``png_path`` is written whole or not at all."""
+    """Converts SVG text to PNG with rsvg-convert (Debian: librsvg2-bin) and
+    writes it to ``png_path`` ('-': standard output) as render does."""
+    write_output(png_path, _png_bytes(svg))
+
+
+def _png_bytes(svg: str) -> bytes:
     tool = shutil.which("rsvg-convert")
     if not tool:
         raise ReportError("PNG output needs rsvg-convert (Debian package librsvg2-bin); "
                           "write an .svg or .html instead")
-    with replacing(png_path) as tmp_png:
-        proc = subprocess.run([tool, "-b", "white", "-f", "png", "-o", tmp_png],
-                              input=svg, capture_output=True, text=True)
-        if proc.returncode != 0:
-            raise ReportError(f"rsvg-convert failed: {_cli.one_line(proc.stderr)}")
+    proc = subprocess.run([tool, "-b", "white", "-f", "png"], input=svg.encode("utf-8"),
+                          capture_output=True)
+    if proc.returncode != 0:
+        raise ReportError(f"rsvg-convert failed: "
+                          f"{_cli.one_line(proc.stderr.decode('utf-8', 'replace'))}")
+    return proc.stdout
+
+
+#: Output formats by file extension.
+FORMATS = {".svg": "svg", ".png": "png", ".html": "html", ".htm": "html"}
 
 
 def render(functions: Sequence[FunctionPlan], output: str,
-           names: Optional[Sequence[str]] = None, title: Optional[str] = None) -> None:
-    """Writes ``output`` as .svg, .png or .html (chosen by its extension)."""
-    ext = os.path.splitext(output)[1].lower()
-    if ext == ".svg":
-        text = render_svg(functions, names)
-    elif ext in (".html", ".htm"):
-        text = render_html(functions, names, title or "mplan memory plan")
-    elif ext == ".png":
-        svg_to_png(render_svg(functions, names), output)
-        return
+           names: Optional[Sequence[str]] = None, title: Optional[str] = None,
+           format: Optional[str] = None) -> None:
+    """Writes ``output`` as SVG, PNG or HTML: ``format`` ("svg", "png",
+    "html"), else chosen by the extension (``-``: SVG on standard output).
+    The picture is drawn first, then written through the path as the C++
+    tools write their outputs (an existing file, symlink, FIFO or device is
+    truncated and written, keeping its mode; a new file is removed again if
+    writing fails).
+
+    Raises:
+      ReportError: unknown format, rsvg-convert missing or failing.
+      OutputError: ``output`` cannot be written.
+    """
+    if format is None:
+        format = "svg" if output == STDIO else FORMATS.get(os.path.splitext(output)[1].lower())
+    if format == "svg":
+        data: Union[str, bytes] = render_svg(functions, names)
+    elif format == "html":
+        data = render_html(functions, names, title or "mplan memory plan")
+    elif format == "png":
+        data = _png_bytes(render_svg(functions, names))
     else:
-        raise ReportError(f"{output}: unknown output type (use .svg, .png or .html)")
-    write_atomically(output, text)
+        raise ReportError(f"{output}: unknown output type (use .svg, .png or .html, "
+                          f"or --format)")
+    write_output(output, data)
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
@@ -466,9 +487,12 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                     "(mplan-opt --mplan-plan-pipeline=\"report=plan.json\") or a planned "
                     "CSV (mplan-plan IN.csv -o OUT.csv). Invalid plans are drawn with the "
                     "buffers involved outlined in red, a warning, and exit status 1.")
-    parser.add_argument("input", help="REPORT.json or PLAN.csv")
+    parser.add_argument("input", help="REPORT.json or PLAN.csv ('-': standard input)")
     parser.add_argument("-o", "--output", required=True,
-                        help="plan.svg, plan.png (needs rsvg-convert) or plan.html")
+                        help="plan.svg, plan.png (needs rsvg-convert) or plan.html "
+                             "('-': standard output, SVG unless --format says otherwise)")
+    parser.add_argument("--format", choices=sorted(set(FORMATS.values())),
+                        help="the output format (default: by the output's extension)")
     parser.add_argument("-f", "--function", action="append", dest="functions",
                         help="only this function (repeatable); default: every function "
                              "with buffers")
@@ -489,8 +513,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                 more = f" (and {len(problems) - 1} more problems)" if len(problems) > 1 else ""
                 print(f"mplan.viz: warning: {fn.name}: invalid plan: {problems[0].message}"
                       f"{more}; drawing the buffers involved outlined in red", file=sys.stderr)
-        render(functions, args.output, args.functions, args.title)
-        print(f"mplan.viz: wrote {args.output} ({len(shown)} function(s), "
+        render(functions, args.output, args.functions, args.title, args.format)
+        where = "<stdout>" if args.output == STDIO else args.output
+        print(f"mplan.viz: wrote {where} ({len(shown)} function(s), "
               f"{sum(len(f.buffers) for f in shown)} buffers)", file=sys.stderr)
         if invalid and not args.allow_invalid:
             print(f"mplan.viz: error: {invalid} of {len(shown)} function(s) drawn have an "

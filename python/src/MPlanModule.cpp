@@ -390,6 +390,19 @@ PYBIND11_MODULE(_mplan, m) {
         "mplan.errors.PlanError naming `what`.");
   m.def("validate_input", &mplan::validateInput, py::arg("buffers"),
         "None when the buffers are a valid planning input, else a message.");
+  m.def(
+      "check_buffers",
+      [](const std::vector<mplan::Buffer> &buffers)
+          -> std::optional<std::pair<size_t, std::string>> {
+        for (size_t i = 0; i < buffers.size(); ++i)
+          if (std::optional<std::string> msg =
+                  mplan::checkBufferFields(buffers[i]))
+            return std::make_pair(i, *msg);
+        return std::nullopt;
+      },
+      py::arg("buffers"),
+      "None when every buffer passes the CSV reader's value checks, else "
+      "(index, message) of the first that does not.");
   m.def("strategies", &mplan::strategyNames,
         "Names of every strategy plan_buffers accepts.");
   m.def("parse_csv", &parseCsv, py::arg("text"),

@@ -123,15 +123,15 @@ def test_debug_shows_the_traceback(tmp_path, ok_csv):
 @pytest.mark.parametrize("content, fragments", [
     (b"{not json", ["invalid JSON"]),
     (b"\xff\xfe{}", ["not UTF-8"]),
-    (b"[" * 100000, ["the header has no id"]),
+    (b"[" * 100000, ["invalid JSON: nested too deeply"]),
     (b"id,lower,upper,size,offset\n" + b"x" * 200000, ["line 2"]),
     (b"{" + b"\"a\":[" * 100000, ["invalid JSON"]),
-    (b'{"functions": [{"buffers": 5}]}', ["buffers: not a list"]),
-    (b'{"functions": [{"buffers": [], "unmanaged": 5}]}', ["unmanaged: not a list"]),
+    (b'{"functions": [{"buffers": 5}]}', ["functions[0].buffers: expected a list, got 5"]),
+    (b'{"functions": [{"buffers": [], "unmanaged": 5}]}', ["functions[0].unmanaged: expected a list, got 5"]),
     (b'{"functions": [{"buffers": [{"id": 0, "start": 0, "end": 1, "size": 1e400, '
-     b'"offset": 0}]}]}', ["expected an integer"]),
+     b'"offset": 0}]}]}', ["functions[0].buffers[0].size: expected a 64-bit integer, got inf"]),
     (b'{"functions": [{"buffers": [{"id": 0, "start": 0, "end": 1, "size": 1, '
-     b'"offset": 99999999999999999999}]}]}', ["out of range for a 64-bit integer"]),
+     b'"offset": 99999999999999999999}]}]}', ["offset: expected a 64-bit integer, got 99999999999999999999"]),
     (b"id,lower,upper,size,offset\n0,0,1,1_0,0\n", ["line 2"]),
     (b"id,lower,upper,size,offset\n0,0,1,4.0,0\n", ["line 2"]),
 ], ids=["json", "utf8", "deep-csv", "long-field", "deep-json", "buffers", "unmanaged",

@@ -13,6 +13,7 @@
 
 #include "mplan/Support/Planner.h"
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -41,6 +42,12 @@ private:
   std::string text;
   std::vector<size_t> rowEnd; ///< where each row ends in `text`
 };
+
+/// The value checks of one buffer that every door taking buffers makes (the
+/// CSV readers for each row, the Python API for each buffer): lower (start)
+/// >= 0, size >= 0, upper (end) > lower, alignment a power of two. The
+/// message names the fields as the CSV columns do; nullopt if it is valid.
+std::optional<std::string> checkBufferFields(const Buffer &buffer);
 
 /// Parses CSV text. Errors name the line: missing columns, wrong field
 /// counts, non-integers, negative or out-of-range values, upper <= lower,
