@@ -2,7 +2,8 @@
 """Runs every mplan test suite and prints one closing line with the totals.
 
 Suites: lit (test/), GoogleTest binaries (build/unittests, build/bin/*Tests),
-pytest (python/tests) and the downstream embedding example. Each suite reports
+pytest (python/tests), the downstream embedding example and the shell blocks
+of README.md and docs/*.md (utils/check-doc-blocks.py). Each suite reports
 its own counts; the last line is `N passed, N failed` over all of them, and the
 exit code is non-zero when anything failed.
 """
@@ -102,16 +103,29 @@ def run_downstream(build, tmp):
     return (1, 0, 0) if rc == 0 else (0, 1, 0)
 
 
+def run_docs(build, tmp):
+    """The runnable shell blocks of the docs, each one test."""
+    proc = subprocess.run(["/usr/bin/python3", os.path.join(ROOT, "utils", "check-doc-blocks.py"),
+                           "--build", build], capture_output=True, text=True)
+    print("+ utils/check-doc-blocks.py --build " + build, flush=True)
+    print(proc.stdout + proc.stderr, end="", flush=True)
+    passed = sum(line.startswith("PASS ") for line in proc.stdout.splitlines())
+    failed = sum(line.startswith("FAIL ") for line in proc.stdout.splitlines())
+    if proc.returncode != 0 and failed == 0:
+        failed = 1
+    return passed, failed, 0
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--build", default=os.path.join(ROOT, "build"))
     parser.add_argument("--suite", action="append",
-                        choices=["lit", "gtest", "pytest", "downstream"],
+                        choices=["lit", "gtest", "pytest", "downstream", "docs"],
                         help="run only these suites (default: all)")
     args = parser.parse_args()
     build = os.path.abspath(args.build)
     suites = [("lit", run_lit), ("gtest", run_gtest), ("pytest", run_pytest),
-              ("downstream", run_downstream)]
+              ("downstream", run_downstream), ("docs", run_docs)]
     totals = [0, 0, 0]
     summary = []
     with tempfile.TemporaryDirectory() as tmp:
