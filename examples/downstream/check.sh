@@ -27,6 +27,16 @@ echo "downstream: installing $BUILD into $WORK/prefix"
 cmake --install "$BUILD" --prefix "$WORK/prefix" > "$WORK/install.log" ||
   { cat "$WORK/install.log"; exit 1; }
 test -f "$WORK/prefix/lib/cmake/mplan/MPlanConfig.cmake"
+# The observer runtime the instrumented test program runs with, and its header.
+test -f "$WORK/prefix/lib/libmplan_runtime.so"
+test -f "$WORK/prefix/include/mplan/mplan_runtime.h"
+# The installed plugin finds libMLIR.so by itself (its RUNPATH), also when a
+# program without MLIR's library directory on its own RUNPATH loads it.
+if [ -f "$WORK/prefix/lib/MPlanPlugin.so" ]; then
+  env -u LD_LIBRARY_PATH /usr/bin/python3 -c \
+    'import ctypes, sys; ctypes.CDLL(sys.argv[1])' "$WORK/prefix/lib/MPlanPlugin.so" ||
+    { echo "downstream: the installed MPlanPlugin.so does not load on its own" >&2; exit 1; }
+fi
 
 echo "downstream: configuring against the installed package"
 cmake -G Ninja -S "$HERE" -B "$WORK/build" \

@@ -17,3 +17,10 @@ llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 llvm_config.add_tool_substitutions(
     ["downstream-opt", "mplan-opt"],
     [config.downstream_tools_dir, config.mplan_tools_dir])
+# The installed observer runtime, for programs instrumented with
+# --mplan-instrument, and MLIR's runner utilities.
+config.substitutions.append(("%mplan_runtime", config.mplan_runtime))
+config.substitutions.append(("%mlir_runner_libs", ",".join(
+    os.path.join(config.llvm_lib_dir, lib)
+    for lib in ["libmlir_c_runner_utils.so", "libmlir_runner_utils.so"])))
+llvm_config.add_tool_substitutions(["mlir-runner"], [config.llvm_tools_dir])
