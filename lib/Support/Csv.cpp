@@ -6,7 +6,10 @@
 
 #include "PlannerImpl.h"
 
+#include <cerrno>
 #include <charconv>
+#include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <limits>
 #include <optional>
@@ -238,9 +241,16 @@ Expected<CsvTable> mplan::parseBufferCsv(std::string_view text) {
 }
 
 Expected<CsvTable> mplan::readBufferCsvFile(const std::string &path) {
+  // The system's reason, as mplan-plan gives it ("No such file or
+  // directory", "Is a directory": a directory opens, but reads as empty).
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec))
+    return Error{path + ": " + std::strerror(EISDIR)};
+  errno = 0;
   std::ifstream in(path, std::ios::binary);
   if (!in)
-    return Error{path + ": cannot open file"};
+    return Error{path + ": " +
+                 (errno ? std::strerror(errno) : "cannot open file")};
   std::ostringstream ss;
   ss << in.rdbuf();
   if (in.bad())

@@ -279,3 +279,12 @@ def test_mplan_plan_report_is_valid(tmp_path, build):
                    capture_output=True)
     (fn,) = report.load(tmp_path / "r.json")
     assert len(fn.buffers) == 2
+
+
+def test_csv_input_errors_name_the_system_reason(tmp_path):
+    # As mplan-plan says them, not "empty input" or "cannot open file".
+    with pytest.raises(mplan.CsvError, match=f"^{tmp_path}: Is a directory$"):
+        mplan.read_csv(tmp_path)
+    with pytest.raises(mplan.CsvError, match="missing.csv: No such file or directory$"):
+        mplan.plan_csv(tmp_path / "missing.csv", tmp_path / "out.csv")
+    assert not (tmp_path / "out.csv").exists()
