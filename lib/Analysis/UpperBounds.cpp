@@ -25,6 +25,8 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <limits>
+
 using namespace mlir;
 using namespace mlir::mplan;
 
@@ -158,15 +160,66 @@ getUserBound(Value value, std::optional<int64_t> dim, int64_t defaultArgBound) {
   return SizeUpperBound{bound, text};
 }
 
-std::optional<SizeUpperBound>
-mlir::mplan::computeSizeUpperBound(Value size, int64_t defaultArgBound) {
-  using presburger::BoundType;
-  FailureOr<int64_t> fromIR = ValueBoundsConstraintSet::computeConstantBound(
-      BoundType::UB, ValueBoundsConstraintSet::Variable(size),
-      /*stopCondition=*/nullptr, /*closedUB=*/true);
-  if (succeeded(fromIR))
-    return SizeUpperBound{*fromIR, "derived from the IR"};
+namespace {
+/// A value-bounds constraint set that reads the bound it computes exactly.
+/// Upstream's computeConstantBound narrows the bound to int64_t without a
+/// check (getConstantBound64), so a bound of 2^63 (`%n + 1` with `%n` at most
+/// 2^63 - 1) comes back as -2^63; the constraint system itself computes with
+/// arbitrary-precision integers, and so does this.
+class ExactUpperBound : public ValueBoundsConstraintSet {
+public:
+  /// Without a stop condition, the traversal stops as soon as the variable
+  /// (column 0) has a constant upper bound, as upstream's default does.
+  ExactUpperBound(MLIRContext *ctx, const StopConditionFn &stop)
+      : ValueBoundsConstraintSet(
+            ctx, stop ? stop
+                      : [this](Value, std::optional<int64_t>,
+                               ValueBoundsConstraintSet &) {
+                          return cstr
+                              .getConstantBound(presburger::BoundType::UB, 0)
+                              .has_value();
+                        }) {}
 
+  /// The closed constant upper bound of `size`, or std::nullopt.
+  std::optional<llvm::DynamicAPInt> compute(Value size) {
+    int64_t pos = insert(Variable(size), /*isSymbol=*/false);
+    processWorklist();
+    return cstr.getConstantBound(presburger::BoundType::UB, pos);
+  }
+};
+} // namespace
+
+/// `bound` as an int64_t, or std::nullopt (with the bound's text in
+/// `overflow`, if given, naming `sources`) when it does not fit.
+static std::optional<int64_t> narrowBound(const llvm::DynamicAPInt &bound,
+                                          StringRef sources,
+                                          std::string *overflow) {
+  if (bound <= std::numeric_limits<int64_t>::max() &&
+      bound >= std::numeric_limits<int64_t>::min())
+    return static_cast<int64_t>(bound);
+  if (overflow) {
+    overflow->clear();
+    llvm::raw_string_ostream os(*overflow);
+    bound.print(os);
+    os << " (" << sources << ")";
+  }
+  return std::nullopt;
+}
+
+std::optional<SizeUpperBound>
+mlir::mplan::computeSizeUpperBound(Value size, int64_t defaultArgBound,
+                                   std::string *overflow) {
+  if (overflow)
+    overflow->clear();
+  std::optional<llvm::DynamicAPInt> fromIR =
+      ExactUpperBound(size.getContext(), nullptr).compute(size);
+  if (fromIR)
+    if (std::optional<int64_t> bound =
+            narrowBound(*fromIR, "derived from the IR", overflow))
+      return SizeUpperBound{*bound, "derived from the IR"};
+
+  // The bounds the user states can only lower a bound the IR implies (they
+  // add constraints): try them also when that one does not fit.
   SmallVector<std::string> used;
   auto addUserBounds = [&](Value value, std::optional<int64_t> dim,
                            ValueBoundsConstraintSet &cstr) {
@@ -181,12 +234,15 @@ mlir::mplan::computeSizeUpperBound(Value size, int64_t defaultArgBound) {
     // Never stop: the bound may need values further up.
     return false;
   };
-  FailureOr<int64_t> withUser = ValueBoundsConstraintSet::computeConstantBound(
-      BoundType::UB, ValueBoundsConstraintSet::Variable(size), addUserBounds,
-      /*closedUB=*/true);
-  if (failed(withUser) || used.empty())
+  std::optional<llvm::DynamicAPInt> withUser =
+      ExactUpperBound(size.getContext(), addUserBounds).compute(size);
+  if (!withUser || used.empty())
     return std::nullopt;
-  return SizeUpperBound{*withUser, llvm::join(used, ", "), /*stated=*/true};
+  std::string sources = llvm::join(used, ", ");
+  std::optional<int64_t> bound = narrowBound(*withUser, sources, overflow);
+  if (!bound)
+    return std::nullopt;
+  return SizeUpperBound{*bound, std::move(sources), /*stated=*/true};
 }
 
 void mlir::mplan::registerUpperBoundInterfaces(DialectRegistry &registry) {

@@ -99,8 +99,15 @@ static FailureOr<UpperBoundShape> computeUpperBoundShape(memref::AllocOp alloc,
     if (!ShapedType::isDynamic(size))
       continue;
     Value operand = alloc.getDynamicSizes()[dynamicIndex++];
+    std::string overflow;
     std::optional<SizeUpperBound> bound =
-        computeSizeUpperBound(operand, argUpperBound);
+        computeSizeUpperBound(operand, argUpperBound, &overflow);
+    if (!bound && !overflow.empty()) {
+      reason = "dynamic shape: the upper bound of dimension " +
+               std::to_string(dim) + ", " + overflow +
+               ", does not fit in int64";
+      return failure();
+    }
     if (!bound) {
       reason = "dynamic shape: no upper bound for dimension " +
                std::to_string(dim) + " (state one with '" +

@@ -159,3 +159,40 @@ func.func @still_unmanaged(%n: index {mplan.upper_bound = 4611686018427387904 : 
   linalg.fill ins(%cst : f32) outs(%b : memref<?xf32>)
   return %a : memref<?xf32>
 }
+
+// -----
+
+// A derived bound that does not fit in int64 is no bound (issue 30, item 3): `%n + 1` with
+// `%n <= 2^63 - 1` and `2 * %m` with `%m <= 2^62` are at most 2^63, which upstream's constant
+// bound query narrowed to -2^63, so both buffers were captured at 0 elements. They are sized at
+// run time, with the overflowing bound in the remark. A bound of exactly 2^63 - 1 fits: that
+// buffer is rejected by the byte cap instead.
+// CHECK-LABEL: func @overflowing_bounds
+// CHECK:       mplan.alloc_dynamic id(0) (%{{.*}}) -> memref<?xf32>
+// CHECK:       mplan.alloc_dynamic id(1) (%{{.*}}) -> memref<?xi8>
+// CHECK:       mplan.alloc_dynamic id(2) (%{{.*}}) -> memref<?xi8>
+// CHECK-NOT:   mplan.alloc_tensor
+func.func @overflowing_bounds(%n: index {mplan.upper_bound = 9223372036854775807 : i64},
+                              %m: index {mplan.upper_bound = 4611686018427387904 : i64},
+                              %k: index {mplan.upper_bound = 9223372036854775806 : i64}) {
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %cst = arith.constant 1.0 : f32
+  %i = arith.constant 1 : i8
+  %s = arith.addi %n, %c1 : index
+  // expected-remark @below {{buffer sized at run time: dynamic shape: the upper bound of dimension 0, 9223372036854775808 (mplan.upper_bound 9223372036854775807 of %arg0), does not fit in int64}}
+  %a = memref.alloc(%s) : memref<?xf32>
+  linalg.fill ins(%cst : f32) outs(%a : memref<?xf32>)
+  %t = arith.muli %c2, %m : index
+  // expected-remark @below {{buffer sized at run time: dynamic shape: the upper bound of dimension 0, 9223372036854775808 (mplan.upper_bound 4611686018427387904 of %arg1), does not fit in int64}}
+  %b = memref.alloc(%t) : memref<?xi8>
+  linalg.fill ins(%i : i8) outs(%b : memref<?xi8>)
+  %u = arith.addi %k, %c1 : index
+  // expected-remark @below {{buffer sized at run time: dynamic shape: the upper bound (dimension 0 <= 9223372036854775807 (mplan.upper_bound 9223372036854775806 of %arg2)) gives 9223372036854775807 bytes, above the cap of 1073741824 bytes (max-bound-bytes)}}
+  %c = memref.alloc(%u) : memref<?xi8>
+  linalg.fill ins(%i : i8) outs(%c : memref<?xi8>)
+  memref.dealloc %a : memref<?xf32>
+  memref.dealloc %b : memref<?xi8>
+  memref.dealloc %c : memref<?xi8>
+  return
+}

@@ -27,7 +27,10 @@
 //      option of mplan-capture-buffers / mplan-plan / mplan-plan-pipeline
 //      (passed here as `defaultArgBound`), which the attributes override.
 //
-// Bounds are inclusive. Stating a bound is a promise about every call: a run
+// Bounds are inclusive and exact: sizes are taken as integers, not as
+// wrapping 64-bit values, and a bound that does not fit in int64 is no bound
+// (the buffer is sized at run time or left unplanned with the reason), never
+// a smaller one. Stating a bound is a promise about every call: a run
 // that violates it writes past the buffer's slot.
 //
 //===----------------------------------------------------------------------===//
@@ -87,8 +90,15 @@ LogicalResult verifyUpperBoundAttrs(FunctionOpInterface func);
 /// bounds the result relied on. `defaultArgBound` (> 0; 0: none) bounds
 /// every argument that neither its own attribute nor the function's
 /// kArgUpperBoundAttr bounds (the pipeline's arg-upper-bound option).
+///
+/// The bound is computed exactly (the constraint system's arbitrary-precision
+/// integers); one that does not fit in int64 is no bound: std::nullopt, with
+/// `overflow` (if given) holding the bound and its sources
+/// ("9223372036854775808 (mplan.upper_bound ... of %arg0)"); it stays empty
+/// when there is no bound at all.
 std::optional<SizeUpperBound>
-computeSizeUpperBound(Value size, int64_t defaultArgBound = 0);
+computeSizeUpperBound(Value size, int64_t defaultArgBound = 0,
+                      std::string *overflow = nullptr);
 
 /// Registers the ValueBoundsOpInterface external models the analysis needs
 /// (arith, affine, memref, scf, tensor) in `registry`; call it from the
