@@ -30,7 +30,11 @@
 // casts, the successor arguments, region arguments and region results it
 // flows into, and the results of a call to a function of the module that
 // returns it (a clone the callee returns is a new buffer). Its region begins
-// after the view and ends where the buffer is dead, never later: a later end
+// where the plan's live range begins, at its first use after the view, never
+// earlier: an earlier begin makes the overlap check report buffers the plan
+// rightly shares bytes between (allocations hoisted to the top of a function,
+// as One-Shot Bufferize may leave them, did: a view sits where its allocation
+// was). Its region ends where the buffer is dead, never later: a later end
 // makes the overlap check report buffers that are never live at the same time
 // (a buffer read in both branches of a cf.cond_br, kept live until the
 // function returned, did). Liveness is static (a buffer is live at a point
@@ -38,8 +42,13 @@
 // region that holds every use of an alias and does not carry the buffer
 // around its parent op (a loop-carried buffer lives across the loop); the op
 // of that region holding the view, or a use, stands for it:
-// - in a single block without successors, the region ends after the last use;
+// - in a single block without successors, the region begins before the first
+//   use and ends after the last use (a buffer nobody uses begins and ends
+//   after its view; one whose view is nested in the op that uses it, after
+//   the view);
 // - in a CFG, with upstream's Liveness (the buffer is live where an alias is),
+//   it begins before the first use after the view in the view's block (or
+//   before its terminator when the first use is in a later block), and
 //   it ends after the last use in each block the buffer does not leave alive,
 //   and on each edge along which it dies: at the start of the successor when
 //   it is dead along every edge into it, else in a block inserted on the edge.
@@ -445,7 +454,15 @@ struct RegionEnd {
   bool arenaVisible;
 };
 
-/// The analyses of one function that `findEnds` needs; Liveness is computed
+/// The life of a planned buffer in the observer: where its region begins
+/// (right before `begin`, or right after the view when `begin` is null) and
+/// where it ends.
+struct RegionLife {
+  Operation *begin = nullptr;
+  SmallVector<RegionEnd> ends;
+};
+
+/// The analyses of one function that `findLife` needs; Liveness is computed
 /// on first use (most planned buffers live in a single block).
 class FunctionAnalyses {
 public:
@@ -464,10 +481,10 @@ private:
 };
 } // namespace
 
-/// Where the region of planned buffer `view` ends (see the file comment).
-static SmallVector<RegionEnd> findEnds(memref::ViewOp view,
-                                       FunctionAnalyses &analyses,
-                                       CalleeAliases &callees) {
+/// Where the region of planned buffer `view` begins and ends (see the file
+/// comment).
+static RegionLife findLife(memref::ViewOp view, FunctionAnalyses &analyses,
+                           CalleeAliases &callees) {
   llvm::SetVector<Value> aliases;
   forwardAliases(view.getResult(), aliases, callees);
 
@@ -495,6 +512,7 @@ static SmallVector<RegionEnd> findEnds(memref::ViewOp view,
       if (Operation *user = region->findAncestorOpInRegion(*use.getOwner()))
         users.insert(user);
 
+  Block *defBlock = def->getBlock();
   Value arena = view.getSource();
   DominanceInfo &dominance = analyses.getDominance();
   auto at = [&](RegionEnd::Kind kind, Operation *op, unsigned successor = 0) {
@@ -517,6 +535,27 @@ static SmallVector<RegionEnd> findEnds(memref::ViewOp view,
     }
     return last;
   };
+  // The first user in `def`'s block after `def`, or null.
+  auto firstUserAfterDef = [&]() {
+    Operation *first = nullptr;
+    for (Operation *user : users)
+      if (user->getBlock() == def->getBlock() && def->isBeforeInBlock(user) &&
+          (!first || user->isBeforeInBlock(first)))
+        first = user;
+    return first;
+  };
+  // The region begins at the first use after the definition, as the plan's
+  // live range does: right after the view when the op holding it in `region`
+  // uses it (the view is nested in that op) or nothing uses it, else right
+  // before the first user, or (`liveOut`: the buffer is first used in a later
+  // block) before the terminator.
+  auto findBegin = [&](bool liveOut) -> Operation * {
+    if (def != view.getOperation() && users.contains(def))
+      return nullptr;
+    if (Operation *first = firstUserAfterDef())
+      return first;
+    return liveOut ? defBlock->getTerminator() : nullptr;
+  };
   // After the last op of `block` that uses an alias or defines the buffer,
   // ignoring uses before `def` when `def` is in `block`.
   auto afterLastUse = [&](Block &block) {
@@ -530,9 +569,8 @@ static SmallVector<RegionEnd> findEnds(memref::ViewOp view,
               last);
   };
 
-  Block *defBlock = def->getBlock();
   if (region->hasOneBlock() && defBlock->getNumSuccessors() == 0)
-    return {afterLastUse(*defBlock)};
+    return {findBegin(/*liveOut=*/false), {afterLastUse(*defBlock)}};
 
   // A CFG: the buffer is live where one of its aliases is.
   Liveness &liveness = analyses.getLiveness();
@@ -567,7 +605,8 @@ static SmallVector<RegionEnd> findEnds(memref::ViewOp view,
     return false;
   };
 
-  SmallVector<RegionEnd> ends;
+  RegionLife life;
+  SmallVector<RegionEnd> &ends = life.ends;
   llvm::SmallPtrSet<Block *, 4> endsAtStart;
   for (Block &block : *region) {
     bool live = liveAtStart(&block);
@@ -578,6 +617,9 @@ static SmallVector<RegionEnd> findEnds(memref::ViewOp view,
     for (unsigned i = 0, e = terminator->getNumSuccessors(); i < e; ++i)
       if (!liveOnEdge(terminator, i))
         deadEdges.push_back(i);
+    if (&block == defBlock)
+      life.begin =
+          findBegin(deadEdges.size() != terminator->getNumSuccessors());
     if (deadEdges.size() == terminator->getNumSuccessors()) {
       // Dead at the end of the block. When the block also redefines it (a
       // loop), the instance that came in dies after its last use before.
@@ -599,7 +641,7 @@ static SmallVector<RegionEnd> findEnds(memref::ViewOp view,
         ends.push_back(atStart(succ));
     }
   }
-  return ends;
+  return life;
 }
 
 /// A new block on the CFG edge from `terminator` to its successor `index`,
@@ -690,7 +732,8 @@ void MPlanInstrumentPass::runOnOperation() {
     func::FuncOp func;
     SmallVector<Alloc> allocs; // allocations and arenas
     SmallVector<Free> frees;
-    SmallVector<memref::ViewOp> views;
+    /// Each view and where its region begins (RegionLife::begin).
+    SmallVector<std::pair<memref::ViewOp, Operation *>> views;
     SmallVector<RegionEnd> ends;
     SmallVector<memref::ReinterpretCastOp> boundedViews;
   };
@@ -702,9 +745,10 @@ void MPlanInstrumentPass::runOnOperation() {
     func.walk([&](Operation *op) {
       auto view = dyn_cast<memref::ViewOp>(op);
       if (view && op->hasAttr(kBufferIdAttr)) {
-        plan.views.push_back(view);
+        RegionLife life = findLife(view, analyses, callees);
+        plan.views.push_back({view, life.begin});
         strings.get(siteName(op));
-        llvm::append_range(plan.ends, findEnds(view, analyses, callees));
+        llvm::append_range(plan.ends, life.ends);
         return;
       }
       auto bounded = dyn_cast<memref::ReinterpretCastOp>(op);
@@ -771,8 +815,8 @@ void MPlanInstrumentPass::runOnOperation() {
     auto constant = [&](int64_t v) -> Value {
       return arith::ConstantIndexOp::create(b, loc, v);
     };
-    auto call = [&](StringRef name, ValueRange args) {
-      func::CallOp::create(b, loc, name, TypeRange(), args);
+    auto call = [&](StringRef name, ValueRange args) -> Operation * {
+      return func::CallOp::create(b, loc, name, TypeRange(), args);
     };
     auto pointer = [&](Value memref) -> Value {
       return memref::ExtractAlignedPointerAsIndexOp::create(b, loc, memref);
@@ -809,10 +853,15 @@ void MPlanInstrumentPass::runOnOperation() {
             buildByteSize(b, loc, alloc.value), constant(alloc.kind)});
     }
 
-    // Where each begin call was inserted (the op after it).
+    // Where each begin call right after its view was inserted (the op after
+    // it), and the first begin call inserted right before an op.
     llvm::DenseMap<Operation *, Block::iterator> beginCalls;
-    for (memref::ViewOp view : plan.views) {
-      b.setInsertionPointAfter(view);
+    llvm::DenseMap<Operation *, Operation *> firstBeginBefore;
+    for (auto [view, begin] : plan.views) {
+      if (begin)
+        b.setInsertionPoint(begin);
+      else
+        b.setInsertionPointAfter(view);
       loc = view.getLoc();
       auto id = view->getAttrOfType<IntegerAttr>(kBufferIdAttr);
       int64_t start = -1, end = -1;
@@ -821,13 +870,20 @@ void MPlanInstrumentPass::runOnOperation() {
         start = live[0];
         end = live[1];
       }
-      beginCalls[view] = b.getInsertionPoint();
-      call("mplan_rt_region_begin",
-           {str(siteName(view)), constant(id ? id.getInt() : -1),
-            pointer(view.getSource()), buildByteSize(b, loc, view.getSource()),
-            view.getByteShift(), buildByteSize(b, loc, view.getResult()),
-            constant(start), constant(end)});
+      if (!begin)
+        beginCalls[view] = b.getInsertionPoint();
+      Operation *beginCall = call(
+          "mplan_rt_region_begin",
+          {str(siteName(view)), constant(id ? id.getInt() : -1),
+           pointer(view.getSource()), buildByteSize(b, loc, view.getSource()),
+           view.getByteShift(), buildByteSize(b, loc, view.getResult()),
+           constant(start), constant(end)});
+      if (begin)
+        firstBeginBefore.try_emplace(begin, beginCall);
     }
+    llvm::DenseMap<Operation *, Operation *> beginOf;
+    for (auto [view, begin] : plan.views)
+      beginOf[view] = begin;
     // Each dynamic size of a view of a buffer planned at its upper bound is
     // checked against the bound (the source's static size) before the view.
     for (memref::ReinterpretCastOp view : plan.boundedViews) {
@@ -864,9 +920,14 @@ void MPlanInstrumentPass::runOnOperation() {
         else
           b.setInsertionPointAfter(end.op);
         break;
-      case RegionEnd::BeforeOp:
-        b.setInsertionPoint(end.op);
+      case RegionEnd::BeforeOp: {
+        // Before the regions that begin there, but after the buffer's own
+        // begin (a buffer whose only use is a terminator).
+        Operation *first = firstBeginBefore.lookup(end.op);
+        b.setInsertionPoint(
+            first && beginOf.lookup(end.view) != end.op ? first : end.op);
         break;
+      }
       case RegionEnd::OnEdge: {
         Block *&edge = edgeBlocks[{end.op, end.successor}];
         if (!edge)

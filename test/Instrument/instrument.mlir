@@ -1,6 +1,6 @@
 // RUN: mplan-opt %s --split-input-file --mplan-instrument | FileCheck %s
 
-// Heap allocations, frees, planned buffer regions (begin after the view, end after the
+// Heap allocations, frees, planned buffer regions (begin before the first use, end after the
 // last use of anything aliasing it, here through a subview) and function entry/exit.
 
 // CHECK: memref.global "private" constant @__mplan_rt_strings

@@ -352,8 +352,9 @@ def MPlanInstrument : Pass<"mplan-instrument", "ModuleOp"> {
     `bufferization.dealloc` is lowered first, as `mplan-to-llvm` lowers it,
     so that the frees that run are recorded), every arena (`mplan.arena` ops
     and arguments), and the region of every planned buffer (`memref.view`
-    tagged `mplan.buffer_id`), from its definition to where it is dead on the
-    path taken (recomputed from the IR, not taken from the plan; in a
+    tagged `mplan.buffer_id`), from its first use (where the plan's live
+    range begins: not at the view, which sits where the allocation was) to
+    where it is dead on the path taken (recomputed from the IR, not taken from the plan; in a
     function with blocks, from upstream's Liveness); plus function entry and
     exit. At run time the observer counts allocations and frees per function
     call, tracks peak live bytes, checks that no two live planned buffers of
