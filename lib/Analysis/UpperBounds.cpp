@@ -38,11 +38,34 @@ static Location getArgLoc(FunctionOpInterface func, unsigned index) {
 }
 
 LogicalResult mlir::mplan::verifyUpperBoundAttrs(FunctionOpInterface func) {
+  // Misplaced bounds would be ignored: errors, like their invalid values.
+  StringRef funcName = SymbolTable::getSymbolName(func).getValue();
+  for (StringLiteral name : {kUpperBoundAttr, kDimUpperBoundsAttr})
+    if (func->hasAttr(name))
+      return emitError(func.getLoc())
+             << "function @" << funcName << " carries '" << name
+             << "', which bounds an argument; put it on the argument, or '"
+             << kArgUpperBoundAttr
+             << "' on the function for every argument without a bound";
+  for (unsigned index = 0, e = func.getNumResults(); index < e; ++index)
+    for (StringLiteral name :
+         {kUpperBoundAttr, kDimUpperBoundsAttr, kArgUpperBoundAttr})
+      if (func.getResultAttr(index, name))
+        return emitError(func.getLoc())
+               << "result #" << index << " of @" << funcName << " carries '"
+               << name << "', which bounds function arguments only";
+  for (unsigned index = 0, e = func.getNumArguments(); index < e; ++index)
+    if (func.getArgAttr(index, kArgUpperBoundAttr))
+      return emitError(getArgLoc(func, index))
+             << "argument #" << index << " carries '" << kArgUpperBoundAttr
+             << "', which is a function attribute; bound the argument with '"
+             << kUpperBoundAttr << "' (index) or '" << kDimUpperBoundsAttr
+             << "' (memref, tensor)";
   if (Attribute attr = func->getAttr(kArgUpperBoundAttr)) {
     auto emit = [&]() {
       return emitError(func.getLoc())
-             << "function @" << SymbolTable::getSymbolName(func).getValue()
-             << " carries '" << kArgUpperBoundAttr << "', ";
+             << "function @" << funcName << " carries '" << kArgUpperBoundAttr
+             << "', ";
     };
     auto value = dyn_cast<IntegerAttr>(attr);
     if (!value || !value.getType().isInteger(64))

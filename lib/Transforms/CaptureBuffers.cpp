@@ -33,6 +33,8 @@
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/raw_ostream.h"
@@ -471,6 +473,27 @@ static bool hoistBranchResults(Operation *op, BufferLiveness &liveness) {
 
 LogicalResult mlir::mplan::verifyOptOutAttrs(Operation *root) {
   WalkResult result = root->walk([](Operation *op) {
+    // A function's arguments and results are the caller's buffers: nothing
+    // to opt out.
+    if (auto func = dyn_cast<FunctionOpInterface>(op)) {
+      auto emit = [&](Location loc, StringRef what, unsigned index) {
+        emitError(loc) << what << " #" << index << " of @"
+                       << SymbolTable::getSymbolName(func).getValue()
+                       << " carries '" << kUnplannedAttr
+                       << "', which opts a memref.alloc or memref.alloca out "
+                          "of planning; function arguments and results are "
+                          "never planned";
+        return WalkResult::interrupt();
+      };
+      for (unsigned index = 0, e = func.getNumArguments(); index < e; ++index)
+        if (func.getArgAttr(index, kUnplannedAttr))
+          return emit(func.isExternal() ? func.getLoc()
+                                        : func.getArgument(index).getLoc(),
+                      "argument", index);
+      for (unsigned index = 0, e = func.getNumResults(); index < e; ++index)
+        if (func.getResultAttr(index, kUnplannedAttr))
+          return emit(func.getLoc(), "result", index);
+    }
     Attribute attr = op->getAttr(kUnplannedAttr);
     if (!attr)
       return WalkResult::advance();

@@ -15,3 +15,21 @@ func.func @not_unit(%out: memref<16xf32>) {
   memref.copy %a, %out : memref<16xf32> to memref<16xf32>
   return
 }
+
+// -----
+
+// Function arguments and results are the caller's buffers: an opt-out there would be ignored
+// (issue 30).
+// expected-error @below {{argument #1 of @unplanned_argument carries 'mplan.unplanned', which opts a memref.alloc or memref.alloca out of planning; function arguments and results are never planned}}
+func.func @unplanned_argument(%in: memref<16xf32>, %out: memref<16xf32> {mplan.unplanned}) {
+  memref.copy %in, %out : memref<16xf32> to memref<16xf32>
+  return
+}
+
+// -----
+
+// expected-error @below {{result #0 of @unplanned_result carries 'mplan.unplanned'}}
+func.func @unplanned_result() -> (memref<16xf32> {mplan.unplanned}) {
+  %a = memref.alloc() : memref<16xf32>
+  return %a : memref<16xf32>
+}

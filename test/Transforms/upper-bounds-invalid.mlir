@@ -111,3 +111,40 @@ func.func @fn_not_i64(%n: index) attributes {mplan.arg_upper_bound = 16 : i32} {
 func.func @fn_string(%n: index) attributes {mplan.arg_upper_bound = "16"} {
   return
 }
+
+// -----
+
+// Bounds anywhere but where they bound an argument would be ignored: located errors
+// (issue 30).
+// expected-error @below {{argument #1 carries 'mplan.arg_upper_bound', which is a function attribute; bound the argument with 'mplan.upper_bound' (index) or 'mplan.dim_upper_bounds' (memref, tensor)}}
+func.func @arg_bound_on_argument(%a: index, %n: index {mplan.arg_upper_bound = 8 : i64}) {
+  return
+}
+
+// -----
+
+// expected-error @below {{function @upper_bound_on_function carries 'mplan.upper_bound', which bounds an argument; put it on the argument, or 'mplan.arg_upper_bound' on the function for every argument without a bound}}
+func.func @upper_bound_on_function(%n: index) attributes {mplan.upper_bound = 8 : i64} {
+  return
+}
+
+// -----
+
+// expected-error @below {{function @dim_bounds_on_function carries 'mplan.dim_upper_bounds', which bounds an argument}}
+func.func @dim_bounds_on_function(%x: memref<?xf32>) attributes {mplan.dim_upper_bounds = array<i64: 4>} {
+  return
+}
+
+// -----
+
+// expected-error @below {{result #0 of @upper_bound_on_result carries 'mplan.upper_bound', which bounds function arguments only}}
+func.func @upper_bound_on_result(%n: index) -> (index {mplan.upper_bound = 8 : i64}) {
+  return %n : index
+}
+
+// -----
+
+// expected-error @below {{result #1 of @negative_on_result carries 'mplan.upper_bound', which bounds function arguments only}}
+func.func @negative_on_result(%n: index) -> (index, index {mplan.upper_bound = -8 : i64}) {
+  return %n, %n : index, index
+}
