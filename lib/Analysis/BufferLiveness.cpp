@@ -111,6 +111,16 @@ bool BufferLiveness::isDeallocUse(OpOperand &use) {
   return false;
 }
 
+/// The op that frees the buffer of a deallocation use (isDeallocUse): the
+/// user, or for an extract_strided_metadata feeding deallocations the first of
+/// them.
+static Operation *getDeallocatingOp(OpOperand &use) {
+  auto metadata = dyn_cast<memref::ExtractStridedMetadataOp>(use.getOwner());
+  if (!metadata)
+    return use.getOwner();
+  return getDeallocatingOp(*metadata.getBaseBuffer().getUses().begin());
+}
+
 /// True if `use` is an operand of a call that mplan-mark-calls found its
 /// callee only uses while it runs: not kept, and not aliased by the results.
 static bool isNoCaptureUse(OpOperand &use) {
@@ -612,7 +622,7 @@ BufferLiveness::computeReason(Value def, ArrayRef<Value> aliases) const {
     for (OpOperand &use : alias.getUses()) {
       if (isDeallocUse(use)) {
         if (!derivesOnlyFrom(use.get(), def))
-          return "deallocated by " + opName(use.getOwner()) +
+          return "deallocated by " + opName(getDeallocatingOp(use)) +
                  " through a value that may alias other buffers";
         continue;
       }
@@ -637,7 +647,7 @@ BufferLiveness::getArgumentCaptureReason(BlockArgument arg) {
   for (Value alias : closure)
     for (OpOperand &use : alias.getUses()) {
       if (isDeallocUse(use))
-        return "deallocated by " + opName(use.getOwner());
+        return "deallocated by " + opName(getDeallocatingOp(use));
       if (std::optional<std::string> reason = getCaptureReason(use, funcOp))
         return reason;
     }

@@ -137,3 +137,23 @@ func.func @merged_dealloc(%arg0: memref<4xf32>, %c: i1) {
   memref.dealloc %s : memref<4xf32>
   return
 }
+
+// -----
+
+// The same through bufferization.dealloc of the select's base buffer (the form upstream's
+// ownership-based deallocation gives): the reason names the op that frees, not the
+// memref.extract_strided_metadata in between (issue 30).
+// CHECK-LABEL: func @merged_bufferization_dealloc
+// CHECK-NOT: mplan.alloc_tensor
+func.func @merged_bufferization_dealloc(%arg0: memref<4xf32>, %c: i1) {
+  // expected-remark @below {{buffer left unplanned: deallocated by 'bufferization.dealloc' through a value that may alias other buffers}}
+  %a = memref.alloc() : memref<4xf32>
+  // expected-remark @below {{buffer left unplanned: deallocated by 'bufferization.dealloc' through a value that may alias other buffers}}
+  %b = memref.alloc() : memref<4xf32>
+  %s = arith.select %c, %a, %b : memref<4xf32>
+  memref.copy %arg0, %s : memref<4xf32> to memref<4xf32>
+  %base, %offset, %size, %stride = memref.extract_strided_metadata %s : memref<4xf32> -> memref<f32>, index, index, index
+  %true = arith.constant true
+  bufferization.dealloc (%base : memref<f32>) if (%true)
+  return
+}
