@@ -743,12 +743,36 @@ static void warnIfNotBufferized(func::FuncOp func) {
            "(--one-shot-bufferize=\"bufferize-function-boundaries\")";
 }
 
+/// Remarks at each `builtin.module` nested in `module` that holds function
+/// bodies: the pass plans the functions of the module it runs on, as a
+/// symbol table of its own (the report, the calls between planned functions
+/// and the arenas they hand on are per module), and a nested module is one
+/// too. The remark says how to plan it: by nesting the pass.
+static void remarkNestedModules(ModuleOp module) {
+  for (auto nested : module.getOps<ModuleOp>()) {
+    SmallVector<std::string> names;
+    nested.walk([&](func::FuncOp func) {
+      if (!func.isExternal())
+        names.push_back("@" + func.getSymName().str());
+    });
+    if (names.empty())
+      continue;
+    nested.emitRemark("the functions of this nested 'builtin.module' (")
+        << llvm::join(names, ", ")
+        << ") are not planned: the pass plans the module it runs on; nest it "
+           "to plan this one (e.g. "
+           "--pass-pipeline=\"builtin.module(builtin.module("
+           "mplan-plan-pipeline))\")";
+  }
+}
+
 LogicalResult mlir::mplan::planModule(
     ModuleOp module, StringRef pass, const MPlanPlanBuffersOptions &options,
     llvm::function_ref<LogicalResult(func::FuncOp)> prepare) {
   if (failed(verifyOptions(module, pass, options)) ||
       failed(verifyOptOutAttrs(module)))
     return failure();
+  remarkNestedModules(module);
   std::vector<FunctionPlanReport> reports;
   for (auto func : module.getOps<func::FuncOp>()) {
     if (func.isExternal())
