@@ -80,6 +80,11 @@ struct CaptureDecision {
   std::string unboundedReason;
 };
 
+/// The largest buffer the planner places: 256 TiB, beyond any address space
+/// in use, and far enough below 2^63 that alignment padding and the sums of
+/// the planner's bound never overflow for any realistic number of buffers.
+static constexpr int64_t kMaxPlannedBytes = int64_t(1) << 48;
+
 /// The upper-bound shape of the dynamically shaped `alloc`, or why it has
 /// none: a dynamic size without a constant upper bound, or a buffer larger
 /// than `maxBoundBytes` at its bounds (IREE had to cap its bounded
@@ -130,7 +135,7 @@ static FailureOr<UpperBoundShape> computeUpperBoundShape(memref::AllocOp alloc,
       MemRefType::get(shape, type.getElementType(), MemRefLayoutAttrInterface(),
                       type.getMemorySpace());
   FailureOr<int64_t> bytes = getMemRefByteSize(staticType);
-  if (failed(bytes) || *bytes > maxBoundBytes) {
+  if (failed(bytes) || *bytes > std::min(maxBoundBytes, kMaxPlannedBytes)) {
     std::string text;
     llvm::raw_string_ostream message(text);
     message << "dynamic shape: the upper bound (" << source << ") gives ";
@@ -138,19 +143,18 @@ static FailureOr<UpperBoundShape> computeUpperBoundShape(memref::AllocOp alloc,
       message << "a byte size that overflows int64";
     else
       message << *bytes << " bytes";
-    message << ", above the cap of " << maxBoundBytes
-            << " bytes (max-bound-bytes)";
+    // Static buffers above kMaxPlannedBytes are left unplanned too.
+    if (succeeded(bytes) && *bytes <= maxBoundBytes)
+      message << ", above the 2^48 bytes a planned buffer may take";
+    else
+      message << ", above the cap of " << maxBoundBytes
+              << " bytes (max-bound-bytes)";
     reason = text;
     return failure();
   }
   return UpperBoundShape{staticType, source, std::move(dimSources),
                          std::move(dimStated)};
 }
-
-/// The largest buffer the planner places: 256 TiB, beyond any address space
-/// in use, and far enough below 2^63 that alignment padding and the sums of
-/// the planner's bound never overflow for any realistic number of buffers.
-static constexpr int64_t kMaxPlannedBytes = int64_t(1) << 48;
 
 /// Whether and how `alloc` becomes an mplan.alloc_tensor.
 static CaptureDecision decideCapture(memref::AllocOp alloc,
