@@ -11,7 +11,7 @@
 // CHECK:       mplan.alloc_dynamic id(1)
 // REPORT:      "name": "above_planner_limit"
 // REPORT:      "buffers": []
-func.func @above_planner_limit(%n: index {mplan.upper_bound = 1152921504606846975 : i64}) {
+func.func @above_planner_limit(%n: index {mplan.upper_bound = 1152921504606846975 : i64}) -> f32 {
   %cst = arith.constant 1.0 : f32
   %c1 = arith.constant 1 : index
   %s = arith.addi %n, %c1 : index
@@ -21,7 +21,9 @@ func.func @above_planner_limit(%n: index {mplan.upper_bound = 115292150460684697
   // expected-remark @below {{buffer sized at run time}}
   %b = memref.alloc(%s) : memref<?xf32>
   linalg.fill ins(%cst : f32) outs(%b : memref<?xf32>)
+  %c0 = arith.constant 0 : index
+  %x = memref.load %a[%c0] : memref<?xf32>
   memref.dealloc %a : memref<?xf32>
   memref.dealloc %b : memref<?xf32>
-  return
+  return %x : f32
 }
