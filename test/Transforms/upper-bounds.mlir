@@ -196,3 +196,21 @@ func.func @overflowing_bounds(%n: index {mplan.upper_bound = 9223372036854775807
   memref.dealloc %c : memref<?xi8>
   return
 }
+
+// -----
+
+// A bound the IR alone gives that does not fit (min(%n, 2^63 - 1) + 1 <= 2^63) is no bound
+// either, and the stated bound of %n is tried as when the IR gives none: 17. The IR's bound
+// came back as -2^63 and the buffer was captured at 0 elements.
+// CHECK-LABEL: func @ir_bound_overflows
+// CHECK:       mplan.alloc_tensor id(0) {mplan.bound = "dimension 0 <= 17 (mplan.upper_bound 16 of %arg0)"} -> memref<17xf32>
+func.func @ir_bound_overflows(%n: index {mplan.upper_bound = 16 : i64}) {
+  %cst = arith.constant 1.0 : f32
+  %c1 = arith.constant 1 : index
+  %m = affine.min affine_map<(d0) -> (d0, 9223372036854775807)>(%n)
+  %s = arith.addi %m, %c1 : index
+  %a = memref.alloc(%s) : memref<?xf32>
+  linalg.fill ins(%cst : f32) outs(%a : memref<?xf32>)
+  memref.dealloc %a : memref<?xf32>
+  return
+}
