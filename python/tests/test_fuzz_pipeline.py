@@ -20,7 +20,7 @@ OLD_KINDS = ["tensor", "options", "escape", "realloc", "spaces", "elems", "paral
 
 def test_kinds_keep_their_order_and_new_ones_follow():
     assert kinds.KINDS[:len(OLD_KINDS)] == OLD_KINDS
-    assert {"merge", "views", "bounds"} <= set(kinds.KINDS[len(OLD_KINDS):])
+    assert {"merge", "views", "bounds", "pointers"} <= set(kinds.KINDS[len(OLD_KINDS):])
 
 
 @pytest.mark.parametrize("kind", kinds.KINDS)
@@ -134,3 +134,31 @@ def test_a_wrong_output_of_the_lowered_program_is_a_failure_named_by_its_cause(t
     assert {m for _, m in res.fails} == {
         "output differs from baseline (not with alias-scopes=false: the alias scopes)"}
     assert all("(observed)" not in what for what, _ in res.fails)
+
+
+def test_pointers_generates_each_family_and_runs_sequence_best(tmp_path, monkeypatch):
+    """Kind `pointers`: seed s is family s mod 3 (copy, seq, callee); every program upstream
+    parses, writes through an !llvm.ptr made from an aligned pointer (copy, seq) or hands a
+    callee a subview it reaches past with a reinterpret_cast or the aligned pointer (callee);
+    one planned run is sequence=best."""
+    for seed in range(6):
+        text = runner.generate(seed, "pointers")
+        family = ["copy", "seq", "callee"][seed % 3]
+        assert f"// family: {family}" in text
+        p = subprocess.run([str(MLIR_BIN / "mlir-opt"), "-o", "/dev/null"], input=text,
+                           capture_output=True, text=True)
+        assert p.returncode == 0, f"seed {seed}: {p.stderr}"
+        f0 = text[text.index("func.func @f0"):]
+        f0 = f0[:f0.index("\n}\n")]
+        if family == "callee":
+            assert re.search(r"call @g\d+\(%sv", f0)
+            assert re.search(r"memref\.(reinterpret_cast %m|extract_aligned_pointer_as_index %m)", text)
+        else:
+            assert "memref.extract_aligned_pointer_as_index" in f0 and "llvm.inttoptr" in f0
+            assert re.search(r"llvm\.(store|load)|llvm\.intr\.memset", f0)
+    for seed in range(6):
+        sh, log = fake_sh(False)
+        monkeypatch.setattr(runner, "sh", sh)
+        res = runner.run_seed(seed, FakeArgs(tmp_path), "pointers")
+        assert res.outcome == "ok", res.fails
+        assert any("sequence=best" in c for c in log if "mplan-plan-pipeline" in c), seed
