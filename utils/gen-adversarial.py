@@ -10,6 +10,8 @@
   gen-adversarial.py viewchain N    a heap arena and a chain of N memref.cast /
                                     arith.select views of one of its buffers,
                                     loaded and stored at its end (lowered IR)
+  gen-adversarial.py dynamic N      N run-time sized buffers (sizes from an
+                                    argument), all live at once
 
 Deterministic (fixed seed), no dependencies beyond the standard library. The
 tests keep N small enough for CI (1e5 buffers / ops); docs/hardening.md gives
@@ -130,12 +132,33 @@ def gen_viewchain(n, out):
               f"  memref.dealloc %arena : memref<32xi8>\n  return\n}}\n")
 
 
+def gen_dynamic(n, out):
+    # Each buffer is filled, then all are read at the end: every pair is live
+    # at once, so a symbolic plan orders all of them.
+    out.write("func.func @dynamic(%n: index, %out: memref<?xf32>) {\n"
+              "  %c0 = arith.constant 0 : index\n"
+              "  %cst = arith.constant 1.0 : f32\n")
+    lines = []
+    for i in range(n):
+        lines.append(f"  %b{i} = memref.alloc(%n) : memref<?xf32>\n"
+                     f"  linalg.fill ins(%cst : f32) outs(%b{i} : memref<?xf32>)\n")
+    lines.append("  %s0 = arith.constant 0.0 : f32\n")
+    for i in range(n):
+        lines.append(f"  %x{i} = memref.load %b{i}[%c0] : memref<?xf32>\n"
+                     f"  %s{i + 1} = arith.addf %s{i}, %x{i} : f32\n")
+    lines.append(f"  memref.store %s{n}, %out[%c0] : memref<?xf32>\n")
+    for i in range(n):
+        lines.append(f"  memref.dealloc %b{i} : memref<?xf32>\n")
+    out.write("".join(lines))
+    out.write("  return\n}\n")
+
+
 def main():
     if len(sys.argv) != 3:
         sys.exit(__doc__)
     kind, n = sys.argv[1], int(sys.argv[2])
     gens = {"csv": gen_csv, "ops": gen_ops, "nested": gen_nested, "loops": gen_loops,
-            "blocks": gen_blocks, "viewchain": gen_viewchain}
+            "blocks": gen_blocks, "viewchain": gen_viewchain, "dynamic": gen_dynamic}
     if kind not in gens:
         sys.exit(__doc__)
     gens[kind](n, sys.stdout)

@@ -413,6 +413,50 @@ static std::string describeSize(AllocDynamicOp op) {
   return text;
 }
 
+/// The `above` lists of a symbolic plan, as ranks in `order` (`buffers`
+/// sorted by their offsets in a plan): each buffer is above the lower-ranked
+/// buffers live at the same time, transitively reduced. A buffer that a kept
+/// entry is already above, directly or through others, ends at or below
+/// that entry's offset at any sizes, so dropping it changes no offset; the
+/// reduction keeps the plan's arithmetic linear when many run-time sized
+/// buffers are live at once (1,500 of them gave 1.1M `arith.maxui` in
+/// convert-mplan-to-memref with every pair listed). Each list is in
+/// ascending rank; O(n^2) time in the worst case, O(n) extra memory.
+static SmallVector<SmallVector<unsigned>>
+reduceAbove(ArrayRef<::mplan::Buffer> buffers, ArrayRef<unsigned> order) {
+  SmallVector<SmallVector<unsigned>> belowRanks(order.size());
+  // reachedAt[r] == rank: r is below a kept entry of the buffer at `rank`.
+  SmallVector<unsigned> reachedAt(order.size(), ~0u);
+  SmallVector<unsigned> candidates, stack;
+  for (auto [rank, index] : llvm::enumerate(order)) {
+    const ::mplan::Buffer &buffer = buffers[index];
+    candidates.clear();
+    for (unsigned lower = 0; lower < rank; ++lower) {
+      const ::mplan::Buffer &other = buffers[order[lower]];
+      if (other.start < buffer.end && buffer.start < other.end)
+        candidates.push_back(lower);
+    }
+    // Highest rank first: entries only point to lower ranks, so a candidate
+    // can only be reached from one ranked above it; nothing below the
+    // lowest candidate needs to be visited.
+    SmallVector<unsigned> &kept = belowRanks[rank];
+    for (unsigned candidate : llvm::reverse(candidates)) {
+      if (reachedAt[candidate] == rank)
+        continue;
+      kept.push_back(candidate);
+      stack.push_back(candidate);
+      while (!stack.empty())
+        for (unsigned deeper : belowRanks[stack.pop_back_val()])
+          if (deeper >= candidates.front() && reachedAt[deeper] != rank) {
+            reachedAt[deeper] = rank;
+            stack.push_back(deeper);
+          }
+    }
+    std::reverse(kept.begin(), kept.end());
+  }
+  return belowRanks;
+}
+
 /// Plans the run-time sized buffers of `func` (unplanned mplan.alloc_dynamic
 /// ops) into its default-space slab `slab` (created if null): their sizes
 /// are recomputed right before the slab, and a symbolic plan orders every two
@@ -499,15 +543,14 @@ static LogicalResult planDynamicBuffers(func::FuncOp func,
   SmallVector<int64_t> offsetsAtHint(ops.size());
   int64_t arenaAtHint = slab.getType().getSize();
   SmallVector<std::string> ends;
+  SmallVector<SmallVector<unsigned>> belowRanks = reduceAbove(buffers, order);
   for (auto [rank, index] : llvm::enumerate(order)) {
     AllocDynamicOp op = ops[index];
     LiveRange range = liveness.getLiveRange(op.getResult());
     SmallVector<int64_t> above;
     int64_t offset = slab.getType().getSize();
-    for (unsigned earlier : ArrayRef<unsigned>(order).take_front(rank)) {
-      if (buffers[earlier].start >= buffers[index].end ||
-          buffers[index].start >= buffers[earlier].end)
-        continue;
+    for (unsigned lower : belowRanks[rank]) {
+      unsigned earlier = order[lower];
       above.push_back(ops[earlier].getId());
       offset = std::max(offset, offsetsAtHint[earlier] + buffers[earlier].size);
     }

@@ -196,45 +196,65 @@ static SmallVector<AllocDynamicOp> getDynamicBuffers(AllocSlabOp slab) {
   return ops;
 }
 
-/// Checks that `above` of the run-time sized buffers of `slab` names buffers
-/// of the slab and is acyclic (verify-plan checks it too, with live ranges).
-static LogicalResult checkSymbolicPlan(AllocSlabOp slab,
-                                       DominanceInfo &dominance) {
+/// The run-time sized buffers of `slab` in an order where every buffer comes
+/// after the buffers it is placed above: depth-first over `above` from each
+/// buffer in program order, iteratively (a chain of `above` may be as long as
+/// the number of buffers). Fails with an error at a buffer if `above` names a
+/// buffer that is not a run-time sized buffer of the slab or has a cycle
+/// (verify-plan checks it too, with live ranges).
+static FailureOr<SmallVector<AllocDynamicOp>>
+getSymbolicPlanOrder(AllocSlabOp slab) {
   SmallVector<AllocDynamicOp> ops = getDynamicBuffers(slab);
   llvm::DenseMap<int64_t, AllocDynamicOp> byId;
-  for (AllocDynamicOp op : ops) {
+  for (AllocDynamicOp op : ops)
     byId[op.getId()] = op;
-    // The plan is evaluated where the slab is allocated.
-    for (Value size : op.getSizes())
-      if (!dominance.properlyDominates(size, slab))
-        return op.emitOpError("has a size that is not computed before its "
-                              "slab is allocated");
-  }
+  SmallVector<AllocDynamicOp> sorted;
   // 0: unvisited, 1: on the stack, 2: done.
   llvm::DenseMap<Operation *, int> state;
-  std::function<LogicalResult(AllocDynamicOp)> visit =
-      [&](AllocDynamicOp op) -> LogicalResult {
-    int &mark = state[op];
-    if (mark == 2)
-      return success();
-    if (mark == 1)
-      return op.emitOpError("is placed above itself through 'above'");
-    mark = 1;
-    for (int64_t id : op.getAboveAttr().asArrayRef()) {
+  SmallVector<std::pair<AllocDynamicOp, unsigned>> stack; // op, next entry
+  for (AllocDynamicOp root : ops) {
+    if (state[root] != 0)
+      continue;
+    state[root] = 1;
+    stack.push_back({root, 0});
+    while (!stack.empty()) {
+      auto &[op, next] = stack.back();
+      ArrayRef<int64_t> above = op.getAboveAttr().asArrayRef();
+      if (next == above.size()) {
+        state[op] = 2;
+        sorted.push_back(op);
+        stack.pop_back();
+        continue;
+      }
+      int64_t id = above[next++];
       AllocDynamicOp below = byId.lookup(id);
       if (!below)
         return op.emitOpError("is placed above id ")
                << id << ", which is no run-time sized buffer of its slab";
-      if (failed(visit(below)))
-        return failure();
+      int &mark = state[below];
+      if (mark == 1)
+        return below.emitOpError("is placed above itself through 'above'");
+      if (mark == 0) {
+        mark = 1;
+        stack.push_back({below, 0});
+      }
     }
-    state[op] = 2;
-    return success();
-  };
-  for (AllocDynamicOp op : ops)
-    if (failed(visit(op)))
-      return failure();
-  return success();
+  }
+  return sorted;
+}
+
+/// Checks that the sizes of the run-time sized buffers of `slab` are
+/// computed before it and that `above` is well formed
+/// (getSymbolicPlanOrder).
+static LogicalResult checkSymbolicPlan(AllocSlabOp slab,
+                                       DominanceInfo &dominance) {
+  // The plan is evaluated where the slab is allocated.
+  for (AllocDynamicOp op : getDynamicBuffers(slab))
+    for (Value size : op.getSizes())
+      if (!dominance.properlyDominates(size, slab))
+        return op.emitOpError("has a size that is not computed before its "
+                              "slab is allocated");
+  return getSymbolicPlanOrder(slab);
 }
 
 /// Evaluates the symbolic plan of the run-time sized buffers of `slab` (
@@ -246,7 +266,8 @@ static Value buildSymbolicPlan(OpBuilder &builder, AllocSlabOp slab,
                                llvm::DenseMap<Operation *, Value> &offsets,
                                const IRMapping &sizes = IRMapping()) {
   Location loc = slab.getLoc();
-  SmallVector<AllocDynamicOp> ops = getDynamicBuffers(slab);
+  // Checked by checkSymbolicPlan before anything changed.
+  SmallVector<AllocDynamicOp> ops = *getSymbolicPlanOrder(slab);
   llvm::DenseMap<int64_t, AllocDynamicOp> byId;
   for (AllocDynamicOp op : ops)
     byId[op.getId()] = op;
@@ -262,15 +283,13 @@ static Value buildSymbolicPlan(OpBuilder &builder, AllocSlabOp slab,
     Value notMask = arith::ConstantIndexOp::create(builder, loc, -alignment);
     return arith::AndIOp::create(builder, loc, sum, notMask);
   };
-  // Depth-first over `above`, so that every buffer's offset follows the
-  // ends of the buffers below it.
-  std::function<Value(AllocDynamicOp)> place = [&](AllocDynamicOp op) {
-    if (Value end = ends.lookup(op))
-      return end;
+  // Every buffer's offset follows the ends of the buffers below it, which
+  // come earlier in `ops`.
+  auto place = [&](AllocDynamicOp op) {
     Value offset = base;
     for (int64_t id : op.getAboveAttr().asArrayRef())
-      offset =
-          arith::MaxUIOp::create(builder, loc, offset, place(byId.lookup(id)));
+      offset = arith::MaxUIOp::create(builder, loc, offset,
+                                      ends.lookup(byId.lookup(id)));
     offset = alignUp(offset, op.getEffectiveAlignment());
     Value bytes =
         arith::ConstantIndexOp::create(builder, loc, *op.getStaticByteFactor());
@@ -280,10 +299,16 @@ static Value buildSymbolicPlan(OpBuilder &builder, AllocSlabOp slab,
     Value end = arith::AddIOp::create(builder, loc, offset, bytes);
     offsets[op] = offset;
     ends[op] = end;
-    return end;
   };
-  for (AllocDynamicOp op : ops)
-    total = arith::MaxUIOp::create(builder, loc, total, place(op));
+  // In program order, each buffer right after the buffers below it that are
+  // not placed yet: `ops` is the depth-first post-order from the buffers in
+  // program order, so those are the next ones in it.
+  auto next = ops.begin();
+  for (AllocDynamicOp op : getDynamicBuffers(slab)) {
+    while (!ends.count(op))
+      place(*next++);
+    total = arith::MaxUIOp::create(builder, loc, total, ends.lookup(op));
+  }
   return total;
 }
 
