@@ -33,7 +33,8 @@
 //     as edges of the call graph.
 //
 // arena=argument: every function named in `functions=` (default: every
-// function with a default-memory-space slab but `main`) takes its
+// function with a default-memory-space slab but `main` and but those used
+// other than by direct calls, which get a remark) takes its
 // default-space arena as a trailing `memref<Nxi8>` parameter; its slabs in
 // other memory spaces keep a heap arena in their space (a caller has in
 // general no arena in that space to slice from, and spaces such as GPU
@@ -1016,10 +1017,11 @@ LogicalResult ConvertMPlanToMemRefPass::lowerArgumentArenas(
       argFuncs[func] = {};
     }
   }
-  if (argFuncs.empty())
-    return success();
 
-  // Every use of such a function must be a func.call we can rewrite.
+  // Every use of such a function must be a func.call we can rewrite. By
+  // default, a function used otherwise (its address taken by func.constant,
+  // say) is left out with a remark; one named in functions= is an error.
+  SmallVector<func::FuncOp> leftOut;
   for (auto &[func, info] : argFuncs) {
     std::optional<SymbolTable::UseRange> uses =
         SymbolTable::getSymbolUses(func, module);
@@ -1029,13 +1031,26 @@ LogicalResult ConvertMPlanToMemRefPass::lowerArgumentArenas(
              << func.getSymName() << "'";
     for (const SymbolTable::SymbolUse &use : *uses) {
       auto call = dyn_cast<func::CallOp>(use.getUser());
-      if (!call || !call->getParentOfType<func::FuncOp>())
+      if (call && call->getParentOfType<func::FuncOp>())
+        continue;
+      if (!functions.empty())
         return use.getUser()->emitOpError("uses function '")
                << func.getSymName()
                << "', which takes its arena from the caller (arena=argument); "
                   "only direct func.call ops inside func.func can pass it";
+      use.getUser()->emitRemark("function '")
+          << func.getSymName()
+          << "' keeps its own heap arena (arena=argument): this use of it is "
+             "not a direct func.call inside a func.func, which could not pass "
+             "an arena";
+      leftOut.push_back(func);
+      break;
     }
   }
+  for (func::FuncOp func : leftOut)
+    argFuncs.erase(func);
+  if (argFuncs.empty())
+    return success();
 
   // Calls from a function without a slab, calls inside a recursive cycle
   // (the callee's size was not final when its caller was processed) and

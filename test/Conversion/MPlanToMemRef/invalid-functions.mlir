@@ -20,3 +20,19 @@ func.func @noslab() {
 
 // expected-error @below {{--convert-mplan-to-memref option 'functions': function 'noslab' has no body}}
 func.func private @noslab()
+
+// -----
+
+// Named in functions=, a function whose address is taken is an error at the use (by
+// default it is left out with a remark: argument-address-taken.mlir).
+func.func @noslab() {
+  %s = mplan.alloc_slab : !mplan.slab<64, 64>
+  mplan.release_slab %s : !mplan.slab<64, 64>
+  return
+}
+
+func.func @taker() -> (() -> ()) {
+  // expected-error @below {{uses function 'noslab', which takes its arena from the caller (arena=argument); only direct func.call ops inside func.func can pass it}}
+  %f = func.constant @noslab : () -> ()
+  return %f : () -> ()
+}
