@@ -280,6 +280,15 @@ static std::string describePeak(const SlabBuffers &slab, size_t limit = 8) {
   return text;
 }
 
+/// The return-like terminators of the blocks of `func`'s body.
+static SmallVector<Operation *> getReturns(func::FuncOp func) {
+  SmallVector<Operation *> returns;
+  for (Block &block : func.getBody())
+    if (block.getTerminator()->hasTrait<OpTrait::ReturnLike>())
+      returns.push_back(block.getTerminator());
+  return returns;
+}
+
 /// Creates a slab of `size` bytes at the top of `func`, released before every
 /// return.
 static AllocSlabOp createSlab(func::FuncOp func, int64_t size,
@@ -288,11 +297,9 @@ static AllocSlabOp createSlab(func::FuncOp func, int64_t size,
   OpBuilder builder(ctx);
   builder.setInsertionPointToStart(&func.getBody().front());
   auto slab = AllocSlabOp::create(
-      builder, func.getLoc(), SlabType::get(ctx, size, alignment, memorySpace));
-  for (Block &block : func.getBody()) {
-    Operation *terminator = block.getTerminator();
-    if (!terminator->hasTrait<OpTrait::ReturnLike>())
-      continue;
+      builder, func.getLoc(), SlabType::get(ctx, size, alignment, memorySpace),
+      /*capacity=*/IntegerAttr());
+  for (Operation *terminator : getReturns(func)) {
     builder.setInsertionPoint(terminator);
     ReleaseSlabOp::create(builder, terminator->getLoc(), slab.getResult());
   }
@@ -338,6 +345,9 @@ static FailureOr<AllocSlabOp> planSlab(func::FuncOp func,
   OpBuilder builder(func.getContext());
   AllocSlabOp slabOp =
       createSlab(func, plan->arenaSize, slab.alignment, slab.memorySpace);
+  // What the lowering checks callee arenas nested in this one against.
+  if (capacity > 0)
+    slabOp.setCapacityAttr(builder.getI64IntegerAttr(capacity));
   Value slabValue = slabOp.getResult();
 
   for (auto [constOp, buffer, offset] :
@@ -457,6 +467,42 @@ reduceAbove(ArrayRef<::mplan::Buffer> buffers, ArrayRef<unsigned> order) {
   return belowRanks;
 }
 
+/// Gives each run-time sized buffer of `ops` (in the default memory space of
+/// `func`, which has a capacity of `capacity` bytes) its own allocation
+/// outside the slab, where it cannot push the slab past the capacity at run
+/// time: a `memref.alloc` of its sizes (recomputed there) at the start of the
+/// function, freed before every return, marked unplanned with the reason and
+/// listed in the report's `unmanaged`.
+static void allocateOutsideSlab(func::FuncOp func, ArrayRef<AllocDynamicOp> ops,
+                                int64_t capacity, FunctionPlanReport &report) {
+  std::string reason =
+      "run-time sized in memory space 'default', which has a capacity of " +
+      std::to_string(capacity) +
+      " bytes: allocated on its own (memref.alloc at the function's start, "
+      "freed at its returns), outside the capped slab";
+  OpBuilder builder = OpBuilder::atBlockBegin(&func.getBody().front());
+  IRMapping mapping;
+  SmallVector<memref::AllocOp> allocs;
+  for (AllocDynamicOp op : ops) {
+    SmallVector<Value> sizes = cloneAtEntry(builder, op.getSizes(), mapping);
+    std::optional<int64_t> alignment = op.getAlignment();
+    auto alloc = memref::AllocOp::create(
+        builder, op.getLoc(), op.getMemref().getType(), sizes,
+        alignment ? builder.getI64IntegerAttr(*alignment) : IntegerAttr());
+    alloc->setAttr(BufferLiveness::kUnplannedAttr,
+                   builder.getStringAttr(reason));
+    op.getMemref().replaceAllUsesWith(alloc.getResult());
+    op.erase();
+    allocs.push_back(alloc);
+    report.unmanaged.emplace_back(formatLoc(alloc.getLoc()), reason);
+  }
+  for (Operation *terminator : getReturns(func)) {
+    builder.setInsertionPoint(terminator);
+    for (memref::AllocOp alloc : allocs)
+      memref::DeallocOp::create(builder, terminator->getLoc(), alloc);
+  }
+}
+
 /// Plans the run-time sized buffers of `func` (unplanned mplan.alloc_dynamic
 /// ops) into its default-space slab `slab` (created if null): their sizes
 /// are recomputed right before the slab, and a symbolic plan orders every two
@@ -467,7 +513,7 @@ reduceAbove(ArrayRef<::mplan::Buffer> buffers, ArrayRef<unsigned> order) {
 static LogicalResult planDynamicBuffers(func::FuncOp func,
                                         const BufferLiveness &liveness,
                                         const MPlanPlanBuffersOptions &options,
-                                        AllocSlabOp slab,
+                                        AllocSlabOp slab, int64_t capacity,
                                         FunctionPlanReport &report) {
   SmallVector<AllocDynamicOp> ops;
   WalkResult walk = func.walk([&](AllocDynamicOp op) {
@@ -495,6 +541,10 @@ static LogicalResult planDynamicBuffers(func::FuncOp func,
     return failure();
   if (ops.empty())
     return success();
+  if (capacity > 0) {
+    allocateOutsideSlab(func, ops, capacity, report);
+    return success();
+  }
 
   // The order: the planner's plan at the hinted sizes.
   std::vector<::mplan::Buffer> buffers;
@@ -636,7 +686,8 @@ mlir::mplan::planBuffersInFunction(func::FuncOp func,
     if (!slab.memorySpace)
       defaultSlab = *planned;
   }
-  return planDynamicBuffers(func, liveness, options, defaultSlab, report);
+  return planDynamicBuffers(func, liveness, options, defaultSlab,
+                            capacities->lookup(formatMemorySpace({})), report);
 }
 
 /// Writes the fields of one slab's plan (strategy, sizes, buffers) into the

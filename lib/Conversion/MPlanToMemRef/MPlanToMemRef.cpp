@@ -75,6 +75,7 @@
 #include "mplan/Analysis/PlanVerifier.h"
 #include "mplan/Conversion/Passes.h"
 #include "mplan/Dialect/MPlan/IR/MPlanOps.h"
+#include "mplan/Support/CheckedMath.h"
 #include "mplan/Transforms/OptionErrors.h"
 
 #include "mlir/IR/Builders.h"
@@ -721,6 +722,31 @@ static int64_t firstFit(ArrayRef<Placed> placed, LiveRange live, int64_t size,
   return offset;
 }
 
+/// Fails with an error at `call` if `slab`, the arena of its caller, `size`
+/// bytes so far, has a capacity (mplan-plan-buffers' capacity=) that nesting
+/// the `calleeSize` bytes of `callee`'s arena in it, ending at byte `end`
+/// (nullopt: past int64), would exceed: the caller's arena as a whole is what
+/// occupies the memory space.
+static LogicalResult checkNestedCapacity(AllocSlabOp slab, int64_t size,
+                                         func::CallOp call, func::FuncOp callee,
+                                         int64_t calleeSize,
+                                         std::optional<int64_t> end) {
+  std::optional<int64_t> capacity = slab.getCapacity();
+  if (!capacity || (end && *end <= *capacity))
+    return success();
+  InFlightDiagnostic diag =
+      call.emitError("the arena of '")
+      << slab->getParentOfType<func::FuncOp>().getSymName() << "' (" << size
+      << " bytes) would need ";
+  if (end)
+    diag << std::max(size, *end);
+  else
+    diag << "more than 2^63";
+  return diag << " bytes to hold the arena of '" << callee.getSymName() << "' ("
+              << calleeSize << " bytes) at this call, above the "
+              << "capacity of " << *capacity << " bytes of its memory space";
+}
+
 /// Whether `slab` is allocated before `op` runs and in a region holding it.
 static bool slabCovers(AllocSlabOp slab, Operation *op) {
   Operation *ancestor = slab->getBlock()->findAncestorOpInBlock(*op);
@@ -735,7 +761,9 @@ static bool slabCovers(AllocSlabOp slab, Operation *op) {
 /// and passed as a trailing operand; the caller's slab grows to hold it.
 /// Fills in the arena size and alignment of `argFuncs`. Calls that get no
 /// slice are appended to `deferred` with the reason, operands unchanged.
-static void
+/// Fails with an error at the call if a slice would grow a slab with a
+/// capacity past it.
+static LogicalResult
 nestCalleeArenas(ModuleOp module, SymbolTable &symbols,
                  const llvm::MapVector<func::FuncOp, AllocSlabOp> &slabs,
                  llvm::MapVector<func::FuncOp, ArgumentArena> &argFuncs,
@@ -777,6 +805,7 @@ nestCalleeArenas(ModuleOp module, SymbolTable &symbols,
     SmallVector<Placed> placed;
     int64_t nextId = 0;
     SmallVector<std::pair<func::CallOp, AllocTensorOp>> slices;
+    int64_t grown = slab ? slab.getType().getSize() : 0;
     if (slab && !calls.empty()) {
       liveness.emplace(func);
       for (Operation *user : slab->getUsers()) {
@@ -825,6 +854,11 @@ nestCalleeArenas(ModuleOp module, SymbolTable &symbols,
       int64_t index = liveness->getIndex(call);
       LiveRange live{index, index + 1};
       int64_t offset = firstFit(placed, live, info.size, info.alignment);
+      std::optional<int64_t> end = ::mplan::checkedAdd(offset, info.size);
+      if (failed(
+              checkNestedCapacity(slab, grown, call, callee, info.size, end)))
+        return failure();
+      grown = std::max(grown, *end);
       placed.push_back({live, offset, info.size});
       auto tensor = AllocTensorOp::create(
           builder, call.getLoc(), getArenaType(ctx, info.size),
@@ -858,6 +892,7 @@ nestCalleeArenas(ModuleOp module, SymbolTable &symbols,
       it->second.runtimeSized = !getDynamicBuffers(slab).empty();
     }
   }
+  return success();
 }
 
 /// The name of the function that computes the arena size of `func`.
@@ -1057,7 +1092,8 @@ LogicalResult ConvertMPlanToMemRefPass::lowerArgumentArenas(
   // calls that may run concurrently with each other: the callee's arena
   // comes from the heap, around the call.
   SmallVector<DeferredCall> deferred;
-  nestCalleeArenas(module, symbols, slabs, argFuncs, deferred);
+  if (failed(nestCalleeArenas(module, symbols, slabs, argFuncs, deferred)))
+    return failure();
   OpBuilder builder(module.getContext());
   for (DeferredCall d : deferred) {
     auto callee = symbols.lookup<func::FuncOp>(d.call.getCallee());
@@ -1153,7 +1189,9 @@ LogicalResult ConvertMPlanToMemRefPass::lowerSharedGlobalArenas(
       argFuncs[func] = {};
   }
   SmallVector<DeferredCall> deferred;
-  nestCalleeArenas(module, symbols, defaultSlabs, argFuncs, deferred);
+  if (failed(
+          nestCalleeArenas(module, symbols, defaultSlabs, argFuncs, deferred)))
+    return failure();
 
   OpBuilder builder(ctx);
   SymbolTableCollection tables;
@@ -1380,7 +1418,7 @@ void ConvertMPlanToMemRefPass::runOnOperation() {
   if (verifyPlan) {
     WalkResult broken = module.walk([&](FunctionOpInterface func) {
       if (func.isExternal() ||
-          succeeded(mplan::verifyPlan(func.getOperation())))
+          succeeded(mlir::mplan::verifyPlan(func.getOperation())))
         return WalkResult::advance();
       return WalkResult::interrupt();
     });

@@ -314,3 +314,32 @@ func.func @dynamic_static_overflow(%n: index) {
   %0 = mplan.alloc_dynamic id(0) (%n) -> memref<?x4611686018427387904x4xf32>
   return
 }
+
+// -----
+
+// A slab's capacity bounds its size and excludes run-time sized buffers.
+func.func @slab_over_capacity() {
+  // expected-error @+1 {{size 128 exceeds its capacity of 64 bytes}}
+  %s = mplan.alloc_slab {capacity = 64 : i64} : !mplan.slab<128, 64>
+  mplan.release_slab %s : !mplan.slab<128, 64>
+  return
+}
+
+// -----
+
+func.func @slab_capacity_not_positive() {
+  // expected-error @+1 {{attribute 'capacity' failed to satisfy constraint: 64-bit signless integer attribute whose value is positive}}
+  %s = mplan.alloc_slab {capacity = 0 : i64} : !mplan.slab<0, 64>
+  mplan.release_slab %s : !mplan.slab<0, 64>
+  return
+}
+
+// -----
+
+func.func @slab_capacity_dynamic(%n: index) {
+  // expected-error @+1 {{has a capacity and holds a run-time sized buffer, which would grow it at run time}}
+  %s = mplan.alloc_slab {capacity = 128 : i64} : !mplan.slab<64, 64>
+  %a = mplan.alloc_dynamic id(0) (%n) live [1, 2) in %s above [] : !mplan.slab<64, 64> -> memref<?xf32>
+  mplan.release_slab %s : !mplan.slab<64, 64>
+  return
+}

@@ -53,6 +53,17 @@ func.func @empty() {
 
 // -----
 
+// A slab with a capacity (mplan-plan-buffers' capacity=): its size may reach it.
+// CHECK-LABEL: func @capacity
+// CHECK: mplan.alloc_slab {capacity = 64 : i64} : <64, 64>
+func.func @capacity() {
+  %slab = mplan.alloc_slab {capacity = 64 : i64} : !mplan.slab<64, 64>
+  mplan.release_slab %slab : !mplan.slab<64, 64>
+  return
+}
+
+// -----
+
 // One slab per memory space: integer spaces and dialect attributes.
 // CHECK-LABEL: func @memory_spaces
 // CHECK: mplan.alloc_slab : <64, 16, 1 : i64>

@@ -187,6 +187,21 @@ static LogicalResult verifyBufferAttrs(Operation *op, int64_t id,
   return success();
 }
 
+LogicalResult AllocSlabOp::verify() {
+  std::optional<int64_t> capacity = getCapacity();
+  if (!capacity)
+    return success();
+  if (getType().getSize() > *capacity)
+    return emitOpError("size ")
+           << getType().getSize() << " exceeds its capacity of " << *capacity
+           << " bytes";
+  for (Operation *user : getResult().getUsers())
+    if (isa<AllocDynamicOp>(user))
+      return emitOpError("has a capacity and holds a run-time sized buffer, "
+                         "which would grow it at run time");
+  return success();
+}
+
 LogicalResult AllocTensorOp::verify() {
   int64_t alignment = getAlignment().value_or(1);
   if (failed(

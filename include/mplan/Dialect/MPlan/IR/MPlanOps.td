@@ -37,10 +37,23 @@ def MPlan_AllocSlabOp : MPlan_Op<"alloc_slab"> {
     ```mlir
     %slab = mplan.alloc_slab : !mplan.slab<4096, 64>
     ```
+
+    `capacity` (set by `mplan-plan-buffers` when its memory space has a
+    `capacity=`) is the most bytes the arena may take, callee arenas nested
+    in it by `--convert-mplan-to-memref` included: the type's size is at most
+    the capacity, and such a slab holds no run-time sized buffers (they would
+    grow it at run time).
+
+    ```mlir
+    %slab = mplan.alloc_slab {capacity = 8192 : i64} : !mplan.slab<4096, 64>
+    ```
   }];
+  let arguments = (ins OptionalAttr<ConfinedAttr<I64Attr,
+                                                 [IntPositive]>>:$capacity);
   let results = (outs Res<MPlan_SlabType, "the new arena",
                           [MemAlloc<DefaultResource, 0, FullEffect>]>:$slab);
   let assemblyFormat = "attr-dict `:` type($slab)";
+  let hasVerifier = 1;
 }
 
 //===----------------------------------------------------------------------===//
