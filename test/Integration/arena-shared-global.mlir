@@ -2,9 +2,11 @@
 // decode method has: @main (whose buffers opt out with mplan.unplanned, so it has no slab)
 // calls @prefill, then @step (no slab of its own) which calls @decode, then @shared;
 // @prefill and @decode both call @shared. @shared nests in its callers' arenas; @prefill,
-// @decode and @main's call of @shared never run at once, so all three use the one global
-// from offset 0, sized for the largest of them. The planned program prints exactly what
-// upstream's unplanned program prints.
+// @decode and @main's call of @shared never run at once, so all three (and @shared's own
+// call, below) use the one global from offset 0, sized for the largest of them. @shared is public: it keeps its signature
+// and calls the arena-taking @__mplan_body_shared, which the calls in the module call
+// (arena-shared-global-entry.mlir runs such a function as the entry point). The planned
+// program prints exactly what upstream's unplanned program prints.
 //
 // RUN: mlir-opt %s %lower_to_llvm \
 // RUN:   | mlir-runner -e main -entry-point-result=void -shared-libs=%mlir_runner_libs \
@@ -23,29 +25,34 @@
 // OUT-NEXT: {{\[\[}}-0.338992,
 // OUT-COUNT-2: sizes = [4, 8]
 
-// REMARK: remark: arena=shared-global: one arena '__mplan_arena_shared' of {{[0-9]+}} bytes from offset 0 for 3 users ('prefill', 'decode', the call of 'shared' in 'main'), instead of their sum, {{[0-9]+}} bytes; not re-entrant
+// REMARK: remark: public function 'shared' keeps its signature: it calls '__mplan_body_shared', which takes its arena from the caller, as the calls in the module now do
+// REMARK: remark: arena=shared-global: one arena '__mplan_arena_shared' of {{[0-9]+}} bytes from offset 0 for 4 users ('prefill', 'decode', the call of '__mplan_body_shared' in 'shared', the call of '__mplan_body_shared' in 'main'), instead of their sum, {{[0-9]+}} bytes; not re-entrant
 // REMARK-NOT: remark
 
 // One global, no heap arena anywhere.
 // IR: memref.global "private" @__mplan_arena_shared : memref<[[N:[0-9]+]]xi8> = uninitialized {alignment = 64 : i64}
 // IR-NOT: memref.global "private" @__mplan_arena
 // IR-LABEL: func.func @shared(
+// IR-SAME: %{{[a-z0-9]+}}: memref<4x8xf32>) {
+// IR-NEXT: memref.get_global @__mplan_arena_shared : memref<[[N]]xi8>
+// IR: call @__mplan_body_shared(
+// IR-LABEL: func.func private @__mplan_body_shared(
 // IR-SAME: memref<[[S:[0-9]+]]xi8> {llvm.noalias, mplan.arena}
 // IR-NOT: mplan.arena}
 // IR-LABEL: func.func @prefill(
 // IR-NEXT: %[[G:.*]] = memref.get_global @__mplan_arena_shared : memref<[[N]]xi8> {mplan.arena}
 // IR: memref.view %[[G]]{{.*}} to memref<[[S]]xi8>
-// IR-NEXT: call @shared(
+// IR-NEXT: call @__mplan_body_shared(
 // IR-LABEL: func.func @decode(
 // IR-NEXT: %[[G:.*]] = memref.get_global @__mplan_arena_shared : memref<[[N]]xi8> {mplan.arena}
 // IR: memref.view %[[G]]{{.*}} to memref<[[S]]xi8>
-// IR-NEXT: call @shared(
+// IR-NEXT: call @__mplan_body_shared(
 // IR-LABEL: func.func @step(
 // IR-NEXT: call @decode(
 // IR-LABEL: func.func @main(
 // IR: %[[G:.*]] = memref.get_global @__mplan_arena_shared : memref<[[N]]xi8>
 // IR: memref.view %[[G]]{{.*}} to memref<[[S]]xi8>
-// IR-NEXT: call @shared(
+// IR-NEXT: call @__mplan_body_shared(
 // IR-NOT: mplan.arena}
 
 #id = affine_map<(d0, d1) -> (d0, d1)>

@@ -58,7 +58,9 @@
 // the default space, a function whose slab is at its top level, that is
 // called from another function with a slab, is not `main` or recursive and
 // is used only by direct calls nests in its callers' arenas with the
-// machinery of arena=argument. The other slabs, and the calls of nesting
+// machinery of arena=argument; a public one keeps its signature as a wrapper
+// around its arena-taking body, `__mplan_body_<name>`, which the calls in the
+// module call. The other slabs, and the calls of nesting
 // functions from callers without a slab, are the users of offset 0 of the
 // global. Each user has a holder (the function whose frame keeps it active)
 // and an inside (the call-graph nodes that run while it is active: the
@@ -1131,6 +1133,48 @@ struct SharedUser {
 };
 } // namespace
 
+/// arena=shared-global: keeps the signature of `func`, a public function of
+/// `module` that is about to take its arena from its callers, all of them
+/// direct func.call ops in the module. `func` becomes the private
+/// `__mplan_body_<name>`, which those calls call, and a new public `<name>`
+/// with the original signature and attributes calls it for callers outside
+/// the module (mlir-runner -e, C): a caller without a slab, which passes the
+/// shared global's first bytes (or a heap arena).
+static void wrapPublicFunction(ModuleOp module, func::FuncOp func,
+                               SymbolTable &symbols) {
+  SmallVector<func::CallOp> calls;
+  if (std::optional<SymbolTable::UseRange> uses =
+          SymbolTable::getSymbolUses(func, module))
+    for (const SymbolTable::SymbolUse &use : *uses)
+      calls.push_back(cast<func::CallOp>(use.getUser()));
+
+  OpBuilder builder(func.getContext());
+  builder.setInsertionPoint(func);
+  Location loc = func.getLoc();
+  auto wrapper = func::FuncOp::create(builder, loc, func.getSymName(),
+                                      func.getFunctionType());
+  wrapper->setAttrs(func->getAttrDictionary());
+  symbols.remove(func);
+  SymbolTable::setSymbolName(func, ("__mplan_body_" + func.getSymName()).str());
+  func.setPrivate();
+  // The body's signature gains the arena: no C interface for it.
+  func->removeAttr(LLVM::LLVMDialect::getEmitCWrapperAttrName());
+  StringAttr bodyName = symbols.insert(func);
+  symbols.insert(wrapper);
+
+  Block *entry = wrapper.addEntryBlock();
+  builder.setInsertionPointToStart(entry);
+  auto call = func::CallOp::create(builder, loc, func, entry->getArguments());
+  func::ReturnOp::create(builder, loc, call.getResults());
+  for (func::CallOp inModule : calls)
+    inModule.setCallee(bodyName);
+  wrapper.emitRemark("public function '")
+      << wrapper.getSymName() << "' keeps its signature: it calls '"
+      << bodyName.getValue()
+      << "', which takes its arena from the caller, as the calls in the "
+         "module now do";
+}
+
 LogicalResult ConvertMPlanToMemRefPass::lowerSharedGlobalArenas(
     ModuleOp module, SymbolTable &symbols,
     llvm::DenseMap<Value, Value> &arenas) {
@@ -1187,6 +1231,19 @@ LogicalResult ConvertMPlanToMemRefPass::lowerSharedGlobalArenas(
     }
     if (direct && fromSlab)
       argFuncs[func] = {};
+  }
+  // A public function is an entry point of the module (mlir-runner -e, a C
+  // caller): it keeps its signature as a wrapper around its arena-taking
+  // body, and the call graph gains the wrappers.
+  bool wrapped = false;
+  for (auto &argFunc : argFuncs)
+    if (argFunc.first.isPublic()) {
+      wrapPublicFunction(module, argFunc.first, symbols);
+      wrapped = true;
+    }
+  if (wrapped) {
+    graph = buildCallGraph(module);
+    hazards = findGlobalArenaHazards(graph);
   }
   SmallVector<DeferredCall> deferred;
   if (failed(

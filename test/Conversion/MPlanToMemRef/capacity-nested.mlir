@@ -7,13 +7,14 @@
 // (arena=argument, shared-global) is checked as a whole at lowering (issue 30): each
 // function fit its capacity, the caller's arena with its callee's inside must too. Here
 // @callee's 128 bytes fit at offset 0 of @fits, whose buffer is dead at the call: 128
-// bytes, at the capacity.
-// CHECK-LABEL: func.func @callee(
+// bytes, at the capacity. (The callees are private: shared-global wraps public ones,
+// shared-global.mlir.)
+// CHECK-LABEL: func.func private @callee(
 // CHECK-SAME: memref<128xi8> {llvm.noalias, mplan.arena}
 // CHECK-LABEL: func.func @fits(
 // CHECK-SAME: memref<128xi8> {llvm.noalias, mplan.arena}
 // SHARED: memref.global "private" @__mplan_arena_shared : memref<128xi8>
-func.func @callee(%x: f32) {
+func.func private @callee(%x: f32) {
   %s = mplan.alloc_slab {capacity = 128 : i64} : !mplan.slab<128, 64>
   %a = mplan.alloc_tensor id(0) live [1, 2) at %s[0] : !mplan.slab<128, 64> -> memref<32xf32>
   linalg.fill ins(%x : f32) outs(%a : memref<32xf32>)
@@ -38,7 +39,7 @@ func.func @fits(%x: f32) {
 // above the capacity of 128 that both were planned within: a located error naming the
 // caller, the callee and both sizes, with either arena kind (shared-global's remark at
 // the module is left unchecked here: shared-global.mlir checks it).
-func.func @callee(%x: f32) {
+func.func private @callee(%x: f32) {
   %s = mplan.alloc_slab {capacity = 128 : i64} : !mplan.slab<128, 64>
   %a = mplan.alloc_tensor id(0) live [1, 2) at %s[0] : !mplan.slab<128, 64> -> memref<32xf32>
   linalg.fill ins(%x : f32) outs(%a : memref<32xf32>)
@@ -62,7 +63,7 @@ func.func @caller(%x: f32) {
 
 // Two calls: @small's slice fits (bytes [64, 256)), @big's would end past the capacity
 // (bytes [64, 288)); the caller's size named is its arena's with the first slice in it.
-func.func @small(%x: f32) {
+func.func private @small(%x: f32) {
   %s = mplan.alloc_slab {capacity = 256 : i64} : !mplan.slab<192, 64>
   %a = mplan.alloc_tensor id(0) live [1, 2) at %s[0] : !mplan.slab<192, 64> -> memref<48xf32>
   linalg.fill ins(%x : f32) outs(%a : memref<48xf32>)
@@ -70,7 +71,7 @@ func.func @small(%x: f32) {
   return
 }
 
-func.func @big(%x: f32) {
+func.func private @big(%x: f32) {
   %s = mplan.alloc_slab {capacity = 256 : i64} : !mplan.slab<224, 64>
   %a = mplan.alloc_tensor id(0) live [1, 2) at %s[0] : !mplan.slab<224, 64> -> memref<56xf32>
   linalg.fill ins(%x : f32) outs(%a : memref<56xf32>)
