@@ -509,7 +509,9 @@ static void allocateOutsideSlab(func::FuncOp func, ArrayRef<AllocDynamicOp> ops,
 /// of them that are live at the same time. The order is that of their
 /// offsets in a plan of the sizes they have when every dynamic dimension is
 /// kDynamicSizeHint, so at those sizes the symbolic plan is at most that
-/// plan's arena; at any sizes it is valid.
+/// plan's arena; at any sizes it is valid. If the default space has a
+/// `capacity` (bytes; 0: none), they get their own allocations instead
+/// (allocateOutsideSlab).
 static LogicalResult planDynamicBuffers(func::FuncOp func,
                                         const BufferLiveness &liveness,
                                         const MPlanPlanBuffersOptions &options,

@@ -84,7 +84,8 @@ struct PlanPipelineOptions : public PassPipelineOptions<PlanPipelineOptions> {
       llvm::cl::desc("Capacities per memory space, SPACE:BYTES,... (SPACE: "
                      "default, an integer, or global/workgroup/private for "
                      "#gpu.address_space); a space that cannot fit is an "
-                     "error")};
+                     "error; run-time sized buffers in a space with a "
+                     "capacity get their own allocation outside its slab")};
   PassOptions::Option<bool> inplace{
       *this, "inplace",
       llvm::cl::desc("Write the output of an elementwise op over an input "

@@ -93,7 +93,9 @@ def MPlanPlanBuffers : Pass<"mplan-plan-buffers", "ModuleOp"> {
                "an integer, or global/workgroup/private for "
                "#gpu.address_space); a space whose plan does not fit is an "
                "error naming the space, the arena, the capacity, the lower "
-               "bound and the buffers live at the peak">,
+               "bound and the buffers live at the peak; run-time sized "
+               "buffers in a space with a capacity get their own allocation "
+               "outside its slab">,
   ];
 }
 
@@ -131,7 +133,9 @@ def MPlanPlan : Pass<"mplan-plan", "ModuleOp"> {
                "an integer, or global/workgroup/private for "
                "#gpu.address_space); a space whose plan does not fit is an "
                "error naming the space, the arena, the capacity, the lower "
-               "bound and the buffers live at the peak">,
+               "bound and the buffers live at the peak; run-time sized "
+               "buffers in a space with a capacity get their own allocation "
+               "outside its slab">,
     Option<"sequence", "sequence", "std::string", /*default=*/"\"program\"",
            "Order the ops of each function to lower the max-live bound "
            "after copy elision, as mplan-sequence does (program: keep the "

@@ -860,7 +860,8 @@ nestCalleeArenas(ModuleOp module, SymbolTable &symbols,
       if (failed(
               checkNestedCapacity(slab, grown, call, callee, info.size, end)))
         return failure();
-      grown = std::max(grown, *end);
+      if (end)
+        grown = std::max(grown, *end);
       placed.push_back({live, offset, info.size});
       auto tensor = AllocTensorOp::create(
           builder, call.getLoc(), getArenaType(ctx, info.size),
