@@ -728,7 +728,8 @@ static int64_t firstFit(ArrayRef<Placed> placed, LiveRange live, int64_t size,
 /// bytes so far, has a capacity (mplan-plan-buffers' capacity=) that nesting
 /// the `calleeSize` bytes of `callee`'s arena in it, ending at byte `end`
 /// (nullopt: past int64), would exceed: the caller's arena as a whole is what
-/// occupies the memory space.
+/// occupies the memory space (the default one: only default-space arenas
+/// nest).
 static LogicalResult checkNestedCapacity(AllocSlabOp slab, int64_t size,
                                          func::CallOp call, func::FuncOp callee,
                                          int64_t calleeSize,
@@ -746,7 +747,8 @@ static LogicalResult checkNestedCapacity(AllocSlabOp slab, int64_t size,
     diag << "more than 2^63";
   return diag << " bytes to hold the arena of '" << callee.getSymName() << "' ("
               << calleeSize << " bytes) at this call, above the "
-              << "capacity of " << *capacity << " bytes of its memory space";
+              << "capacity of " << *capacity
+              << " bytes of memory space 'default'";
 }
 
 /// Whether `slab` is allocated before `op` runs and in a region holding it.

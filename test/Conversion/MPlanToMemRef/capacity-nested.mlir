@@ -51,7 +51,7 @@ func.func @caller(%x: f32) {
   %s = mplan.alloc_slab {capacity = 128 : i64} : !mplan.slab<64, 64>
   %a = mplan.alloc_tensor id(0) live [1, 5) at %s[0] : !mplan.slab<64, 64> -> memref<16xf32>
   linalg.fill ins(%x : f32) outs(%a : memref<16xf32>)
-  // expected-error @below {{the arena of 'caller' (64 bytes) would need 192 bytes to hold the arena of 'callee' (128 bytes) at this call, above the capacity of 128 bytes of its memory space}}
+  // expected-error @below {{the arena of 'caller' (64 bytes) would need 192 bytes to hold the arena of 'callee' (128 bytes) at this call, above the capacity of 128 bytes of memory space 'default'}}
   func.call @callee(%x) : (f32) -> ()
   %c0 = arith.constant 0 : index
   %v = memref.load %a[%c0] : memref<16xf32>
@@ -84,7 +84,7 @@ func.func @two(%x: f32) {
   %a = mplan.alloc_tensor id(0) live [1, 6) at %s[0] : !mplan.slab<64, 64> -> memref<16xf32>
   linalg.fill ins(%x : f32) outs(%a : memref<16xf32>)
   func.call @small(%x) : (f32) -> ()
-  // expected-error @below {{the arena of 'two' (256 bytes) would need 288 bytes to hold the arena of 'big' (224 bytes) at this call, above the capacity of 256 bytes of its memory space}}
+  // expected-error @below {{the arena of 'two' (256 bytes) would need 288 bytes to hold the arena of 'big' (224 bytes) at this call, above the capacity of 256 bytes of memory space 'default'}}
   func.call @big(%x) : (f32) -> ()
   %c0 = arith.constant 0 : index
   %v = memref.load %a[%c0] : memref<16xf32>

@@ -20,7 +20,7 @@ func.func @caller(%x: f32, %out: memref<32xf32>, %r: memref<f32>) {
   %c0 = arith.constant 0 : index
   %a = memref.alloc() : memref<16xf32>
   linalg.fill ins(%x : f32) outs(%a : memref<16xf32>)
-  // expected-error @below {{the arena of 'caller' (64 bytes) would need 192 bytes to hold the arena of 'callee' (128 bytes) at this call, above the capacity of 128 bytes of its memory space}}
+  // expected-error @below {{the arena of 'caller' (64 bytes) would need 192 bytes to hold the arena of 'callee' (128 bytes) at this call, above the capacity of 128 bytes of memory space 'default'}}
   func.call @callee(%x, %out) : (f32, memref<32xf32>) -> ()
   %v = memref.load %a[%c0] : memref<16xf32>
   memref.store %v, %r[] : memref<f32>
