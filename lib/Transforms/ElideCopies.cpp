@@ -1241,8 +1241,20 @@ bool CopyEliminator::tryCopy(Operation *copy, Value source, Value target) {
   // CSE shares one zero-filled tensor between all the matmuls of a model and
   // One-Shot Bufferize copies it into each matmul's buffer. The root stops
   // being read, and goes once only its fill is left.
+  // Never into an opted-out buffer (a DMA engine or another runtime may
+  // expect the copy itself).
+  auto mayBeOptedOut = [&](Value value) {
+    for (const PointsToTarget &target : pointsTo.getTargets(value)) {
+      const MemoryPlace &place = pointsTo.getPlace(target.place);
+      if (place.isAllocation() && place.value &&
+          BufferLiveness::isOptedOut(place.value.getDefiningOp()))
+        return true;
+    }
+    return false;
+  };
   if (std::optional<unsigned> s = getWholeRoot(source, block))
-    if (linalg::FillOp fill = getOnlyFill(*s, copyPos)) {
+    if (linalg::FillOp fill = getOnlyFill(*s, copyPos);
+        fill && !mayBeOptedOut(target)) {
       replaceCopyByFill(copy, *s, fill);
       ++copiesRemoved;
       bytesAvoided += bytes;

@@ -33,3 +33,23 @@ func.func @opted_out(%in: memref<16xf32>, %out: memref<16xf32>, %out2: memref<32
   memref.dealloc %dst : memref<32xf32>
   return
 }
+
+// A copy of a filled buffer into an opted-out buffer stays a copy (it is not
+// rewritten into a fill of the opted-out buffer).
+// CHECK-LABEL: func.func @filled_into_opted_out
+// CHECK:         %[[DMA:.*]] = memref.alloc() {mplan.unplanned} : memref<4xf32>
+// CHECK:         memref.copy %{{.*}}, %[[DMA]] : memref<4xf32> to memref<4xf32>
+// CAPTURE-LABEL: func.func @filled_into_opted_out
+// JSON:          "reason": "opted out (mplan.unplanned)"
+func.func @filled_into_opted_out(%out: memref<4xf32>) {
+  %c0 = arith.constant 0 : index
+  %zero = arith.constant 0.0 : f32
+  %x = memref.alloc() : memref<4xf32>
+  linalg.fill ins(%zero : f32) outs(%x : memref<4xf32>)
+  %dma = memref.alloc() {mplan.unplanned} : memref<4xf32>
+  memref.copy %x, %dma : memref<4xf32> to memref<4xf32>
+  %v = memref.load %dma[%c0] : memref<4xf32>
+  memref.store %v, %out[%c0] : memref<4xf32>
+  memref.dealloc %dma : memref<4xf32>
+  return
+}
