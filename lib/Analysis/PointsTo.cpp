@@ -78,16 +78,7 @@ PointsToAnalysis::PointsToAnalysis(Operation *funcOp) : funcOp(funcOp) {
     for (BlockArgument arg : body.front().getArguments()) {
       if (!isPointer(arg))
         continue;
-      MemoryPlace place;
-      place.kind = MemoryPlace::Kind::Argument;
-      place.value = arg;
-      place.size = getObjectSize(arg.getType());
-      unsigned id = addPlace(place);
-      placeOf[arg] = id;
-      PointsToTarget target;
-      target.place = id;
-      target.base = 0;
-      join(arg, target);
+      addValuePlace(MemoryPlace::Kind::Argument, arg);
     }
   }
   funcOp->walk([&](Operation *op) {
@@ -100,6 +91,25 @@ PointsToAnalysis::PointsToAnalysis(Operation *funcOp) : funcOp(funcOp) {
 unsigned PointsToAnalysis::addPlace(MemoryPlace place) {
   places.push_back(place);
   return places.size() - 1;
+}
+
+void PointsToAnalysis::addValuePlace(MemoryPlace::Kind kind, Value value) {
+  MemoryPlace place;
+  place.kind = kind;
+  place.value = value;
+  place.size = getObjectSize(value.getType());
+  unsigned id = addPlace(place);
+  placeOf[value] = id;
+  // The value is the object's start. An allocation addresses exactly its
+  // bytes; an argument may be any part of a larger object.
+  PointsToTarget target;
+  target.place = id;
+  target.base = 0;
+  if (kind == MemoryPlace::Kind::Allocation && place.size >= 0) {
+    target.exact = true;
+    target.end = place.size;
+  }
+  join(value, target);
 }
 
 std::optional<unsigned> PointsToAnalysis::lookupPlace(Value value) const {
@@ -211,20 +221,7 @@ void PointsToAnalysis::seed(Operation *op) {
     }
     if ((!planned || !planned.isPlanned()) && effects &&
         effects.getEffectOnValue<MemoryEffects::Allocate>(result)) {
-      MemoryPlace place;
-      place.kind = MemoryPlace::Kind::Allocation;
-      place.value = result;
-      place.size = getObjectSize(result.getType());
-      unsigned id = addPlace(place);
-      placeOf[result] = id;
-      PointsToTarget target;
-      target.place = id;
-      target.base = 0;
-      if (place.size >= 0) {
-        target.exact = true;
-        target.end = place.size;
-      }
-      join(result, target);
+      addValuePlace(MemoryPlace::Kind::Allocation, result);
       continue;
     }
     if (!hasKnownTransfer(op))

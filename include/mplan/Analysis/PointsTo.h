@@ -175,6 +175,9 @@ private:
   using TargetList = SmallVector<PointsToTarget, 2>;
 
   unsigned addPlace(MemoryPlace place);
+  /// Makes `value` (an argument or an allocating result) a place of `kind`
+  /// of its own and points it at its start.
+  void addValuePlace(MemoryPlace::Kind kind, Value value);
   /// Joins `targets` into `value`'s; queues `value` if they grew.
   void join(Value value, ArrayRef<PointsToTarget> targets);
   void joinOne(TargetList &list, const PointsToTarget &target, bool &changed);
