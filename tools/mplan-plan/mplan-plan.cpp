@@ -294,7 +294,8 @@ int main(int argc, char **argv) {
              << "s estimated=" << format("%.4f", m.estimatedSeconds)
              << "s left=" << format("%.4f", m.secondsLeft) << "s";
       if (m.ran)
-        errs() << " ran=" << format("%.4f", m.seconds) << "s";
+        errs() << " ran=" << format("%.4f", m.seconds)
+               << "s cpu=" << format("%.4f", m.cpuSeconds) << "s";
       if (m.finished)
         errs() << " arena=" << m.arena;
       errs() << "\n";

@@ -102,7 +102,11 @@ struct MemberRun {
   bool ran = false;
   bool finished = false; ///< ran and produced a plan (not out of time)
   double seconds = 0;    ///< wall time of its run
-  int64_t arena = 0;     ///< its plan's arena (when finished)
+  /// CPU time of its thread during the run (what the cost model estimates;
+  /// on a loaded machine `seconds` is larger). Equal to `seconds` where the
+  /// system has no per-thread clock.
+  double cpuSeconds = 0;
+  int64_t arena = 0; ///< its plan's arena (when finished)
   /// Run by `best` after the portfolio's own budget (0 for `portfolio`).
   bool extra = false;
   /// The member mplan-plan also offers by name ("time-best-fit",
