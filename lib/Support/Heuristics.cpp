@@ -657,7 +657,14 @@ PlaceStatus mplan::detail::runPortfolio(const Problem &p, Placement &result,
         ruledOut[m] = 1;
         continue;
       }
-      if (alwaysRuns(members[m]) || run.modelSeconds <= run.secondsLeft) {
+      // greedy-by-size and greedy-by-breadth, which the portfolio promises
+      // never to be above when they finish within its budget, are admitted
+      // up to 1.5x the time left: their estimate is 0.5-1.35x of what they
+      // take, so one that finishes within the budget is not skipped.
+      bool promised = members[m].order != Order::Start && !members[m].stack &&
+                      !run.strategy.empty();
+      double room = promised ? 1.5 * run.secondsLeft : run.secondsLeft;
+      if (alwaysRuns(members[m]) || run.modelSeconds <= room) {
         *thread += run.modelSeconds;
         tier1.push_back(m);
         endFitStacks |= m == firstPeak + 1;

@@ -707,6 +707,33 @@ TEST(Planner, PortfolioRunsEveryMemberItsEstimateFits) {
   }
 }
 
+TEST(Planner, PortfolioAdmitsTheGreedyStrategiesWithAMargin) {
+  // The portfolio is never above greedy-by-size or greedy-by-breadth when
+  // they finish within its budget; their estimate is 0.5-1.35x what they
+  // take, so they are admitted up to 1.5x the time left. At a limit whose
+  // budget is 0.8x greedy-by-size's estimate it runs (on the second thread,
+  // the first holding the time-ordered best fit).
+  std::mt19937_64 rng(35);
+  std::vector<Buffer> buffers =
+      heavyInstance(rng, 20000, 64 << 20, false, /*lognormal=*/true);
+  Plan probe = planOrDie(buffers, "portfolio", 1, 0.0);
+  double model = 0;
+  for (const MemberRun &m : probe.members)
+    if (m.strategy == "greedy-by-size")
+      model = m.modelSeconds;
+  ASSERT_GT(model, 0.2);
+  double limit = 0.8 * model / kPortfolioShare;
+  ASSERT_NEAR(portfolioBudget(limit), 0.8 * model, 1e-9);
+  Plan p = planOrDie(buffers, "portfolio", 1, limit);
+  Plan bySize = planOrDie(buffers, "greedy-by-size", 1, limit);
+  bool ran = false;
+  for (const MemberRun &m : p.members)
+    if (m.strategy == "greedy-by-size")
+      ran = m.ran;
+  EXPECT_TRUE(ran);
+  EXPECT_LE(p.arenaSize, bySize.arenaSize);
+}
+
 TEST(Planner, PortfolioEstimatesBoundTheCpuTimeOfItsSweepsAndStacks) {
   // Issue 34: admission compares the cost model with the budget, so a model
   // below what the members cost lets the portfolio overrun the scale bars

@@ -92,7 +92,8 @@ struct MemberRun {
   /// The cost model's estimate in seconds for one thread (from the number
   /// of buffers and of overlapping pairs).
   double modelSeconds = 0;
-  /// What admission compared with secondsLeft: modelSeconds, scaled for
+  /// What admission compared with secondsLeft (greedy-by-size and
+  /// greedy-by-breadth: with 1.5x secondsLeft): modelSeconds, scaled for
   /// `best`'s further members (and for members dropped on a loaded
   /// machine) by what the finished members of the same kind measured
   /// (their seconds / modelSeconds).
