@@ -3,6 +3,7 @@
 #include "mplan/Transforms/PlanBuffers.h"
 #include "mplan/Analysis/BufferLiveness.h"
 #include "mplan/Analysis/EntryValues.h"
+#include "mplan/Analysis/PointsTo.h"
 #include "mplan/Analysis/UpperBounds.h"
 #include "mplan/Dialect/MPlan/IR/MPlanOps.h"
 #include "mplan/Support/Planner.h"
@@ -13,6 +14,8 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSwitch.h"
@@ -280,6 +283,58 @@ static std::string describePeak(const SlabBuffers &slab, size_t limit = 8) {
   return text;
 }
 
+/// The op floor of `slab`: the most bytes of its buffers one op of `func`
+/// touches itself (the planned buffers its memref operands and results
+/// surely point into: the points-to analysis names one allocation), and the
+/// op. Every plan of every order keeps those buffers live at once, so no
+/// reordering, recomputation or offload brings the space below it; only
+/// tiling the op does. Operands an op declares no read or write on (views,
+/// allocations, frees) do not count; an op without declared effects touches
+/// every memref operand.
+static std::pair<int64_t, Operation *> computeOpFloor(func::FuncOp func,
+                                                      const SlabBuffers &slab) {
+  PointsToAnalysis pointsTo(func);
+  DenseMap<unsigned, int64_t> sizeOfPlace;
+  for (auto [i, buffer] : llvm::enumerate(slab.buffers)) {
+    AllocTensorOp op = slab.ops[i];
+    if (std::optional<unsigned> place = pointsTo.lookupPlace(op.getResult()))
+      sizeOfPlace[*place] = buffer.size;
+  }
+  std::pair<int64_t, Operation *> floor = {0, nullptr};
+  func.walk([&](Operation *op) {
+    if (isa<ViewLikeOpInterface>(op))
+      return;
+    SmallVector<Value> touched;
+    if (auto effects = dyn_cast<MemoryEffectOpInterface>(op)) {
+      SmallVector<MemoryEffects::EffectInstance> instances;
+      effects.getEffects(instances);
+      for (const MemoryEffects::EffectInstance &effect : instances)
+        if (isa<MemoryEffects::Read, MemoryEffects::Write>(
+                effect.getEffect()) &&
+            effect.getValue())
+          touched.push_back(effect.getValue());
+    } else {
+      for (Value operand : op->getOperands())
+        if (isa<BaseMemRefType>(operand.getType()))
+          touched.push_back(operand);
+    }
+    llvm::SmallDenseSet<unsigned> places;
+    int64_t bytes = 0;
+    for (Value value : touched) {
+      std::optional<unsigned> place = pointsTo.getOnlyAllocation(value);
+      if (!place || !places.insert(*place).second)
+        continue;
+      auto it = sizeOfPlace.find(*place);
+      if (it != sizeOfPlace.end())
+        bytes = llvm::checkedAdd(bytes, it->second)
+                    .value_or(std::numeric_limits<int64_t>::max());
+    }
+    if (bytes > floor.first)
+      floor = {bytes, op};
+  });
+  return floor;
+}
+
 /// The return-like terminators of the blocks of `func`'s body.
 static SmallVector<Operation *> getReturns(func::FuncOp func) {
   SmallVector<Operation *> returns;
@@ -322,8 +377,10 @@ static FailureOr<AllocSlabOp> planSlab(func::FuncOp func,
   if (failed(plan))
     return failure();
   if (capacity > 0 && plan->arenaSize > capacity) {
+    // At the function's location, not on the op: the error and its notes,
+    // without the function printed after them.
     InFlightDiagnostic diag =
-        func.emitError("memory space '")
+        mlir::emitError(func.getLoc(), "memory space '")
         << (report.memorySpace.empty() ? "default" : report.memorySpace)
         << "' of function '" << func.getSymName() << "' needs "
         << plan->arenaSize << " bytes (strategy " << plan->strategy
@@ -331,6 +388,16 @@ static FailureOr<AllocSlabOp> planSlab(func::FuncOp func,
         << " bytes; the max-live lower bound is " << plan->lowerBound
         << " bytes";
     diag.attachNote() << describePeak(slab);
+    auto [floor, floorOp] = computeOpFloor(func, slab);
+    if (floorOp) {
+      Diagnostic &note = diag.attachNote(floorOp->getLoc());
+      note << "the op floor is " << floor
+           << " bytes: this op touches that many bytes of the space's "
+              "planned buffers at once, which no order, recomputation or "
+              "offload goes below";
+      if (capacity < floor)
+        note << "; a capacity below it needs the op tiled";
+    }
     return diag;
   }
   if (std::optional<std::string> error = ::mplan::validatePlan(

@@ -23,6 +23,7 @@ func.func @spaces(%in: memref<64xf32>, %out: memref<64xf32>) {
   %sa = memref.subview %w1[0] [64] [1] : memref<128xf32, #gpu.address_space<workgroup>> to memref<64xf32, strided<[1]>, #gpu.address_space<workgroup>>
   %sb = memref.subview %w2[0] [64] [1] : memref<128xf32, #gpu.address_space<workgroup>> to memref<64xf32, strided<[1]>, #gpu.address_space<workgroup>>
   memref.copy %b, %sa : memref<64xf32> to memref<64xf32, strided<[1]>, #gpu.address_space<workgroup>>
+  // expected-note @below {{the op floor is 1024 bytes: this op touches that many bytes of the space's planned buffers at once, which no order, recomputation or offload goes below; a capacity below it needs the op tiled}}
   memref.copy %sa, %sb : memref<64xf32, strided<[1]>, #gpu.address_space<workgroup>> to memref<64xf32, strided<[1]>, #gpu.address_space<workgroup>>
   %s1v = memref.subview %sb[0] [32] [1] : memref<64xf32, strided<[1]>, #gpu.address_space<workgroup>> to memref<32xf32, strided<[1]>, #gpu.address_space<workgroup>>
   memref.copy %s1v, %s1 : memref<32xf32, strided<[1]>, #gpu.address_space<workgroup>> to memref<32xf32, 1>

@@ -1,0 +1,30 @@
+// RUN: mplan-opt %s --mplan-plan-pipeline="capacity=default:600" -verify-diagnostics -o /dev/null
+// RUN: not mplan-opt %s --mplan-plan-pipeline="capacity=default:400" -o /dev/null 2>&1 | FileCheck %s --check-prefix=TILE
+
+// A capacity below the bound names the op floor, the most bytes of planned
+// buffers one op touches itself, at that op: here the maps touch two 256-byte
+// buffers while %x (filled first, read last) keeps three live. At 600 bytes
+// the floor (512) is below the capacity (an order, recomputation or offload
+// could reach it); at 400 it is above, and only tiling the op would. The
+// error and its notes come without the function printed after them.
+
+// expected-error @below {{memory space 'default' of function 'floor' needs 768 bytes}}
+// expected-note @below {{3 buffers live at op}}
+func.func @floor(%in: memref<64xf32>, %out: memref<64xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %x = memref.alloc() : memref<64xf32>
+  linalg.fill ins(%zero : f32) outs(%x : memref<64xf32>)
+  %a = memref.alloc() : memref<64xf32>
+  %b = memref.alloc() : memref<64xf32>
+  linalg.map { math.absf } ins(%in : memref<64xf32>) outs(%a : memref<64xf32>)
+  // expected-note @below {{the op floor is 512 bytes: this op touches that many bytes of the space's planned buffers at once, which no order, recomputation or offload goes below}}
+  linalg.map { math.exp } ins(%a : memref<64xf32>) outs(%b : memref<64xf32>)
+  linalg.map { arith.addf } ins(%x, %b : memref<64xf32>, memref<64xf32>) outs(%out : memref<64xf32>)
+  return
+}
+
+// TILE: error: memory space 'default' of function 'floor' needs 768 bytes
+// TILE-NOT: see current operation
+// TILE: note: 3 buffers live at op
+// TILE: note: the op floor is 512 bytes: {{.*}}; a capacity below it needs the op tiled
+// TILE-NEXT: linalg.map { math.exp }
