@@ -53,7 +53,7 @@ FailureOr<bool> mlir::mplan::foldViewsInFunction(func::FuncOp func) {
   config.setRegionSimplificationLevel(GreedySimplifyRegionLevel::Disabled)
       .setStrictness(GreedyRewriteStrictness::ExistingAndNewOps);
   if (failed(applyOpPatternsGreedily(views, std::move(patterns), config))) {
-    func.emitError("mplan-fold-views did not converge");
+    mlir::emitError(func.getLoc(), "mplan-fold-views did not converge");
     return failure();
   }
 

@@ -664,8 +664,9 @@ void MPlanInstrumentPass::runOnOperation() {
   ModuleOp module = getOperation();
   MLIRContext *ctx = &getContext();
   if (module.lookupSymbol(kStringTable)) {
-    module.emitError("mplan-instrument: the module is already instrumented "
-                     "(it defines @")
+    mlir::emitError(module.getLoc(),
+                    "mplan-instrument: the module is already instrumented "
+                    "(it defines @")
         << kStringTable << ")";
     return signalPassFailure();
   }

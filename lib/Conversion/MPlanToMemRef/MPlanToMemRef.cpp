@@ -955,8 +955,9 @@ addArenaArguments(SymbolTable &symbols,
     unsigned argIndex = func.getNumArguments();
     if (failed(func.insertArgument(argIndex, arenaType,
                                    DictionaryAttr::get(ctx), slab.getLoc())))
-      return func.emitError("convert-mplan-to-memref: cannot add the arena "
-                            "argument");
+      return mlir::emitError(func.getLoc(),
+                             "convert-mplan-to-memref: cannot add the arena "
+                             "argument");
     func.setArgAttr(argIndex, kArenaAttr, UnitAttr::get(ctx));
     if (noAlias)
       func.setArgAttr(argIndex, LLVM::LLVMDialect::getNoAliasAttrName(),
@@ -986,7 +987,8 @@ addArenaArguments(SymbolTable &symbols,
     // symbolic plan, on sizes recomputed from the arguments.
     std::string sizeName = getArenaSizeName(func);
     if (symbols.lookup(sizeName))
-      return func.emitError("convert-mplan-to-memref: cannot create '")
+      return mlir::emitError(func.getLoc(),
+                             "convert-mplan-to-memref: cannot create '")
              << sizeName << "': a symbol of that name exists";
     builder.setInsertionPointAfter(func);
     auto sizeFunc = func::FuncOp::create(
@@ -1066,8 +1068,9 @@ LogicalResult ConvertMPlanToMemRefPass::lowerArgumentArenas(
     std::optional<SymbolTable::UseRange> uses =
         SymbolTable::getSymbolUses(func, module);
     if (!uses)
-      return func.emitError("convert-mplan-to-memref: cannot enumerate the "
-                            "uses of function '")
+      return mlir::emitError(func.getLoc(),
+                             "convert-mplan-to-memref: cannot enumerate the "
+                             "uses of function '")
              << func.getSymName() << "'";
     for (const SymbolTable::SymbolUse &use : *uses) {
       auto call = dyn_cast<func::CallOp>(use.getUser());
