@@ -73,13 +73,21 @@ typedef struct {
   int64_t id, begin, end; /* absolute addresses */
   int64_t arena;
   size_t site;
+  size_t space; /* index into spaces */
 } LiveRegion;
+
+/* Live planned bytes of one memory space (the planned buffers' regions). */
+typedef struct {
+  const char *name; /* "default", "1", "#gpu.address_space<workgroup>" */
+  int64_t live, peak;
+} SpaceStats;
 
 static VEC(FunctionStats) functions;
 static VEC(SiteStats) sites;
 static VEC(LiveHeap) liveHeap;
 static VEC(Frame) frames;
 static VEC(LiveRegion) liveRegions;
+static VEC(SpaceStats) spaces;
 
 static int64_t heapAllocs, heapFrees, heapBytes, stackAllocs, stackBytes,
     staticArenas, staticBytes, argumentArenas, regions, errors, unknownFrees,
@@ -101,6 +109,35 @@ static size_t functionIndex(const char *name) {
   f.name = strdup(name); /* the JIT'ed code is gone at exit */
   VEC_PUSH(functions, f);
   return functions.size - 1;
+}
+
+static size_t spaceIndex(const char *name) {
+  for (size_t i = 0; i < spaces.size; ++i)
+    if (!strcmp(spaces.data[i].name, name))
+      return i;
+  SpaceStats sp;
+  memset(&sp, 0, sizeof(sp));
+  sp.name = strdup(name);
+  VEC_PUSH(spaces, sp);
+  return spaces.size - 1;
+}
+
+/* `bytes` more (or fewer) planned bytes live in space `space`. */
+static void addSpaceLive(size_t space, int64_t bytes) {
+  SpaceStats *sp = &spaces.data[space];
+  sp->live += bytes;
+  if (sp->live > sp->peak)
+    sp->peak = sp->live;
+}
+
+/* Forgets the live regions from index `first` on (their bytes leave their
+ * spaces). */
+static void dropRegions(size_t first) {
+  for (size_t i = first; i < liveRegions.size; ++i) {
+    LiveRegion *r = &liveRegions.data[i];
+    addSpaceLive(r->space, -(r->end - r->begin));
+  }
+  liveRegions.size = first;
 }
 
 static size_t siteIndex(const char *site, int kind, int64_t id) {
@@ -181,7 +218,7 @@ EXPORT void mplan_rt_exit(int64_t name) {
   if (frame.peak - frame.liveAtEntry > f->peakAboveEntry)
     f->peakAboveEntry = frame.peak - frame.liveAtEntry;
   liveBytes -= frame.held;
-  liveRegions.size = frame.region; /* regions die with their invocation */
+  dropRegions(frame.region); /* regions die with their invocation */
   if (frames.size && frame.peak > frames.data[frames.size - 1].peak)
     frames.data[frames.size - 1].peak = frame.peak;
 }
@@ -256,7 +293,9 @@ EXPORT void mplan_rt_free_untracked(int64_t site, int64_t ptr) {
 
 EXPORT void mplan_rt_region_begin(int64_t site, int64_t id, int64_t arena,
                                   int64_t arenaBytes, int64_t offset,
-                                  int64_t bytes, int64_t start, int64_t end) {
+                                  int64_t bytes, int64_t start, int64_t end,
+                                  int64_t space) {
+  size_t spi = spaceIndex(space ? str(space) : "default");
   size_t si = siteIndex(str(site), 4, id);
   SiteStats *s = &sites.data[si];
   s->count++;
@@ -279,6 +318,9 @@ EXPORT void mplan_rt_region_begin(int64_t site, int64_t id, int64_t arena,
   for (size_t i = first; i < liveRegions.size; ++i) {
     LiveRegion *r = &liveRegions.data[i];
     if (r->id == id && r->arena == arena) { /* redefined (loop): restart */
+      addSpaceLive(r->space, -(r->end - r->begin));
+      addSpaceLive(spi, finish - begin);
+      r->space = spi;
       r->begin = begin;
       r->end = finish;
       r->site = si;
@@ -300,8 +342,9 @@ EXPORT void mplan_rt_region_begin(int64_t site, int64_t id, int64_t arena,
             r->begin - r->arena, r->end - r->arena, o->site);
     error();
   }
-  LiveRegion r = {id, begin, finish, arena, si};
+  LiveRegion r = {id, begin, finish, arena, si, spi};
   VEC_PUSH(liveRegions, r);
+  addSpaceLive(spi, finish - begin);
 }
 
 EXPORT void mplan_rt_region_end(int64_t id, int64_t arena) {
@@ -310,6 +353,8 @@ EXPORT void mplan_rt_region_end(int64_t id, int64_t arena) {
     if (liveRegions.data[i].id != id ||
         (arena && liveRegions.data[i].arena != arena))
       continue;
+    addSpaceLive(liveRegions.data[i].space,
+                 -(liveRegions.data[i].end - liveRegions.data[i].begin));
     memmove(&liveRegions.data[i], &liveRegions.data[i + 1],
             (liveRegions.size - i - 1) * sizeof(LiveRegion));
     liveRegions.size--;
@@ -384,6 +429,13 @@ static void printText(FILE *out) {
   fprintf(out, "mplan-rt: peak live bytes %" PRId64 "\n", peakBytes);
   fprintf(out, "mplan-rt: planned buffers %" PRId64 ", errors %" PRId64 "\n",
           regions, errors);
+  if (spaces.size) {
+    fprintf(out, "mplan-rt: peak live planned bytes per memory space:");
+    for (size_t i = 0; i < spaces.size; ++i)
+      fprintf(out, "%s %s %" PRId64, i ? "," : "", spaces.data[i].name,
+              spaces.data[i].peak);
+    fprintf(out, "\n");
+  }
   for (size_t i = 0; i < functions.size; ++i) {
     FunctionStats *f = &functions.data[i];
     fprintf(out,
@@ -424,10 +476,17 @@ static void printJson(FILE *out) {
           ", \"static_arenas\": %" PRId64 ", \"static_bytes\": %" PRId64
           ", \"argument_arenas\": %" PRId64 ", \"peak_bytes\": %" PRId64
           ", \"planned_buffers\": %" PRId64 ", \"errors\": %" PRId64
-          ", \"untracked_frees\": %" PRId64 ",\n \"functions\": [",
+          ", \"untracked_frees\": %" PRId64 ",\n",
           heapAllocs, heapFrees, heapBytes, liveHeap.size, stackAllocs,
           stackBytes, staticArenas, staticBytes, argumentArenas, peakBytes,
           regions, errors, untrackedFrees);
+  fprintf(out, " \"space_peaks\": {");
+  for (size_t i = 0; i < spaces.size; ++i) {
+    fprintf(out, "%s", i ? ", " : "");
+    jsonString(out, spaces.data[i].name);
+    fprintf(out, ": %" PRId64, spaces.data[i].peak);
+  }
+  fprintf(out, "},\n \"functions\": [");
   for (size_t i = 0; i < functions.size; ++i) {
     FunctionStats *f = &functions.data[i];
     fprintf(out, "%s\n  {\"name\": ", i ? "," : "");

@@ -51,10 +51,12 @@ void mplan_rt_free(int64_t site, int64_t ptr);
 void mplan_rt_free_untracked(int64_t site, int64_t ptr);
 /* Planned buffer `id` starts living at byte `offset` of the arena at `arena`
  * (`arena_bytes` long), `bytes` long; the planner's live range was
- * [start, end) (-1, -1 when unknown). */
+ * [start, end) (-1, -1 when unknown); `space` names the arena's memory space
+ * ("default", "1", "#gpu.address_space<workgroup>"; 0: default). The summary
+ * gives the peak of live planned bytes per memory space. */
 void mplan_rt_region_begin(int64_t site, int64_t id, int64_t arena,
                            int64_t arena_bytes, int64_t offset, int64_t bytes,
-                           int64_t start, int64_t end);
+                           int64_t start, int64_t end, int64_t space);
 /* Planned buffer `id` of `arena` (0: of any arena) is dead: its last use has
  * run, or the path taken leads to no use. Nothing when it is not live. */
 void mplan_rt_region_end(int64_t id, int64_t arena);

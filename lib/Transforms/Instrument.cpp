@@ -140,6 +140,20 @@ struct MPlanInstrumentPass
 };
 } // namespace
 
+/// A memory space as the observer names it: "default", an integer, or the
+/// attribute as printed.
+static std::string formatSpace(Attribute space) {
+  if (!space)
+    return "default";
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  if (auto integer = dyn_cast<IntegerAttr>(space))
+    os << integer.getValue();
+  else
+    space.print(os);
+  return text;
+}
+
 /// `file:line:col` (file without directories) for a location, or its printed
 /// form.
 static std::string describeLoc(Location loc) {
@@ -681,7 +695,7 @@ void MPlanInstrumentPass::runOnOperation() {
   const Decl decls[] = {
       {"mplan_rt_enter", 1},          {"mplan_rt_exit", 1},
       {"mplan_rt_alloc", 4},          {"mplan_rt_free", 2},
-      {"mplan_rt_free_untracked", 2}, {"mplan_rt_region_begin", 8},
+      {"mplan_rt_free_untracked", 2}, {"mplan_rt_region_begin", 9},
       {"mplan_rt_region_end", 2},     {"mplan_rt_check_bound", 6}};
   for (const Decl &decl : decls) {
     if (Operation *existing = module.lookupSymbol(decl.name)) {
@@ -749,6 +763,7 @@ void MPlanInstrumentPass::runOnOperation() {
         RegionLife life = findLife(view, analyses, callees);
         plan.views.push_back({view, life.begin});
         strings.get(siteName(op));
+        strings.get(formatSpace(view.getSource().getType().getMemorySpace()));
         llvm::append_range(plan.ends, life.ends);
         return;
       }
@@ -878,7 +893,8 @@ void MPlanInstrumentPass::runOnOperation() {
           {str(siteName(view)), constant(id ? id.getInt() : -1),
            pointer(view.getSource()), buildByteSize(b, loc, view.getSource()),
            view.getByteShift(), buildByteSize(b, loc, view.getResult()),
-           constant(start), constant(end)});
+           constant(start), constant(end),
+           str(formatSpace(view.getSource().getType().getMemorySpace()))});
       if (begin)
         firstBeginBefore.try_emplace(begin, beginCall);
     }

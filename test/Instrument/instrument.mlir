@@ -5,7 +5,7 @@
 
 // CHECK: memref.global "private" constant @__mplan_rt_strings
 // CHECK-DAG: func.func private @mplan_rt_enter(index)
-// CHECK-DAG: func.func private @mplan_rt_region_begin(index, index, index, index, index, index, index, index)
+// CHECK-DAG: func.func private @mplan_rt_region_begin(index, index, index, index, index, index, index, index, index)
 // CHECK-LABEL: func.func @f(
 // CHECK: call @mplan_rt_enter(
 // CHECK-NEXT: %[[OFF:.*]] = arith.constant 64 : index
@@ -16,7 +16,7 @@
 // CHECK: call @mplan_rt_alloc(%{{.*}}, %[[AP]], %[[C128]], %[[HEAP]])
 // CHECK: %[[V:.*]] = memref.view %[[A]][%[[OFF]]][] {mplan.buffer_id = 7 : i64, mplan.live = array<i64: 1, 3>}
 // CHECK: %[[VP:.*]] = memref.extract_aligned_pointer_as_index %[[A]]
-// CHECK: call @mplan_rt_region_begin(%{{.*}}, %{{.*}}, %[[VP]], %{{.*}}, %[[OFF]], %{{.*}}, %{{.*}}, %{{.*}})
+// CHECK: call @mplan_rt_region_begin(%{{.*}}, %{{.*}}, %[[VP]], %{{.*}}, %[[OFF]], %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}})
 // CHECK: %[[S:.*]] = memref.subview %[[V]]
 // CHECK: linalg.fill ins(%{{.*}} : f32) outs(%[[S]]
 // CHECK-NEXT: %[[ID:.*]] = arith.constant 7 : index

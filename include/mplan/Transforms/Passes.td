@@ -361,7 +361,8 @@ def MPlanInstrument : Pass<"mplan-instrument", "ModuleOp"> {
     where it is dead on the path taken (recomputed from the IR, not taken from the plan; in a
     function with blocks, from upstream's Liveness); plus function entry and
     exit. At run time the observer counts allocations and frees per function
-    call, tracks peak live bytes, checks that no two live planned buffers of
+    call, tracks peak live bytes (and the peak of live planned bytes per
+    memory space), checks that no two live planned buffers of
     one invocation share a byte, that each lies inside its arena and that
     each free is of a live heap buffer (unless the buffer may come from code
     it does not see, such as an external function), and prints a summary at
