@@ -879,6 +879,16 @@ void BufferLiveness::mergeInto(Value from, Value into) {
     roots[intoId].reason = roots[fromIt->second].reason;
 }
 
+void BufferLiveness::renumber() {
+  indices.clear();
+  numIndices = 0;
+  if (funcOp->getNumRegions() != 0)
+    numberRegion(funcOp->getRegion(0));
+  for (RootInfo &info : roots)
+    if (!info.erased)
+      info.range = computeRange(info.root, info.aliases);
+}
+
 void BufferLiveness::recomputeLiveRange(Value root) {
   auto it = rootIndex.find(root);
   if (it != rootIndex.end())

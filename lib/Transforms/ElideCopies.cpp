@@ -52,8 +52,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "mplan/Analysis/BufferLiveness.h"
-#include "mplan/Analysis/PointsTo.h"
+#include "mplan/Analysis/PlanAnalyses.h"
 #include "mplan/Dialect/MPlan/IR/MPlanOps.h"
 #include "mplan/Transforms/Passes.h"
 
@@ -591,13 +590,11 @@ private:
 
 namespace {
 struct CopyEliminator {
-  /// `getLiveness` gives the liveness of `func` as it is before any
-  /// rewrite; it is called at most once, at the first candidate.
-  CopyEliminator(func::FuncOp func,
-                 llvm::function_ref<BufferLiveness &()> getLiveness,
-                 PeakGuard guard)
-      : func(func), pointsTo(func), analysis(func, pointsTo), guard(guard),
-        getLiveness(getLiveness) {}
+  /// `analyses` are those of `func` as it is before any rewrite; the
+  /// liveness is asked for at the first candidate that needs live ranges.
+  CopyEliminator(func::FuncOp func, PlanAnalyses &analyses, PeakGuard guard)
+      : func(func), analyses(analyses), pointsTo(analyses.getPointsTo()),
+        analysis(func, pointsTo), guard(guard) {}
 
   /// Tries both rewrites on `copy`; true if the copy is gone.
   bool tryCopy(Operation *copy, Value source, Value target);
@@ -657,40 +654,31 @@ private:
              ArrayRef<Operation *> fillsToNarrow = {});
 
   func::FuncOp func;
-  /// What every memref value may point to (mplan/Analysis/PointsTo.h),
-  /// kept valid through every rewrite below.
-  PointsToAnalysis pointsTo;
+  /// The function's points-to analysis and liveness, kept valid through
+  /// every rewrite below (one notify API).
+  PlanAnalyses &analyses;
+  /// What every memref value may point to (mplan/Analysis/PointsTo.h).
+  PointsToAnalysis &pointsTo;
   AccessAnalysis analysis;
   PeakGuard guard;
   /// Per root: the bytes it takes in the arena (0 if it is not planned).
   std::vector<int64_t> arenaBytes;
   std::optional<PeakProfile> profile;
-  llvm::function_ref<BufferLiveness &()> getLiveness;
   /// The function's liveness, from the first rewrite that needs live ranges
-  /// on: every later change of the IR is announced to it, and a merge of two
-  /// roots is its mergeInto (the one merge mechanism of copy elision and
-  /// in-place reuse), so it stays valid for the passes that follow.
+  /// on: every change of the IR is announced to it through `analyses`, and a
+  /// merge of two roots is its mergeInto (the one merge mechanism of copy
+  /// elision and in-place reuse), so it stays valid for the steps that
+  /// follow.
   BufferLiveness *liveness = nullptr;
 
   /// Builds the profile (once, before the first rewrite).
   void initProfile();
   /// The live range of root `id` (empty if the liveness does not know it).
   LiveRange getRange(unsigned id) const;
-  /// Announce IR changes to the liveness, once it exists.
-  void notifyInserted(Operation *op) {
-    pointsTo.notifyOpInserted(op);
-    if (liveness)
-      liveness->notifyOpInserted(op);
-  }
-  void notifyMoved(Operation *op) {
-    if (liveness)
-      liveness->notifyOpMoved(op);
-  }
-  void notifyErased(Operation *op) {
-    pointsTo.notifyOpErased(op);
-    if (liveness)
-      liveness->notifyOpErased(op);
-  }
+  /// Announce IR changes to the analyses.
+  void notifyInserted(Operation *op) { analyses.notifyOpInserted(op); }
+  void notifyMoved(Operation *op) { analyses.notifyOpMoved(op); }
+  void notifyErased(Operation *op) { analyses.notifyOpErased(op); }
 };
 } // namespace
 
@@ -709,7 +697,7 @@ static constexpr size_t kMaxScannedAccesses = 512;
 void CopyEliminator::initProfile() {
   // Live ranges as the plan pass will compute them, computed once and kept
   // up to date from here on.
-  liveness = &getLiveness();
+  liveness = &analyses.getLiveness();
   profile.emplace(liveness->getNumIndices() + 1);
   arenaBytes.assign(analysis.roots.size(), 0);
   for (auto [id, state] : llvm::enumerate(analysis.roots)) {
@@ -1012,9 +1000,6 @@ void CopyEliminator::merge(
     return offset;
   };
 
-  // Y covers X's aliases and live range from now on.
-  if (liveness)
-    liveness->mergeInto(xRoot, yRoot);
   // Y must be defined before X's uses: allocations touch no memory, so Y's
   // moves up freely.
   if (analysis.pos(yAlloc) > analysis.pos(xAlloc)) {
@@ -1069,8 +1054,9 @@ void CopyEliminator::merge(
   }
   xs.accesses.clear();
 
-  // Every use of X takes the matching part of Y.
-  pointsTo.notifyValueReplaced(xRoot, replacement);
+  // Every use of X takes the matching part of Y: Y covers X's aliases and
+  // live range from now on, and what pointed into X points into Y there.
+  analyses.notifyBufferMerged(xRoot, yRoot, replacement);
   for (OpOperand &use : llvm::make_early_inc_range(xAlloc->getUses())) {
     auto view = dyn_cast<ViewOp>(use.getOwner());
     if (!view) {
@@ -1480,9 +1466,8 @@ bool CopyEliminator::tryArgumentSlice(Operation *copy, Value source,
   return true;
 }
 
-bool mlir::mplan::elideCopiesInFunction(
-    func::FuncOp func, PeakGuard peakGuard,
-    llvm::function_ref<BufferLiveness &()> getLiveness) {
+bool mlir::mplan::elideCopiesInFunction(func::FuncOp func, PeakGuard peakGuard,
+                                        PlanAnalyses &analyses) {
   SmallVector<Operation *> copies;
   func.walk([&](Operation *op) {
     if (isa<memref::CopyOp>(op) ||
@@ -1491,7 +1476,7 @@ bool mlir::mplan::elideCopiesInFunction(
   });
   if (copies.empty())
     return false;
-  CopyEliminator eliminator(func, getLiveness, peakGuard);
+  CopyEliminator eliminator(func, analyses, peakGuard);
   for (Operation *copy : copies) {
     Value source = copy->getOperand(0), target = copy->getOperand(1);
     (void)eliminator.tryCopy(copy, source, target);
@@ -1522,13 +1507,10 @@ struct MPlanElideCopiesPass
     func::FuncOp func = getOperation();
     if (func.isExternal())
       return;
-    // The liveness is only computed if some copy passes the legality checks
-    // (the analysis manager reuses a preserved one).
-    auto getLiveness = [&]() -> BufferLiveness & {
-      return getAnalysis<BufferLiveness>();
-    };
+    // The liveness is only computed if some copy passes the legality checks.
+    PlanAnalyses analyses(func);
     // No change, no re-verification.
-    if (!elideCopiesInFunction(func, peakGuard, getLiveness))
+    if (!elideCopiesInFunction(func, peakGuard, analyses))
       markAllAnalysesPreserved();
   }
 };

@@ -39,8 +39,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "mplan/Analysis/BufferLiveness.h"
-#include "mplan/Analysis/PointsTo.h"
+#include "mplan/Analysis/PlanAnalyses.h"
 #include "mplan/Dialect/MPlan/IR/MPlanOps.h"
 #include "mplan/Transforms/Passes.h"
 
@@ -61,8 +60,9 @@ namespace {
 /// Finds and applies in-place reuses in one function.
 class InPlaceReuse {
 public:
-  InPlaceReuse(func::FuncOp func, BufferLiveness &liveness)
-      : func(func), liveness(liveness), pointsTo(func) {}
+  InPlaceReuse(func::FuncOp func, PlanAnalyses &analyses)
+      : func(func), analyses(analyses), liveness(analyses.getExactLiveness()),
+        pointsTo(analyses.getPointsTo()) {}
 
   /// Rewrites every legal candidate; returns the merges made.
   SmallVector<Attribute> run();
@@ -79,10 +79,11 @@ private:
   bool tryOp(linalg::LinalgOp op, SmallVectorImpl<Attribute> &merges);
 
   func::FuncOp func;
+  /// The function's analyses, kept valid through the merges.
+  PlanAnalyses &analyses;
   BufferLiveness &liveness;
-  /// Which operands may touch a buffer (mplan/Analysis/PointsTo.h), kept
-  /// valid through the merges.
-  PointsToAnalysis pointsTo;
+  /// Which operands may touch a buffer (mplan/Analysis/PointsTo.h).
+  PointsToAnalysis &pointsTo;
 };
 } // namespace
 
@@ -155,11 +156,9 @@ bool InPlaceReuse::tryOp(linalg::LinalgOp op,
       std::optional<uint64_t> yAlign = yAlloc.getAlignment();
       if (yAlign && (!xAlign || *yAlign > *xAlign))
         xAlloc.setAlignmentAttr(builder.getI64IntegerAttr(*yAlign));
-      liveness.mergeInto(y, x);
-      pointsTo.notifyValueReplaced(y, x);
+      analyses.notifyBufferMerged(y, x, x);
       y.replaceAllUsesWith(x);
-      liveness.notifyOpErased(yAlloc);
-      pointsTo.notifyOpErased(yAlloc);
+      analyses.notifyOpErased(yAlloc);
       yAlloc->erase();
       return true;
     }
@@ -181,8 +180,8 @@ SmallVector<Attribute> InPlaceReuse::run() {
 static constexpr llvm::StringLiteral kInPlaceAttr = "mplan.inplace";
 
 int64_t mlir::mplan::reuseInPlaceInFunction(func::FuncOp func,
-                                            BufferLiveness &liveness) {
-  SmallVector<Attribute> merges = InPlaceReuse(func, liveness).run();
+                                            PlanAnalyses &analyses) {
+  SmallVector<Attribute> merges = InPlaceReuse(func, analyses).run();
   int64_t count = merges.size();
   if (count == 0)
     return 0;
@@ -201,9 +200,10 @@ struct MPlanInPlacePass
     func::FuncOp func = getOperation();
     if (func.isExternal())
       return;
-    // The analysis is updated in place: it stays valid for the next pass.
-    (void)reuseInPlaceInFunction(func, getAnalysis<BufferLiveness>());
-    markAnalysesPreserved<BufferLiveness>();
+    PlanAnalyses analyses(func);
+    // No merge, no change: every analysis stays (and no re-verification).
+    if (reuseInPlaceInFunction(func, analyses) == 0)
+      markAllAnalysesPreserved();
   }
 };
 } // namespace

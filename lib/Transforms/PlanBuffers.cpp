@@ -1,8 +1,8 @@
 //===- PlanBuffers.cpp - Place every buffer of a function in one slab -----===//
 
 #include "mplan/Transforms/PlanBuffers.h"
-#include "mplan/Analysis/BufferLiveness.h"
 #include "mplan/Analysis/EntryValues.h"
+#include "mplan/Analysis/PlanAnalyses.h"
 #include "mplan/Analysis/PointsTo.h"
 #include "mplan/Analysis/UpperBounds.h"
 #include "mplan/Dialect/MPlan/IR/MPlanOps.h"
@@ -695,10 +695,9 @@ static LogicalResult planDynamicBuffers(func::FuncOp func,
   return success();
 }
 
-LogicalResult
-mlir::mplan::planBuffersInFunction(func::FuncOp func,
-                                   const MPlanPlanBuffersOptions &options,
-                                   FunctionPlanReport &report) {
+LogicalResult mlir::mplan::planBuffersInFunction(
+    func::FuncOp func, const MPlanPlanBuffersOptions &options,
+    FunctionPlanReport &report, PlanAnalyses *analyses) {
   report.name = func.getSymName().str();
   for (StringRef key : {"views_removed", "views_canonicalized",
                         "copies_removed", "copy_bytes_avoided"}) {
@@ -735,7 +734,10 @@ mlir::mplan::planBuffersInFunction(func::FuncOp func,
       [&] { return func.emitError("capacity "); }, options.capacity);
   if (failed(capacities))
     return failure();
-  BufferLiveness liveness(func);
+  std::optional<PlanAnalyses> own;
+  if (!analyses)
+    analyses = &own.emplace(func);
+  const BufferLiveness &liveness = analyses->getExactLiveness();
   FailureOr<SmallVector<SlabBuffers>> slabs =
       collectSlabBuffers(func, liveness, options.alignment);
   if (failed(slabs))
@@ -931,7 +933,7 @@ static void remarkNestedModules(ModuleOp module) {
 
 LogicalResult mlir::mplan::planModule(
     ModuleOp module, StringRef pass, const MPlanPlanBuffersOptions &options,
-    llvm::function_ref<LogicalResult(func::FuncOp)> prepare) {
+    llvm::function_ref<LogicalResult(func::FuncOp, PlanAnalyses &)> prepare) {
   if (failed(verifyOptions(module, pass, options)) ||
       failed(verifyOptOutAttrs(module)))
     return failure();
@@ -941,10 +943,13 @@ LogicalResult mlir::mplan::planModule(
     if (func.isExternal())
       continue;
     warnIfNotBufferized(func);
-    if (prepare && failed(prepare(func)))
+    // The function's analyses, built once by the first step that needs them
+    // and kept valid by every rewrite up to the plan.
+    PlanAnalyses analyses(func);
+    if (prepare && failed(prepare(func, analyses)))
       return failure();
     reports.emplace_back();
-    if (failed(planBuffersInFunction(func, options, reports.back())))
+    if (failed(planBuffersInFunction(func, options, reports.back(), &analyses)))
       return failure();
   }
   if (!options.reportPath.empty())

@@ -1,6 +1,6 @@
 //===- PlanPipeline.cpp - mplan-plan-pipeline -----------------------------===//
 
-#include "mplan/Analysis/BufferLiveness.h"
+#include "mplan/Analysis/PlanAnalyses.h"
 #include "mplan/Analysis/UpperBounds.h"
 #include "mplan/Transforms/Passes.h"
 #include "mplan/Transforms/PlanBuffers.h"
@@ -39,9 +39,13 @@ struct MPlanPlanPass : public mlir::mplan::impl::MPlanPlanBase<MPlanPlanPass> {
                                      {sequence, timeLimit, alignment})))
       return signalPassFailure();
     // Views and copies before live ranges are computed for planning: view
-    // chains to one mplan.view of the root, then copies removed by aliasing
-    // (with a liveness of the folded IR, built only if needed).
-    auto prepare = [&](func::FuncOp func) -> LogicalResult {
+    // chains to one mplan.view of the root, then copies removed by aliasing.
+    // From copy elision on, every step works on the function's one
+    // points-to analysis and one liveness (`analyses`, built when a step
+    // first needs them), which each rewrite keeps valid in place, up to the
+    // plan.
+    auto prepare = [&](func::FuncOp func,
+                       PlanAnalyses &analyses) -> LogicalResult {
       {
         if (failed(verifyUpperBoundAttrs(func)))
           return failure();
@@ -50,34 +54,23 @@ struct MPlanPlanPass : public mlir::mplan::impl::MPlanPlanBase<MPlanPlanPass> {
                                        maxBoundBytes, argUpperBound,
                                        checkBounds);
       }
-      // One analysis from copy elision on, updated in place by every rewrite
-      // (built when the first rewrite needs it).
-      std::optional<BufferLiveness> liveness;
-      auto getLiveness = [&]() -> BufferLiveness & {
-        if (!liveness)
-          liveness.emplace(func);
-        return *liveness;
-      };
       if (viewsAndCopies) {
         if (failed(foldViewsInFunction(func)))
           return failure();
-        (void)elideCopiesInFunction(func, peakGuard, getLiveness);
+        (void)elideCopiesInFunction(func, peakGuard, analyses);
       }
       // The order the planner will see, before in-place reuse decides which
       // inputs die where.
-      if (sequence != "program") {
-        FailureOr<bool> changed =
-            sequenceFunction(func, {sequence, timeLimit, alignment});
-        if (failed(changed))
-          return failure();
-        if (*changed)
-          liveness.reset();
-      }
+      if (sequence != "program" &&
+          failed(sequenceFunction(func, {sequence, timeLimit, alignment},
+                                  &analyses)))
+        return failure();
       if (inplace) {
         // The report's program-order bound is the one before in-place reuse
         // (sequencing recorded it already if it ran).
-        (void)recordProgramOrderBound(func, getLiveness(), alignment);
-        (void)reuseInPlaceInFunction(func, getLiveness());
+        (void)recordProgramOrderBound(func, analyses.getExactLiveness(),
+                                      alignment);
+        (void)reuseInPlaceInFunction(func, analyses);
       }
       return success();
     };

@@ -9,7 +9,7 @@
 
 #include "mplan/Analysis/BufferLiveness.h"
 #include "mplan/Analysis/DependenceGraph.h"
-#include "mplan/Analysis/PointsTo.h"
+#include "mplan/Analysis/PlanAnalyses.h"
 #include "mplan/Support/CheckedMath.h"
 #include "mplan/Support/Sequencer.h"
 #include "mplan/Transforms/OptionErrors.h"
@@ -252,7 +252,8 @@ mlir::mplan::verifySequenceOptions(Operation *anchor, StringRef pass,
 
 FailureOr<bool>
 mlir::mplan::sequenceFunction(func::FuncOp func,
-                              const MPlanSequenceOptions &options) {
+                              const MPlanSequenceOptions &options,
+                              PlanAnalyses *analyses) {
   // Blocks of a CFG are left alone (their ops' live ranges depend on the
   // block layout, not only on the order within a block).
   if (options.mode == "program" || func.isExternal() ||
@@ -260,7 +261,10 @@ mlir::mplan::sequenceFunction(func::FuncOp func,
     return false;
   Block &body = func.getBody().front();
 
-  BufferLiveness liveness(func);
+  std::optional<PlanAnalyses> own;
+  if (!analyses)
+    analyses = &own.emplace(func);
+  BufferLiveness &liveness = analyses->getExactLiveness();
   FailureOr<SmallVector<SlabBuffers>> slabs =
       collectSlabBuffers(func, liveness, options.alignment);
   if (failed(slabs))
@@ -276,7 +280,7 @@ mlir::mplan::sequenceFunction(func::FuncOp func,
   if (!programBound)
     return false;
 
-  PointsToAnalysis pointsTo(func);
+  PointsToAnalysis &pointsTo = analyses->getPointsTo();
   DependenceGraph graph(body, liveness, pointsTo);
   std::optional<Problem> problem =
       buildProblem(graph, *slab, liveness, options.alignment);
@@ -334,12 +338,15 @@ mlir::mplan::sequenceFunction(func::FuncOp func,
   };
   reorder(llvm::map_range(order,
                           [&](int32_t node) { return graph.getOps()[node]; }));
-  // One fresh analysis checks the bound the planner will see; should it be
-  // above program order's, the program order comes back.
-  BufferLiveness after(func);
-  std::optional<int64_t> newBound = boundOf(*slab, after, options.alignment);
+  // One fresh liveness checks the bound the planner will see (and is the
+  // one the steps after this plan with); should it be above program
+  // order's, the program order comes back. Aliasing did not change.
+  analyses->resetLiveness();
+  std::optional<int64_t> newBound =
+      boundOf(*slab, analyses->getLiveness(), options.alignment);
   if (!newBound || *newBound > *programBound) {
     reorder(graph.getOps());
+    analyses->resetLiveness();
     func->removeAttr(kSequenceOptimalAttr);
     return false;
   }

@@ -1,6 +1,7 @@
 //===- TestBufferLiveness.cpp - Test passes for the buffer analysis -------===//
 
 #include "mplan/Analysis/BufferLiveness.h"
+#include "mplan/Analysis/PlanAnalyses.h"
 #include "mplan/Analysis/PointsTo.h"
 #include "mplan/Transforms/Passes.h"
 
@@ -176,15 +177,10 @@ struct TestRewritesKeepLivenessPass
     func::FuncOp func = getOperation();
     if (func.isExternal())
       return;
-    std::optional<BufferLiveness> liveness;
-    auto getLiveness = [&]() -> BufferLiveness & {
-      if (!liveness)
-        liveness.emplace(func);
-      return *liveness;
-    };
-    (void)elideCopiesInFunction(func, PeakGuard::Views, getLiveness);
-    (void)reuseInPlaceInFunction(func, getLiveness());
-    if (failed(checkAgainstFresh(func, *liveness)))
+    PlanAnalyses analyses(func);
+    (void)elideCopiesInFunction(func, PeakGuard::Views, analyses);
+    (void)reuseInPlaceInFunction(func, analyses);
+    if (failed(checkAgainstFresh(func, analyses.getLiveness())))
       return signalPassFailure();
   }
 };

@@ -231,6 +231,12 @@ public:
   /// Recomputes `root`'s aliases, reason and range from its current uses
   /// (cost proportional to its alias closure).
   void recomputeLiveRange(Value root);
+  /// Numbers the function afresh (one walk) and recomputes every root's
+  /// range from the current uses of its aliases: after a series of in-place
+  /// updates the numbering has no gaps and the ranges are exact again, as a
+  /// fresh analysis gives them, without redoing the alias closures and
+  /// reasons (linear in the ops plus the aliases' uses).
+  void renumber();
 
   /// Analysis invalidation: kept unless the pass says otherwise.
   bool isInvalidated(const AnalysisManager::PreservedAnalyses &pa) {

@@ -18,6 +18,7 @@ namespace mlir {
 namespace mplan {
 
 class BufferLiveness;
+class PlanAnalyses;
 
 /// Which rewrites of `mplan-elide-copies` must not raise the max-live bound
 /// (its `peak-guard` option).
@@ -140,18 +141,17 @@ bool captureBuffersInFunction(func::FuncOp func, BufferLiveness &liveness,
 /// that carries it otherwise.
 LogicalResult verifyOptOutAttrs(Operation *root);
 
-/// The work of `mplan-elide-copies` on one function. `getLiveness` gives the
-/// liveness of `func` as it is before any rewrite; it is called at most once,
-/// and only if some copy passes the legality checks. Returns whether the IR
-/// changed.
+/// The work of `mplan-elide-copies` on one function, whose analyses are
+/// `analyses` (kept up to date; the liveness is only built if some copy
+/// passes the legality checks). Returns whether the IR changed.
 bool elideCopiesInFunction(func::FuncOp func, PeakGuard peakGuard,
-                           llvm::function_ref<BufferLiveness &()> getLiveness);
+                           PlanAnalyses &analyses);
 
-/// The work of `mplan-inplace` on one function, whose analysis is `liveness`
-/// (kept up to date): every elementwise linalg op whose output can be written
-/// over a dying input gets that input's buffer. Records the merges in the
-/// function's `mplan.inplace` attribute; returns how many were made.
-int64_t reuseInPlaceInFunction(func::FuncOp func, BufferLiveness &liveness);
+/// The work of `mplan-inplace` on one function, whose analyses are
+/// `analyses` (kept up to date): every elementwise linalg op whose output can
+/// be written over a dying input gets that input's buffer. Records the merges
+/// in the function's `mplan.inplace` attribute; returns how many were made.
+int64_t reuseInPlaceInFunction(func::FuncOp func, PlanAnalyses &analyses);
 
 /// The function attributes mplan-sequence records: the max-live bound in
 /// program order (default memory space) and, when the order it chose is
@@ -163,10 +163,12 @@ constexpr llvm::StringLiteral kSequenceOptimalAttr = "mplan.sequence_optimal";
 /// The work of `mplan-sequence` on one function (after capture, views and
 /// copies): reorders the ops of its body to lower the max-live bound of its
 /// default-space buffers, never above program order's. Returns whether the
-/// IR changed (analyses of `func` are stale then); failure if the sequencer
-/// fails. `options` must have passed verifySequenceOptions.
+/// IR changed; failure if the sequencer fails. `options` must have passed
+/// verifySequenceOptions. With `analyses`, it works on them and leaves them
+/// valid for the order it leaves (the liveness of the new order).
 FailureOr<bool> sequenceFunction(func::FuncOp func,
-                                 const MPlanSequenceOptions &options);
+                                 const MPlanSequenceOptions &options,
+                                 PlanAnalyses *analyses = nullptr);
 
 /// Checks the options of `mplan-sequence` as the options `mode`, `time-limit`
 /// and `alignment` of `pass` (the pass or pipeline the user named: the
@@ -244,10 +246,13 @@ struct FunctionPlanReport {
 
 /// The work of `mplan-plan-buffers` on one function: plans its unplanned
 /// mplan.alloc_tensor ops into one slab per memory space with `options`
-/// (strategy, time limit, alignment) and fills `report`.
+/// (strategy, time limit, alignment) and fills `report`. With `analyses`
+/// (those of `func` as it is), plans with their liveness instead of building
+/// one.
 LogicalResult planBuffersInFunction(func::FuncOp func,
                                     const MPlanPlanBuffersOptions &options,
-                                    FunctionPlanReport &report);
+                                    FunctionPlanReport &report,
+                                    PlanAnalyses *analyses = nullptr);
 
 /// Parses the `capacity` option: `SPACE:BYTES` entries with SPACE `default`,
 /// an integer memory space or a `#gpu.address_space` keyword (`global`,
@@ -264,10 +269,10 @@ parseCapacities(function_ref<InFlightDiagnostic()> emitError,
 /// the user named), then for each function with a body runs `prepare` (if
 /// given) and plans it, and writes the JSON report to `options.reportPath`
 /// ('-': stdout) if set.
-LogicalResult
-planModule(ModuleOp module, StringRef pass,
-           const MPlanPlanBuffersOptions &options,
-           llvm::function_ref<LogicalResult(func::FuncOp)> prepare = {});
+LogicalResult planModule(
+    ModuleOp module, StringRef pass, const MPlanPlanBuffersOptions &options,
+    llvm::function_ref<LogicalResult(func::FuncOp, PlanAnalyses &)> prepare =
+        {});
 
 /// The work of `mplan-fold-views` on one function: view chains on planner
 /// buffers become one mplan.view of the root, dead views are erased, and the

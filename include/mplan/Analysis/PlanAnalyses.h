@@ -1,0 +1,121 @@
+//===- PlanAnalyses.h - The analyses mplan-plan keeps per function -*- C++
+//-*-===//
+//
+// The points-to analysis (PointsTo.h) and the live ranges (BufferLiveness.h)
+// of one function, built once, when a step first needs them, and kept valid
+// in place by every rewrite that follows through one notify API: copy
+// elision, sequencing, in-place reuse and planning all work on the same two
+// analyses instead of building their own.
+//
+// The points-to analysis answers "may these values share bytes?"; the
+// liveness numbers the ops and gives every buffer its live range and why it
+// cannot be planned. A rewrite that changes the IR announces it here, and
+// each announcement goes to both (to the liveness only once it exists).
+// Reordering ops (sequencing) leaves aliasing as it is but renumbers the
+// function: resetLiveness() then drops the liveness, which is rebuilt when
+// next asked for.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MPLAN_ANALYSIS_PLANANALYSES_H
+#define MPLAN_ANALYSIS_PLANANALYSES_H
+
+#include "mplan/Analysis/BufferLiveness.h"
+#include "mplan/Analysis/PointsTo.h"
+
+#include <optional>
+
+namespace mlir {
+namespace mplan {
+
+class PlanAnalyses {
+public:
+  explicit PlanAnalyses(Operation *funcOp) : funcOp(funcOp) {}
+
+  Operation *getFunction() const { return funcOp; }
+
+  /// The points-to analysis of the function (built on the first call).
+  PointsToAnalysis &getPointsTo() {
+    if (!pointsTo)
+      pointsTo.emplace(funcOp);
+    return *pointsTo;
+  }
+  /// The liveness of the function (built on the first call), as the
+  /// in-place updates left it: a numbering with gaps and ranges that only
+  /// grew since it was built.
+  BufferLiveness &getLiveness() {
+    if (!liveness)
+      liveness.emplace(funcOp);
+    return *liveness;
+  }
+  /// The liveness with the numbering and the ranges a fresh analysis of the
+  /// function would give (BufferLiveness::renumber, when the IR changed
+  /// since it was built or last renumbered): what sequencing, in-place
+  /// reuse and the planner see.
+  BufferLiveness &getExactLiveness() {
+    if (liveness && changed)
+      liveness->renumber();
+    changed = false;
+    return getLiveness();
+  }
+  bool hasLiveness() const { return liveness.has_value(); }
+  /// The ops were renumbered (reordered): the liveness is rebuilt when next
+  /// asked for. Aliasing did not change, the points-to analysis stays.
+  void resetLiveness() {
+    liveness.reset();
+    changed = false;
+  }
+
+  //===--------------------------------------------------------------------===//
+  // The one notify API: each call keeps both analyses valid.
+  //===--------------------------------------------------------------------===//
+
+  /// `op` (and the ops nested in it) was just inserted.
+  void notifyOpInserted(Operation *op) {
+    auto each = [&](auto &analysis) { analysis.notifyOpInserted(op); };
+    notify(each, each);
+  }
+  /// Call BEFORE erasing `op`.
+  void notifyOpErased(Operation *op) {
+    auto each = [&](auto &analysis) { analysis.notifyOpErased(op); };
+    notify(each, each);
+  }
+  /// `op` was moved (aliasing is unchanged).
+  void notifyOpMoved(Operation *op) {
+    notify([](PointsToAnalysis &) {},
+           [&](BufferLiveness &analysis) { analysis.notifyOpMoved(op); });
+  }
+  /// Call BEFORE `from.replaceAllUsesWith(to)` where `from` is a buffer that
+  /// goes away and `into` is the buffer `to` points into (a view of `into`
+  /// or `into` itself): `into` covers everything `from` covered (aliases and
+  /// live range), and what pointed into `from` points into `to`.
+  void notifyBufferMerged(Value from, Value into, Value to) {
+    notify(
+        [&](PointsToAnalysis &analysis) {
+          analysis.notifyValueReplaced(from, to);
+        },
+        [&](BufferLiveness &analysis) { analysis.mergeInto(from, into); });
+  }
+
+private:
+  /// Marks the IR changed and hands the change to each analysis that exists.
+  template <typename PointsToFn, typename LivenessFn>
+  void notify(PointsToFn onPointsTo, LivenessFn onLiveness) {
+    changed = true;
+    if (pointsTo)
+      onPointsTo(*pointsTo);
+    if (liveness)
+      onLiveness(*liveness);
+  }
+
+  Operation *funcOp;
+  std::optional<PointsToAnalysis> pointsTo;
+  std::optional<BufferLiveness> liveness;
+  /// Whether the IR changed since the liveness was built or renumbered.
+  bool changed = false;
+};
+
+} // namespace mplan
+} // namespace mlir
+
+#endif // MPLAN_ANALYSIS_PLANANALYSES_H
