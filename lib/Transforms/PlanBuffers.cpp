@@ -291,9 +291,9 @@ static std::string describePeak(const SlabBuffers &slab, size_t limit = 8) {
 /// tiling the op does. Operands an op declares no read or write on (views,
 /// allocations, frees) do not count; an op without declared effects touches
 /// every memref operand.
-static std::pair<int64_t, Operation *> computeOpFloor(func::FuncOp func,
-                                                      const SlabBuffers &slab) {
-  PointsToAnalysis pointsTo(func);
+static std::pair<int64_t, Operation *>
+computeOpFloor(func::FuncOp func, const SlabBuffers &slab,
+               const PointsToAnalysis &pointsTo) {
   DenseMap<unsigned, int64_t> sizeOfPlace;
   for (auto [i, buffer] : llvm::enumerate(slab.buffers)) {
     AllocTensorOp op = slab.ops[i];
@@ -363,12 +363,13 @@ static AllocSlabOp createSlab(func::FuncOp func, int64_t size,
 
 /// Plans `slab`, the unplanned buffers of `func` in one memory space, into
 /// one new slab of that space and fills `report`. `capacity` (0: none) is
-/// the most bytes the space may take.
+/// the most bytes the space may take; `analyses` name the op floor when the
+/// space does not fit it.
 static FailureOr<AllocSlabOp> planSlab(func::FuncOp func,
                                        const SlabBuffers &slab,
                                        const MPlanPlanBuffersOptions &options,
-                                       int64_t capacity,
-                                       SlabPlanReport &report) {
+                                       int64_t capacity, SlabPlanReport &report,
+                                       PlanAnalyses &analyses) {
   report.memorySpace = formatMemorySpace(slab.memorySpace);
   report.strategy = options.strategy;
   const std::vector<::mplan::Buffer> &buffers = slab.buffers;
@@ -388,7 +389,7 @@ static FailureOr<AllocSlabOp> planSlab(func::FuncOp func,
         << " bytes; the max-live lower bound is " << plan->lowerBound
         << " bytes";
     diag.attachNote() << describePeak(slab);
-    auto [floor, floorOp] = computeOpFloor(func, slab);
+    auto [floor, floorOp] = computeOpFloor(func, slab, analyses.getPointsTo());
     if (floorOp) {
       Diagnostic &note = diag.attachNote(floorOp->getLoc());
       note << "the op floor is " << floor
@@ -749,9 +750,10 @@ LogicalResult mlir::mplan::planBuffersInFunction(
       report.otherSpaces.emplace_back();
       slabReport = &report.otherSpaces.back();
     }
-    FailureOr<AllocSlabOp> planned = planSlab(
-        func, slab, options,
-        capacities->lookup(formatMemorySpace(slab.memorySpace)), *slabReport);
+    FailureOr<AllocSlabOp> planned =
+        planSlab(func, slab, options,
+                 capacities->lookup(formatMemorySpace(slab.memorySpace)),
+                 *slabReport, *analyses);
     if (failed(planned))
       return failure();
     if (!slab.memorySpace)
