@@ -465,21 +465,32 @@ LiveRange BufferLiveness::computeRange(Value def,
 // Escapes and captures
 //===----------------------------------------------------------------------===//
 
-/// The memref-typed values `op` declares it writes (MemoryEffectOpInterface),
-/// whose elements are memrefs: a buffer written there is stored to memory.
-static bool writesMemRefElements(Operation *op, Value except) {
+/// What `op` declares (MemoryEffectOpInterface) that a use of `value` by it
+/// cares about, from one query of its effects: whether it writes a memref
+/// whose elements are memrefs (other than `value`: a buffer written there is
+/// stored to memory), and whether it frees `value`.
+struct DeclaredEffects {
+  bool writesMemRefElements = false;
+  bool frees = false;
+};
+static DeclaredEffects getDeclaredEffects(Operation *op, Value value) {
+  DeclaredEffects result;
   auto iface = dyn_cast<MemoryEffectOpInterface>(op);
   if (!iface)
-    return false;
+    return result;
   SmallVector<MemoryEffects::EffectInstance> effects;
   iface.getEffects(effects);
-  return llvm::any_of(effects, [&](const MemoryEffects::EffectInstance &e) {
-    if (!isa<MemoryEffects::Write>(e.getEffect()) || e.getValue() == except)
-      return false;
-    auto type = dyn_cast_if_present<BaseMemRefType>(
-        e.getValue() ? e.getValue().getType() : Type());
-    return type && isa<BaseMemRefType>(type.getElementType());
-  });
+  for (const MemoryEffects::EffectInstance &e : effects) {
+    Value on = e.getValue();
+    if (on == value && isa<MemoryEffects::Free>(e.getEffect()))
+      result.frees = true;
+    if (!on || on == value || !isa<MemoryEffects::Write>(e.getEffect()))
+      continue;
+    auto type = dyn_cast<BaseMemRefType>(on.getType());
+    result.writesMemRefElements |=
+        type && isa<BaseMemRefType>(type.getElementType());
+  }
+  return result;
 }
 
 std::optional<std::string>
@@ -505,7 +516,8 @@ BufferLiveness::getHiddenAccessReason(OpOperand &use, Operation *funcOp) {
   if (auto store = dyn_cast<memref::StoreOp>(user))
     if (store.getValueToStore() == use.get())
       return std::string("stored to memory");
-  if (writesMemRefElements(user, use.get()))
+  DeclaredEffects effects = getDeclaredEffects(user, use.get());
+  if (effects.writesMemRefElements)
     return "may be stored to memory by " + opName(user);
   if (isa<memref::ExtractAlignedPointerAsIndexOp>(user))
     return "its address is taken by " + opName(user);
@@ -513,7 +525,7 @@ BufferLiveness::getHiddenAccessReason(OpOperand &use, Operation *funcOp) {
     return std::nullopt; // a retained value: only compared by address
   // A use that ends the buffer's storage other than a plain deallocation
   // (memref.realloc): the bytes may move or be freed under the plan.
-  if (!isDeallocUse(use) && hasEffectOn<MemoryEffects::Free>(user, use.get()))
+  if (effects.frees && !isDeallocUse(use))
     return "freed or reallocated by " + opName(user);
   if (user->hasTrait<OpTrait::IsTerminator>()) {
     // Branches and the terminators of region ops that model their control

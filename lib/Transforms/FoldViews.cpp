@@ -26,7 +26,9 @@ static bool isViewOp(Operation *op) {
              memref::ViewOp>(op);
 }
 
-FailureOr<bool> mlir::mplan::foldViewsInFunction(func::FuncOp func) {
+FailureOr<bool>
+mlir::mplan::foldViewsInFunction(func::FuncOp func,
+                                 RewriterBase::Listener *listener) {
   // One walk collects the views (and counts them); only they, and the
   // mplan.views the patterns create, are ever visited by the driver. No
   // other op of the function is folded, simplified or erased.
@@ -51,7 +53,8 @@ FailureOr<bool> mlir::mplan::foldViewsInFunction(func::FuncOp func) {
   std::reverse(views.begin(), views.end());
   GreedyRewriteConfig config;
   config.setRegionSimplificationLevel(GreedySimplifyRegionLevel::Disabled)
-      .setStrictness(GreedyRewriteStrictness::ExistingAndNewOps);
+      .setStrictness(GreedyRewriteStrictness::ExistingAndNewOps)
+      .setListener(listener);
   if (failed(applyOpPatternsGreedily(views, std::move(patterns), config))) {
     mlir::emitError(func.getLoc(), "mplan-fold-views did not converge");
     return failure();
@@ -68,6 +71,8 @@ FailureOr<bool> mlir::mplan::foldViewsInFunction(func::FuncOp func) {
   });
   for (Operation *op : llvm::reverse(views)) {
     if (isOpTriviallyDead(op)) {
+      if (listener)
+        listener->notifyOperationErased(op);
       op->erase();
       continue;
     }

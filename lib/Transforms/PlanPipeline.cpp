@@ -40,22 +40,20 @@ struct MPlanPlanPass : public mlir::mplan::impl::MPlanPlanBase<MPlanPlanPass> {
       return signalPassFailure();
     // Views and copies before live ranges are computed for planning: view
     // chains to one mplan.view of the root, then copies removed by aliasing.
-    // From copy elision on, every step works on the function's one
-    // points-to analysis and one liveness (`analyses`, built when a step
-    // first needs them), which each rewrite keeps valid in place, up to the
-    // plan.
+    // Every step works on the function's one points-to analysis and one
+    // liveness (`analyses`, built when a step first needs them: the liveness
+    // for capture, the points-to analysis for copy elision), which each
+    // rewrite keeps valid in place, up to the plan.
     auto prepare = [&](func::FuncOp func,
                        PlanAnalyses &analyses) -> LogicalResult {
-      {
-        if (failed(verifyUpperBoundAttrs(func)))
-          return failure();
-        BufferLiveness liveness(func);
-        (void)captureBuffersInFunction(func, liveness, emitRemarks,
-                                       maxBoundBytes, argUpperBound,
-                                       checkBounds);
-      }
+      if (failed(verifyUpperBoundAttrs(func)))
+        return failure();
+      if (captureBuffersInFunction(func, analyses.getLiveness(), emitRemarks,
+                                   maxBoundBytes, argUpperBound, checkBounds))
+        analyses.notifyLivenessUpdated();
       if (viewsAndCopies) {
-        if (failed(foldViewsInFunction(func)))
+        PlanAnalyses::Listener listener(analyses);
+        if (failed(foldViewsInFunction(func, &listener)))
           return failure();
         (void)elideCopiesInFunction(func, peakGuard, analyses);
       }

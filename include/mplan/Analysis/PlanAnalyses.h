@@ -23,6 +23,8 @@
 #include "mplan/Analysis/BufferLiveness.h"
 #include "mplan/Analysis/PointsTo.h"
 
+#include "mlir/IR/PatternMatch.h"
+
 #include <optional>
 
 namespace mlir {
@@ -70,6 +72,9 @@ public:
   // The one notify API: each call keeps both analyses valid.
   //===--------------------------------------------------------------------===//
 
+  /// A step changed the IR and kept the liveness valid with its own
+  /// notify* calls (capture).
+  void notifyLivenessUpdated() { changed = true; }
   /// `op` (and the ops nested in it) was just inserted.
   void notifyOpInserted(Operation *op) {
     auto each = [&](auto &analysis) { analysis.notifyOpInserted(op); };
@@ -85,6 +90,16 @@ public:
     notify([](PointsToAnalysis &) {},
            [&](BufferLiveness &analysis) { analysis.notifyOpMoved(op); });
   }
+  /// Call BEFORE `from.replaceAllUsesWith(to)`, `from` not a buffer of its
+  /// own: what is computed from `from` may also point where `to` does, and
+  /// `to`'s buffers live wherever `from` is used.
+  void notifyValueReplaced(Value from, Value to) {
+    notify(
+        [&](PointsToAnalysis &analysis) {
+          analysis.notifyValueReplaced(from, to);
+        },
+        [&](BufferLiveness &analysis) { analysis.notifyReplaced(from, to); });
+  }
   /// Call BEFORE `from.replaceAllUsesWith(to)` where `from` is a buffer that
   /// goes away and `into` is the buffer `to` points into (a view of `into`
   /// or `into` itself): `into` covers everything `from` covered (aliases and
@@ -96,6 +111,30 @@ public:
         },
         [&](BufferLiveness &analysis) { analysis.mergeInto(from, into); });
   }
+
+  /// Announces the changes a pattern rewriter makes (mplan-fold-views) to
+  /// the analyses.
+  struct Listener : public RewriterBase::Listener {
+    explicit Listener(PlanAnalyses &analyses) : analyses(analyses) {}
+    void notifyOperationInserted(Operation *op,
+                                 OpBuilder::InsertPoint) override {
+      analyses.notifyOpInserted(op);
+    }
+    // Its operands changed: its results alias what they now use, and it
+    // uses them where it is.
+    void notifyOperationModified(Operation *op) override {
+      analyses.notifyOpInserted(op);
+    }
+    void notifyOperationReplaced(Operation *op, ValueRange values) override {
+      for (auto [from, to] : llvm::zip_equal(op->getResults(), values))
+        if (to)
+          analyses.notifyValueReplaced(from, to);
+    }
+    void notifyOperationErased(Operation *op) override {
+      analyses.notifyOpErased(op);
+    }
+    PlanAnalyses &analyses;
+  };
 
 private:
   /// Marks the IR changed and hands the change to each analysis that exists.

@@ -278,8 +278,10 @@ LogicalResult planModule(
 /// buffers become one mplan.view of the root, dead views are erased, and the
 /// counts are added to the function's `mplan.views_removed` /
 /// `mplan.views_canonicalized` attributes. Returns whether the IR changed;
-/// failure if the rewrite did not converge.
-FailureOr<bool> foldViewsInFunction(func::FuncOp func);
+/// failure if the rewrite did not converge. Every change is announced to
+/// `listener` if given.
+FailureOr<bool> foldViewsInFunction(func::FuncOp func,
+                                    RewriterBase::Listener *listener = nullptr);
 
 /// Adds `delta` to the per-function counter attribute `name` (an i64
 /// attribute such as `mplan.copies_removed`, which mplan-plan-buffers copies
