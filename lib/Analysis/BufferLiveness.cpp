@@ -16,6 +16,7 @@
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Interfaces/ControlFlowInterfaces.h"
+#include "mlir/Interfaces/DestinationStyleOpInterface.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/DenseSet.h"
@@ -478,6 +479,16 @@ static DeclaredEffects getDeclaredEffects(Operation *op, Value value) {
   auto iface = dyn_cast<MemoryEffectOpInterface>(op);
   if (!iface)
     return result;
+  // A destination-style op (linalg, ...) reads its inputs and writes its
+  // inits, and frees nothing: unless one of its operands holds memrefs, its
+  // effects (costly to list for linalg ops, asked for every operand of every
+  // op) say nothing here.
+  if (isa<DestinationStyleOpInterface>(op) &&
+      llvm::none_of(op->getOperandTypes(), [](Type type) {
+        auto memref = dyn_cast<BaseMemRefType>(type);
+        return memref && isa<BaseMemRefType>(memref.getElementType());
+      }))
+    return result;
   SmallVector<MemoryEffects::EffectInstance> effects;
   iface.getEffects(effects);
   for (const MemoryEffects::EffectInstance &e : effects) {
@@ -778,7 +789,13 @@ void BufferLiveness::notifyReplaced(Value from, Value to) {
   if (from == to)
     return;
   ArrayRef<Value> owners = getRootsOf(to);
-  if (owners.empty())
+  // Alias sets are closed under the forward closure: if `from` is an alias
+  // of every root of `to` already (a view replaced by another view of the
+  // same buffer), they cover its closure, its uses and its reasons.
+  ArrayRef<Value> fromOwners = getRootsOf(from);
+  if (owners.empty() || llvm::all_of(owners, [&](Value owner) {
+        return llvm::is_contained(fromOwners, owner);
+      }))
     return;
   // addAlias may grow the owner lists `owners` points into: copy them.
   SmallVector<Value, 2> ownerCopy(owners.begin(), owners.end());
