@@ -182,20 +182,51 @@ OrderInfo orderInfo(const Component &c, const std::vector<int32_t> &order) {
   return info;
 }
 
-class Deadline {
+/// The budget of a search: units of work (deterministic) and, only if the
+/// caller set one, a wall-clock deadline (a safety net). A search spends
+/// units as it goes and stops once exhausted(); a part of a search gets a
+/// sub-budget, whose spending its parent adds up with charge().
+class Budget {
 public:
-  explicit Deadline(double seconds)
-      : end(Clock::now() +
-            std::chrono::duration_cast<Clock::duration>(
-                std::chrono::duration<double>(std::max(seconds, 0.0)))) {}
-  bool passed() const { return Clock::now() >= end; }
-  double remaining() const {
-    return std::max(0.0,
-                    std::chrono::duration<double>(end - Clock::now()).count());
+  Budget(int64_t work, std::optional<Clock::time_point> end)
+      : limit(std::max<int64_t>(work, 0)), end(end) {}
+
+  /// Spends `units`; returns false once the budget is exhausted.
+  bool spend(int64_t units) {
+    used += units;
+    return !exhausted();
   }
+  bool exhausted() {
+    if (hit)
+      return true;
+    if (used >= limit)
+      hit = true;
+    // The clock is read every 256 calls only.
+    else if (end && (++calls & 255) == 0 && Clock::now() >= *end)
+      hit = true;
+    return hit;
+  }
+  int64_t remaining() const { return std::max<int64_t>(limit - used, 0); }
+  /// A budget of `fraction` of what is left, with the same deadline.
+  Budget sub(double fraction) const {
+    return Budget(static_cast<int64_t>(static_cast<double>(remaining()) *
+                                       std::clamp(fraction, 0.0, 1.0)),
+                  end);
+  }
+  /// Adds what `part`, a sub-budget, spent.
+  void charge(const Budget &part) {
+    used += part.used;
+    stopped |= part.hit || part.stopped;
+  }
+  /// True if this budget or a part of it ran out during a search.
+  bool ranOut() const { return hit || stopped; }
+  int64_t spent() const { return used; }
 
 private:
-  Clock::time_point end;
+  int64_t limit, used = 0;
+  std::optional<Clock::time_point> end;
+  uint32_t calls = 0;
+  bool hit = false, stopped = false;
 };
 
 //===----------------------------------------------------------------------===//
@@ -337,8 +368,7 @@ enum class ExactStatus { Improved, NoBetter, Aborted };
 /// below `upper` and minimal; NoBetter proves none is below `upper`.
 template <int W>
 ExactStatus exactSearchW(const Component &c, int64_t upper, int64_t maxStates,
-                         const Deadline &deadline,
-                         std::vector<int32_t> &order) {
+                         Budget &budget, std::vector<int32_t> &order) {
   struct State {
     Mask<W> set;
     int64_t peak, live;
@@ -359,7 +389,8 @@ ExactStatus exactSearchW(const Component &c, int64_t upper, int64_t maxStates,
     next.clear();
     std::vector<int32_t> nextLayer;
     for (int32_t si : layer) {
-      if ((states.size() & 1023) == 0 && deadline.passed())
+      // Every state looks at each of the k nodes.
+      if (!budget.spend(c.k))
         return ExactStatus::Aborted;
       const Mask<W> set = states[si].set;
       int64_t live = states[si].live, peak = states[si].peak;
@@ -410,13 +441,13 @@ ExactStatus exactSearchW(const Component &c, int64_t upper, int64_t maxStates,
 constexpr int32_t kMaxExactNodes = 256;
 
 ExactStatus exactSearch(const Component &c, int64_t upper, int64_t maxStates,
-                        const Deadline &deadline, std::vector<int32_t> &order) {
+                        Budget &budget, std::vector<int32_t> &order) {
   if (c.k <= 64)
-    return exactSearchW<1>(c, upper, maxStates, deadline, order);
+    return exactSearchW<1>(c, upper, maxStates, budget, order);
   if (c.k <= 128)
-    return exactSearchW<2>(c, upper, maxStates, deadline, order);
+    return exactSearchW<2>(c, upper, maxStates, budget, order);
   if (c.k <= kMaxExactNodes)
-    return exactSearchW<4>(c, upper, maxStates, deadline, order);
+    return exactSearchW<4>(c, upper, maxStates, budget, order);
   return ExactStatus::Aborted;
 }
 
@@ -428,9 +459,9 @@ ExactStatus exactSearch(const Component &c, int64_t upper, int64_t maxStates,
 /// schedules is extended by its most promising ready nodes (least step peak,
 /// then least live bytes after), and the `width` best distinct scheduled
 /// sets (same set, same live bytes: the lower peak wins) survive, ranked by
-/// peak so far, then live bytes. Returns an empty order past the deadline.
-std::vector<int32_t> beamSearch(const Component &c, int width,
-                                const Deadline &deadline) {
+/// peak so far, then live bytes. Returns an empty order once `budget` is
+/// exhausted.
+std::vector<int32_t> beamSearch(const Component &c, int width, Budget &budget) {
   struct BeamState {
     std::vector<int32_t> remaining, missing, ready;
     int64_t live = 0, peak = 0;
@@ -461,8 +492,6 @@ std::vector<int32_t> beamSearch(const Component &c, int width,
   constexpr int kExpand = 4;
   std::vector<Child> children, candidates;
   for (int32_t depth = 0; depth < c.k; ++depth) {
-    if (deadline.passed())
-      return {};
     children.clear();
     for (int32_t si = 0; si < static_cast<int32_t>(beam.size()); ++si) {
       const BeamState &s = beam[si];
@@ -519,6 +548,10 @@ std::vector<int32_t> beamSearch(const Component &c, int width,
       nextBeam.push_back(std::move(s));
     }
     beam = std::move(nextBeam);
+    // Each candidate looked at, and each kept state's copy (its counters).
+    int64_t copied = static_cast<int64_t>(beam.size()) * (c.k + c.numBuffers());
+    if (!budget.spend(static_cast<int64_t>(children.size()) + copied / 16))
+      return {};
   }
   std::vector<int32_t> order(c.k);
   int32_t h = beam.front().history;
@@ -536,7 +569,7 @@ std::vector<int32_t> beamSearch(const Component &c, int width,
 struct Solver {
   const SequenceOptions &options;
   /// The budget of the component being solved.
-  const Deadline *deadline = nullptr;
+  Budget *budget = nullptr;
   bool useExact, useSearch;
   int64_t maxStates;
 
@@ -550,6 +583,8 @@ struct Solver {
     int64_t peak = 0;
     bool proven = false;
     bool exact = false;
+    /// A search stopped at the budget (or the exact search's state limit).
+    bool cut = false;
   };
 
   void consider(const Component &c, std::vector<int32_t> order,
@@ -584,13 +619,16 @@ struct Solver {
       return best;
     // Beam search first: its order bounds the exact search, which prunes
     // every partial order that already reaches it.
-    if (c.k <= kMaxBeamNodes && !deadline->passed())
-      consider(c, beamSearch(c, options.beamWidth, *deadline), best);
+    if (c.k <= kMaxBeamNodes && !budget->exhausted())
+      consider(c, beamSearch(c, options.beamWidth, *budget), best);
     if (useExact && c.k <= kMaxExactNodes) {
       // Most of the budget, leaving some for the windows should it fail.
-      Deadline exactDeadline(deadline->remaining() * 0.7);
+      Budget exactBudget = budget->sub(0.7);
       std::vector<int32_t> order;
-      switch (exactSearch(c, best.peak, maxStates, exactDeadline, order)) {
+      ExactStatus status =
+          exactSearch(c, best.peak, maxStates, exactBudget, order);
+      budget->charge(exactBudget);
+      switch (status) {
       case ExactStatus::Improved:
         best.order = std::move(order);
         best.peak = peakOf(c, best.order);
@@ -599,10 +637,12 @@ struct Solver {
         best.proven = best.exact = true;
         return best;
       case ExactStatus::Aborted:
+        best.cut = true;
         break;
       }
     }
     improveWindows(c, best);
+    best.cut |= budget->ranOut();
     return best;
   }
 
@@ -610,14 +650,17 @@ struct Solver {
   /// where `best` peaks, exactly (a large-neighbourhood search). Each
   /// improvement leaves every position of its window below the peak, so the
   /// number of positions at the peak drops every round; it stops at the
-  /// first peak position no window around it can lower, or at the deadline.
+  /// first peak position no window around it can lower, or when the budget
+  /// is exhausted.
   void improveWindows(const Component &c, Result &best) const {
     int32_t n = c.k;
     if (n <= 2)
       return;
     std::vector<int32_t> nodeMap(n, -1), bufferMap(c.numBuffers(), -1);
     int32_t window = std::min(kWindow, n);
-    while (!deadline->passed()) {
+    // A round rebuilds the profile and the window's problem: a few passes
+    // over the order.
+    while (budget->spend(4 * static_cast<int64_t>(n))) {
       std::vector<int64_t> steps = profile(c, best.order);
       int64_t peak = *std::max_element(steps.begin(), steps.end());
       int32_t p = static_cast<int32_t>(
@@ -632,8 +675,8 @@ struct Solver {
         int64_t windowPeak =
             *std::max_element(steps.begin() + lo, steps.begin() + lo + window);
         std::vector<int32_t> order;
-        if (exactSearch(sub, windowPeak + c.base - sub.base, maxStates,
-                        *deadline, order) != ExactStatus::Improved)
+        if (exactSearch(sub, windowPeak + c.base - sub.base, maxStates, *budget,
+                        order) != ExactStatus::Improved)
           continue;
         std::vector<int32_t> old(best.order.begin() + lo,
                                  best.order.begin() + lo + window);
@@ -829,6 +872,10 @@ Expected<Sequence> mplan::sequenceGraph(const SequenceGraph &graph,
                  "'; expected program, greedy, best or exact"};
   if (options.beamWidth < 1)
     return Error{"beam width must be at least 1"};
+  if (options.workLimit < 0)
+    return Error{"the work limit must not be negative"};
+  if (!(options.timeLimitSeconds >= 0))
+    return Error{"the time limit must not be negative"};
   Expected<Component> built = buildComponent(graph);
   if (!built)
     return Error{built.error()};
@@ -874,14 +921,22 @@ Expected<Sequence> mplan::sequenceGraph(const SequenceGraph &graph,
   }
   std::sort(byPeak.begin(), byPeak.end());
 
-  // Every component gets the list schedulers; the searches share the time
-  // limit, each component (highest peak first) at most half of what is left
-  // unless it is the last.
-  Deadline deadline(options.timeLimitSeconds);
+  // Every component gets the list schedulers; the searches share the work
+  // budget, each component (highest peak first) at most half of what is
+  // left unless it is the last.
+  bool exactMode = options.mode == "exact";
+  int64_t workLimit = options.workLimit;
+  if (exactMode && !mulInPlace(workLimit, SequenceOptions::kExactWorkFactor))
+    workLimit = std::numeric_limits<int64_t>::max();
+  std::optional<Clock::time_point> end;
+  if (options.timeLimitSeconds > 0)
+    end = startTime + std::chrono::duration_cast<Clock::duration>(
+                          std::chrono::duration<double>(
+                              std::min(options.timeLimitSeconds, 1e9)));
+  Budget budget(workLimit, end);
   bool search = options.mode != "greedy";
   Solver solver{options, nullptr, search, search,
-                options.mode == "exact" ? int64_t(20000000)
-                                        : options.maxExactStates};
+                exactMode ? int64_t(20000000) : options.maxExactStates};
   std::vector<int32_t> nodeMap(n, -1), bufferMap(whole.numBuffers(), -1);
   std::vector<int32_t> order = result.order;
   // Proven per component: a cut node alone, or solved to optimality.
@@ -894,19 +949,22 @@ Expected<Sequence> mplan::sequenceGraph(const SequenceGraph &graph,
     auto [lo, hi] = ranges[i];
     componentPeak[i] = -negPeak;
     proven[i] = 0;
-    Deadline slice(left-- > 1 ? deadline.remaining() / 2
-                              : deadline.remaining());
-    solver.deadline = &slice;
-    solver.useSearch = search && !deadline.passed();
+    Budget slice = budget.sub(left-- > 1 ? 0.5 : 1.0);
+    solver.budget = &slice;
+    solver.useSearch = search && !budget.exhausted();
     Component sub = makeSub(whole, result.order, info.first, info.last, lo, hi,
                             info.liveBefore[lo], nodeMap, bufferMap);
     Solver::Result solved = solver.solve(sub);
+    budget.charge(slice);
+    result.budgetExhausted |=
+        solved.cut || (search && !solver.useSearch && !solved.proven);
     for (int32_t j = 0; j < hi - lo; ++j)
       order[lo + j] = result.order[lo + solved.order[j]];
     componentPeak[i] = sub.base + solved.peak;
     proven[i] = solved.proven;
     result.numExactComponents += solved.exact;
   }
+  result.work = budget.spent();
   int64_t peak = peakOf(whole, order);
   if (peak < result.programPeak) {
     result.order = std::move(order);

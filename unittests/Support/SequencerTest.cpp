@@ -243,6 +243,41 @@ TEST(Sequencer, NeverWorseThanProgramOrder) {
   }
 }
 
+TEST(Sequencer, WorkBudgetMakesTheResultDeterministic) {
+  // A graph large enough that the default budget ends the search: the
+  // result depends on the budget only, never on the clock (no time limit).
+  std::mt19937 rng(5);
+  SequenceGraph g = randomGraph(rng, 3000, 3);
+  SequenceOptions options;
+  options.workLimit = 200000;
+  Expected<Sequence> first = sequenceGraph(g, options);
+  ASSERT_TRUE(first.ok()) << first.error();
+  EXPECT_TRUE(first->budgetExhausted);
+  EXPECT_GE(first->work, options.workLimit);
+  for (int run = 0; run < 3; ++run) {
+    Expected<Sequence> again = sequenceGraph(g, options);
+    ASSERT_TRUE(again.ok());
+    EXPECT_EQ(again->order, first->order);
+    EXPECT_EQ(again->peak, first->peak);
+    EXPECT_EQ(again->work, first->work);
+  }
+  // No work at all: list schedules only, and the result says the budget
+  // stopped the search.
+  SequenceGraph inception = inceptionBreadthFirst();
+  options.workLimit = 0;
+  Expected<Sequence> none = sequenceGraph(inception, options);
+  ASSERT_TRUE(none.ok());
+  EXPECT_EQ(none->peak, 160); // the list schedulers find it
+  EXPECT_EQ(none->work, 0);
+  // A budget that suffices is not reported as exhausted.
+  options.workLimit = SequenceOptions::kDefaultSequenceWorkLimit;
+  Expected<Sequence> enough = sequenceGraph(inception, options);
+  ASSERT_TRUE(enough.ok());
+  EXPECT_FALSE(enough->budgetExhausted);
+  options.workLimit = -1;
+  EXPECT_FALSE(sequenceGraph(inception, options).ok());
+}
+
 TEST(Sequencer, ScalesToLargeGraphs) {
   // 100k nodes with short-range edges: many components, some large.
   std::mt19937 rng(3);

@@ -52,17 +52,31 @@ struct SequenceOptions {
   /// One of sequenceModes(): `program` keeps program order; `greedy` is the
   /// best of the list schedulers; `best` solves components exactly where
   /// feasible and takes the better of the list schedulers and beam search
-  /// elsewhere, within the time limit; `exact` is `best` without the state
-  /// limit of the exact search (still bounded by the time limit).
+  /// elsewhere, within the work budget; `exact` is `best` with
+  /// kExactWorkFactor times the work budget and without its state limit.
   std::string mode = "best";
-  /// Wall-clock budget for the whole call. Past it, the remaining
-  /// components keep their greedy (or program) order.
-  double timeLimitSeconds = 1.0;
+  /// Deterministic budget of the searches, in units of work: one unit is
+  /// one candidate node the exact, beam or window search looks at (the list
+  /// schedulers always run and are not charged). Past it, the remaining
+  /// components keep their list-scheduled (or program) order. The result
+  /// depends on the graph, the mode and this budget only, never on the
+  /// machine or its load.
+  int64_t workLimit = kDefaultSequenceWorkLimit;
+  /// Wall-clock safety net for the whole call; 0: none. With one, the
+  /// result may depend on the machine's speed and load, so callers set it
+  /// only when their user asked for a time limit.
+  double timeLimitSeconds = 0;
   /// Components with more scheduled-set states than this are not solved
   /// exactly in `best` mode.
   int64_t maxExactStates = 1000000;
   /// Beam width of the beam search.
   int beamWidth = 8;
+
+  /// At 20-100 ns a unit, about 0.1-0.5 s of search (docs/planner.md,
+  /// "Sequencing").
+  static constexpr int64_t kDefaultSequenceWorkLimit = 5000000;
+  /// `exact` mode's budget, in multiples of workLimit.
+  static constexpr int64_t kExactWorkFactor = 100;
 };
 
 /// A schedule and what it costs.
@@ -79,12 +93,18 @@ struct Sequence {
   int64_t numExactComponents = 0;
   /// The largest component, in nodes.
   int64_t largestComponent = 0;
+  /// The work budget (or the time limit) stopped a search before it ended;
+  /// a larger budget may find a lower peak.
+  bool budgetExhausted = false;
+  /// Units of work spent (SequenceOptions::workLimit).
+  int64_t work = 0;
   double seconds = 0;
 };
 
 /// Orders `graph` with `options.mode`. Fails (with a message) on invalid
 /// input: a predecessor not smaller than its node, a user out of range, a
-/// negative size, sizes whose sum overflows int64_t, an unknown mode.
+/// negative size, sizes whose sum overflows int64_t, an unknown mode, a
+/// negative work limit or time limit.
 Expected<Sequence> sequenceGraph(const SequenceGraph &graph,
                                  const SequenceOptions &options);
 
