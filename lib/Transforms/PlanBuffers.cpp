@@ -107,8 +107,7 @@ bool mlir::mplan::addToCounterAttr(func::FuncOp func, StringRef name,
   return true;
 }
 
-/// The memory space `space` as the report prints it; empty for the default.
-static std::string formatMemorySpace(Attribute space) {
+std::string mlir::mplan::formatMemorySpace(Attribute space) {
   std::string text;
   llvm::raw_string_ostream os(text);
   if (auto integer = dyn_cast_if_present<IntegerAttr>(space))
@@ -710,6 +709,8 @@ LogicalResult mlir::mplan::planBuffersInFunction(
           func->getAttrOfType<IntegerAttr>(kLowerBoundProgramOrderAttr))
     report.lowerBoundProgramOrder = bound.getInt();
   report.sequenceOptimal = func->hasAttr(kSequenceOptimalAttr);
+  if (auto kept = func->getAttrOfType<StringAttr>(kSequenceKeptBecauseAttr))
+    report.sequenceKeptBecause = kept.str();
   if (auto merges = func->getAttrOfType<ArrayAttr>("mplan.inplace"))
     for (auto merge : merges.getAsRange<DictionaryAttr>()) {
       auto id = merge.getAs<IntegerAttr>("buffer");
@@ -841,6 +842,9 @@ static LogicalResult writePlanReport(Operation *anchor, StringRef pass,
                                report.defaultSpace.lowerBoundBytes));
             if (report.lowerBoundProgramOrder)
               json.attribute("sequence_optimal", report.sequenceOptimal);
+            if (!report.sequenceKeptBecause.empty())
+              json.attribute("sequence_kept_because",
+                             report.sequenceKeptBecause);
             for (const auto &[key, count] : report.viewCopyCounts)
               json.attribute(key, count);
             json.attributeArray("unmanaged", [&] {

@@ -2,6 +2,7 @@
 
 #include "mplan/Analysis/PlanAnalyses.h"
 #include "mplan/Analysis/UpperBounds.h"
+#include "mplan/Support/Sequencer.h"
 #include "mplan/Transforms/Passes.h"
 #include "mplan/Transforms/PlanBuffers.h"
 
@@ -30,13 +31,25 @@ struct MPlanPlanPass : public mlir::mplan::impl::MPlanPlanBase<MPlanPlanPass> {
   /// The pass or pipeline the user named, for option errors: the pipeline
   /// runs this pass with its own options.
   StringRef userName = "mplan-plan";
+  /// Whether the user set `time-limit` (the pipeline always sets the
+  /// pass's option).
+  bool timeLimitGiven = true;
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
+    // The time limit is the sequencer's safety net only if the user set it;
+    // its work budget alone makes the order independent of the load.
+    MPlanSequenceOptions sequenceOptions{
+        sequence,
+        timeLimitGiven && timeLimit.hasValue() ? double(timeLimit) : 0.0,
+        alignment,
+        ::mplan::SequenceOptions().workLimit,
+        emitRemarks,
+        {capacity.begin(), capacity.end()}};
     if (failed(verifyCaptureOptions(module, userName, maxBoundBytes,
                                     argUpperBound)) ||
         failed(verifySequenceOptions(module, userName, "sequence",
-                                     {sequence, timeLimit, alignment})))
+                                     sequenceOptions)))
       return signalPassFailure();
     // Views and copies before live ranges are computed for planning: view
     // chains to one mplan.view of the root, then copies removed by aliasing.
@@ -60,8 +73,7 @@ struct MPlanPlanPass : public mlir::mplan::impl::MPlanPlanBase<MPlanPlanPass> {
       // The order the planner will see, before in-place reuse decides which
       // inputs die where.
       if (sequence != "program" &&
-          failed(sequenceFunction(func, {sequence, timeLimit, alignment},
-                                  &analyses)))
+          failed(sequenceFunction(func, sequenceOptions, &analyses)))
         return failure();
       if (inplace) {
         // The report's program-order bound is the one before in-place reuse
@@ -106,6 +118,7 @@ void mlir::mplan::buildPlanPipeline(OpPassManager &pm,
   plan.checkBounds = options.checkBounds;
   auto pass = std::make_unique<MPlanPlanPass>(plan);
   pass->userName = "mplan-plan-pipeline";
+  pass->timeLimitGiven = options.timeLimit.hasValue();
   pm.addPass(std::move(pass));
 }
 

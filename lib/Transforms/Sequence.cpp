@@ -30,6 +30,9 @@ namespace mplan {
 using namespace mlir;
 using namespace mlir::mplan;
 
+static_assert(::mplan::SequenceOptions::kDefaultSequenceWorkLimit == 5000000,
+              "the default of mplan-sequence's work-limit (Passes.td)");
+
 /// The max-live bound of `slab`'s buffers with the ranges of `liveness`.
 static std::optional<int64_t> boundOf(const SlabBuffers &slab,
                                       const BufferLiveness &liveness,
@@ -43,6 +46,20 @@ static std::optional<int64_t> boundOf(const SlabBuffers &slab,
   }
   return ::mplan::lowerBound(buffers, alignment);
 }
+
+namespace {
+/// One buffer of the model: its root, the op defining it, its live range in
+/// program order and the bytes it weighs in the model's objective.
+struct ModelBuffer {
+  Operation *op;
+  Value root;
+  int64_t start, end, weight;
+  /// Not in the objective: every buffer so marked that is disjoint from it
+  /// in program order stays disjoint (an edge from its last user to the
+  /// other's first user).
+  bool keepDisjoint = false;
+};
+} // namespace
 
 namespace {
 /// The sequencing problem of a block and how its nodes map to the block's.
@@ -140,38 +157,53 @@ static void anchorSources(const DependenceGraph &graph, Problem &problem) {
 
 /// The sequencing problem of `block` (the function body): one node per op
 /// that uses a buffer or touches memory, the graph's edges (through the ops
-/// left out), and per buffer of `slab` its padded size and the nodes that
-/// use it (through any alias, uses in nested ops charged to their ancestor).
-/// A buffer allocated inside an op's regions lives within that op's span:
-/// the peak of those buffers is the op's `nodeBytes`.
-static std::optional<Problem> buildProblem(const DependenceGraph &graph,
-                                           const SlabBuffers &slab,
-                                           const BufferLiveness &liveness,
-                                           int64_t alignment) {
+/// left out), and per buffer of `buffers` its weight and the nodes that use
+/// it (through any alias, uses in nested ops charged to their ancestor). A
+/// buffer allocated inside an op's regions lives within that op's span: the
+/// peak of those buffers is the op's `nodeBytes`. Buffers marked
+/// `keepDisjoint` weigh nothing; each two of them disjoint in program order
+/// get an edge that keeps them so, and so, since intervals that meet
+/// pairwise meet at one point, the max-live bytes of those buffers never
+/// grow. Fails (with why) if a buffer is not in the graph.
+static FailureOr<Problem> buildProblem(const DependenceGraph &graph,
+                                       ArrayRef<ModelBuffer> buffers,
+                                       const BufferLiveness &liveness,
+                                       std::string &why) {
   int32_t n = graph.size();
   Problem problem;
   problem.free.assign(n, true);
   std::vector<int64_t> nodeBytes(n, 0);
   // Per node, the (index, +/-size) events of the buffers nested in it.
   llvm::DenseMap<int32_t, std::vector<std::pair<int64_t, int64_t>>> nested;
-  for (auto [constOp, buffer] : llvm::zip_equal(slab.ops, slab.buffers)) {
-    AllocTensorOp op = constOp;
-    std::optional<int64_t> size =
-        ::mplan::alignTo(buffer.size, std::max(buffer.alignment, alignment));
-    if (!size)
-      return std::nullopt;
-    int32_t defNode = graph.getNode(op);
-    if (defNode < 0)
-      return std::nullopt;
-    if (graph.getOps()[defNode] != op.getOperation()) {
+  // Per keepDisjoint buffer, the nodes that use it.
+  std::vector<std::vector<int32_t>> disjoint;
+  for (const ModelBuffer &buffer : buffers) {
+    int32_t defNode = graph.getNode(buffer.op);
+    if (defNode < 0) {
+      why = "a buffer is defined outside the function body's block";
+      return failure();
+    }
+    if (buffer.keepDisjoint) {
+      std::vector<int32_t> users{defNode};
+      for (Value alias : liveness.getAliases(buffer.root))
+        for (OpOperand &use : alias.getUses())
+          if (!BufferLiveness::isDeallocUse(use))
+            if (int32_t node = graph.getNode(use.getOwner()); node >= 0)
+              users.push_back(node);
+      for (int32_t user : users)
+        problem.free[user] = false;
+      disjoint.push_back(std::move(users));
+      continue;
+    }
+    if (graph.getOps()[defNode] != buffer.op) {
       auto &events = nested[defNode];
-      events.emplace_back(buffer.start, *size);
-      events.emplace_back(buffer.end, -*size);
+      events.emplace_back(buffer.start, buffer.weight);
+      events.emplace_back(buffer.end, -buffer.weight);
       continue;
     }
     ::mplan::SequenceBuffer entry;
-    entry.size = *size;
-    for (Value alias : liveness.getAliases(op.getResult()))
+    entry.size = buffer.weight;
+    for (Value alias : liveness.getAliases(buffer.root))
       for (OpOperand &use : alias.getUses())
         if (!BufferLiveness::isDeallocUse(use))
           if (int32_t node = graph.getNode(use.getOwner()); node >= 0)
@@ -182,14 +214,17 @@ static std::optional<Problem> buildProblem(const DependenceGraph &graph,
     for (int32_t user : entry.users)
       problem.free[user] = false;
     problem.graph.buffers.push_back(std::move(entry));
-    problem.roots.push_back(op.getResult());
+    problem.roots.push_back(buffer.root);
   }
   for (auto &[node, events] : nested) {
     // Ends sort before starts at the same index ([start, end) ranges).
     llvm::sort(events);
     int64_t live = 0, peak = 0;
     for (auto [index, delta] : events) {
-      live += delta;
+      if (!::mplan::addInPlace(live, delta)) {
+        why = "the bytes of the buffers nested in an op overflow int64";
+        return failure();
+      }
       peak = std::max(peak, live);
     }
     nodeBytes[node] = peak;
@@ -226,6 +261,18 @@ static std::optional<Problem> buildProblem(const DependenceGraph &graph,
   for (::mplan::SequenceBuffer &buffer : problem.graph.buffers)
     for (int32_t &user : buffer.users)
       user = id[user];
+  // Each buffer's first and last problem node; p before q (p's last before
+  // q's first) stays so.
+  std::vector<std::pair<int32_t, int32_t>> spans;
+  for (const std::vector<int32_t> &users : disjoint) {
+    auto [lo, hi] = std::minmax_element(users.begin(), users.end());
+    spans.emplace_back(id[*lo], id[*hi]);
+  }
+  llvm::sort(spans);
+  for (size_t q = 0; q < spans.size(); ++q)
+    for (size_t p = 0; p < q; ++p)
+      if (spans[p].second < spans[q].first)
+        problem.graph.predecessors[spans[q].first].push_back(spans[p].second);
   anchorSources(graph, problem);
   return problem;
 }
@@ -250,107 +297,357 @@ mlir::mplan::verifySequenceOptions(Operation *anchor, StringRef pass,
   return success();
 }
 
+namespace {
+/// What the planner sees of one order: the bound of every memory space's
+/// slab (parallel to the slabs) and the live range of every run-time sized
+/// buffer.
+struct PlannerView {
+  SmallVector<int64_t> bounds;
+  SmallVector<LiveRange> dynamicRanges;
+};
+
+/// A function being sequenced: its slabs, run-time sized buffers and
+/// capacities, and the planner's view of program order.
+class FunctionSequencer {
+public:
+  FunctionSequencer(func::FuncOp func, const MPlanSequenceOptions &options,
+                    PlanAnalyses &analyses)
+      : func(func), body(func.getBody().front()), options(options),
+        analyses(analyses) {}
+
+  FailureOr<bool> run();
+
+private:
+  /// Keeps program order for `reason`: records it, with a remark if asked.
+  bool keep(const Twine &reason);
+  /// The planner's view of the current order; std::nullopt if a bound
+  /// overflows.
+  std::optional<PlannerView> view(const BufferLiveness &liveness) const;
+  /// Bytes over the capacities in `view`.
+  int64_t excess(const PlannerView &view) const;
+  /// Why the planner rejects `after` against program order, or an empty
+  /// string if it takes it.
+  std::string judge(const PlannerView &after) const;
+  /// The model's buffers: the default space's at their padded sizes, and,
+  /// with `everySpace`, the other spaces' and the run-time sized ones as
+  /// buffers that keep disjoint (ModelBuffer::keepDisjoint). Fails if the
+  /// sizes overflow.
+  FailureOr<SmallVector<ModelBuffer>> modelBuffers(bool everySpace) const;
+  /// Orders the ops of the body as `order` (dependence-graph nodes with the
+  /// free ops placed before their first users).
+  void reorder(ArrayRef<Operation *> ops);
+
+  func::FuncOp func;
+  Block &body;
+  const MPlanSequenceOptions &options;
+  /// The function's analyses; `liveness` is theirs, of program order.
+  PlanAnalyses &analyses;
+  BufferLiveness *liveness = nullptr;
+  SmallVector<SlabBuffers> slabs;
+  SmallVector<AllocDynamicOp> dynamicOps;
+  /// Per slab, its capacity (0: none).
+  SmallVector<int64_t> capacities;
+  PlannerView program;
+};
+} // namespace
+
+/// Records why `func` keeps program order (kSequenceKeptBecauseAttr), with
+/// a remark if `emitRemarks`; returns false (the IR did not change).
+static bool keepProgramOrder(func::FuncOp func, bool emitRemarks,
+                             const Twine &reason) {
+  std::string text = reason.str();
+  func->setAttr(kSequenceKeptBecauseAttr,
+                StringAttr::get(func.getContext(), text));
+  if (emitRemarks)
+    func.emitRemark("mplan-sequence kept program order: ") << text;
+  return false;
+}
+
+bool FunctionSequencer::keep(const Twine &reason) {
+  return keepProgramOrder(func, options.emitRemarks, reason);
+}
+
+std::optional<PlannerView>
+FunctionSequencer::view(const BufferLiveness &analysis) const {
+  PlannerView result;
+  for (const SlabBuffers &slab : slabs) {
+    std::optional<int64_t> bound = boundOf(slab, analysis, options.alignment);
+    if (!bound)
+      return std::nullopt;
+    result.bounds.push_back(*bound);
+  }
+  for (AllocDynamicOp op : dynamicOps)
+    result.dynamicRanges.push_back(analysis.getLiveRange(op.getResult()));
+  return result;
+}
+
+int64_t FunctionSequencer::excess(const PlannerView &view) const {
+  int64_t total = 0;
+  for (auto [bound, capacity] : llvm::zip_equal(view.bounds, capacities))
+    if (capacity > 0 && bound > capacity)
+      total = ::mplan::addInPlace(total, bound - capacity)
+                  ? total
+                  : std::numeric_limits<int64_t>::max();
+  return total;
+}
+
+/// The memory space of `slab` as remarks name it.
+static std::string spaceName(const SlabBuffers &slab) {
+  std::string name = formatMemorySpace(slab.memorySpace);
+  return name.empty() ? "default" : name;
+}
+
+std::string FunctionSequencer::judge(const PlannerView &after) const {
+  int64_t before = excess(program), now = excess(after);
+  bool better = now < before;
+  for (auto [i, slab] : llvm::enumerate(slabs)) {
+    int64_t old = program.bounds[i], bound = after.bounds[i];
+    if (bound < old && !slab.memorySpace)
+      better |= now == before;
+    if (bound <= old)
+      continue;
+    // Only to fit the capacities, and within its own.
+    if (better && capacities[i] > 0 && bound <= capacities[i])
+      continue;
+    return llvm::formatv("the order found raises the bound of memory space "
+                         "'{0}' from {1} to {2} bytes",
+                         spaceName(slab), old, bound)
+        .str();
+  }
+  // Run-time sized buffers disjoint in program order stay disjoint (else
+  // their run-time arena grows).
+  auto overlap = [](LiveRange a, LiveRange b) {
+    return a.start < b.end && b.start < a.end;
+  };
+  for (size_t i = 0; i < dynamicOps.size(); ++i)
+    for (size_t j = i + 1; j < dynamicOps.size(); ++j)
+      if (!overlap(program.dynamicRanges[i], program.dynamicRanges[j]) &&
+          overlap(after.dynamicRanges[i], after.dynamicRanges[j]))
+        return "the order found makes two run-time sized buffers that are "
+               "disjoint in program order overlap";
+  if (!better) {
+    bool otherBetter = false;
+    for (auto [i, slab] : llvm::enumerate(slabs))
+      otherBetter |= after.bounds[i] < program.bounds[i];
+    if (!otherBetter)
+      return "the order found does not lower the planner's bound of any "
+             "memory space";
+  }
+  return "";
+}
+
+FailureOr<SmallVector<ModelBuffer>>
+FunctionSequencer::modelBuffers(bool everySpace) const {
+  SmallVector<ModelBuffer> buffers;
+  int64_t total = 0;
+  for (const SlabBuffers &slab : slabs) {
+    if (slab.memorySpace)
+      continue;
+    for (auto [op, buffer] : llvm::zip_equal(slab.ops, slab.buffers)) {
+      std::optional<int64_t> size = ::mplan::alignTo(
+          buffer.size, std::max(buffer.alignment, options.alignment));
+      if (!size || !::mplan::addInPlace(total, *size))
+        return failure();
+      Operation *def = AllocTensorOp(op).getOperation();
+      buffers.push_back(
+          {def, def->getResult(0), buffer.start, buffer.end, *size});
+    }
+  }
+  if (!everySpace)
+    return buffers;
+  for (const SlabBuffers &slab : slabs) {
+    if (!slab.memorySpace)
+      continue;
+    for (auto [op, buffer] : llvm::zip_equal(slab.ops, slab.buffers)) {
+      Operation *def = AllocTensorOp(op).getOperation();
+      buffers.push_back(
+          {def, def->getResult(0), buffer.start, buffer.end, 0, true});
+    }
+  }
+  for (auto [op, range] : llvm::zip_equal(dynamicOps, program.dynamicRanges)) {
+    Operation *def = AllocDynamicOp(op).getOperation();
+    buffers.push_back(
+        {def, def->getResult(0), range.start, range.end, 0, true});
+  }
+  return buffers;
+}
+
+void FunctionSequencer::reorder(ArrayRef<Operation *> ops) {
+  Operation *terminator = body.getTerminator();
+  for (Operation *op : ops)
+    if (op != terminator)
+      op->moveBefore(terminator);
+}
+
+FailureOr<bool> FunctionSequencer::run() {
+  liveness = &analyses.getExactLiveness();
+  FailureOr<SmallVector<SlabBuffers>> collected =
+      collectSlabBuffers(func, *liveness, options.alignment);
+  if (failed(collected))
+    return failure();
+  slabs = std::move(*collected);
+  func.walk([&](AllocDynamicOp op) {
+    if (!op.isPlanned() && liveness->isRoot(op.getResult()))
+      dynamicOps.push_back(op);
+  });
+  FailureOr<llvm::StringMap<int64_t>> parsed = parseCapacities(
+      [&] { return func.emitError("capacity "); }, options.capacity);
+  if (failed(parsed))
+    return failure();
+  for (const SlabBuffers &slab : slabs)
+    capacities.push_back(parsed->lookup(formatMemorySpace(slab.memorySpace)));
+  std::optional<int64_t> recorded =
+      recordProgramOrderBound(func, *liveness, options.alignment);
+  std::optional<PlannerView> programView = view(*liveness);
+  if (!recorded || !programView)
+    return keep("a memory space's bound in program order overflows int64");
+  program = std::move(*programView);
+  if (slabs.empty())
+    return false;
+
+  DependenceGraph graph(body, *liveness, analyses.getPointsTo());
+  std::vector<Operation *> programOps(graph.getOps().begin(),
+                                      graph.getOps().end());
+  // The model of the default space first; should the planner reject its
+  // order because of another space, the run-time sized buffers or a
+  // capacity, the same model where those buffers keep disjoint.
+  bool otherSpaces = slabs.size() > 1 || !dynamicOps.empty() ||
+                     llvm::any_of(capacities, [](int64_t c) { return c > 0; });
+  bool hasDefault = llvm::any_of(
+      slabs, [](const SlabBuffers &slab) { return !slab.memorySpace; });
+  std::string reason;
+  bool optimal = false;
+  // Nothing to lower without default-space buffers.
+  if (!hasDefault)
+    return false;
+  for (bool everySpace : {false, true}) {
+    if (everySpace && !otherSpaces)
+      continue;
+    FailureOr<SmallVector<ModelBuffer>> buffers = modelBuffers(everySpace);
+    if (failed(buffers)) {
+      reason = "the sizes of the buffers to order overflow int64";
+      continue;
+    }
+    std::string why;
+    FailureOr<Problem> problem = buildProblem(graph, *buffers, *liveness, why);
+    if (failed(problem)) {
+      reason = "the sequencing problem cannot be built: " + why;
+      continue;
+    }
+    ::mplan::SequenceOptions sequenceOptions;
+    sequenceOptions.mode = options.mode;
+    sequenceOptions.timeLimitSeconds = options.timeLimit;
+    sequenceOptions.workLimit = options.workLimit;
+    ::mplan::Expected<::mplan::Sequence> sequence =
+        ::mplan::sequenceGraph(problem->graph, sequenceOptions);
+    if (!sequence)
+      return func.emitError("mplan-sequence: ") << sequence.error();
+    // The model may count other bytes than the planner; the planner's live
+    // ranges judge every order below.
+    int64_t programBound = *recorded;
+    bool modelIsPlanner = !everySpace && sequence->programPeak == programBound;
+    if (sequence->peak >= sequence->programPeak) {
+      if (sequence->provenOptimal && modelIsPlanner) {
+        optimal = true;
+        break;
+      }
+      // The reason the unconstrained order was rejected says more.
+      if (!reason.empty())
+        continue;
+      if (sequence->provenOptimal)
+        reason = llvm::formatv(
+            "program order is optimal for the model, whose program-order "
+            "peak {0} differs from the planner's bound {1}",
+            sequence->programPeak, programBound);
+      else
+        reason = sequence->budgetExhausted
+                     ? "the search's work budget ran out before it found an "
+                       "order below program order's bound"
+                     : (options.mode == "greedy"
+                            ? "the list schedulers found no lower order "
+                              "(sequence=greedy proves nothing)"
+                            : "no order with a lower bound was found (not "
+                              "proven optimal)");
+      continue;
+    }
+
+    // The ops left out go right before their first user in the new order.
+    const std::vector<bool> &free = problem->free;
+    std::vector<bool> placed(graph.size(), false);
+    SmallVector<Operation *> order;
+    order.reserve(graph.size());
+    SmallVector<std::pair<int32_t, unsigned>> stack;
+    for (int32_t node : sequence->order) {
+      node = problem->nodes[node];
+      // Depth first through free predecessors, each placed before its users.
+      stack.push_back({node, 0});
+      while (!stack.empty()) {
+        auto &[v, next] = stack.back();
+        ArrayRef<int32_t> preds = graph.getPredecessors(v);
+        if (next < preds.size()) {
+          int32_t p = preds[next++];
+          if (free[p] && !placed[p])
+            stack.push_back({p, 0});
+          continue;
+        }
+        if (!placed[v]) {
+          placed[v] = true;
+          order.push_back(graph.getOps()[v]);
+        }
+        stack.pop_back();
+      }
+    }
+    reorder(order);
+    // The planner's live ranges judge the order (a fresh liveness, the one
+    // the steps after this one plan with); program order comes back unless
+    // it takes it. Aliasing did not change.
+    analyses.resetLiveness();
+    std::optional<PlannerView> afterView = view(analyses.getLiveness());
+    why = afterView ? judge(*afterView)
+                    : "a memory space's bound overflows int64 in the order "
+                      "found";
+    if (why.empty()) {
+      func->removeAttr(kSequenceKeptBecauseAttr);
+      // Proven for the model, which is the planner's bound here.
+      if (sequence->provenOptimal && modelIsPlanner)
+        func->setAttr(kSequenceOptimalAttr, UnitAttr::get(func.getContext()));
+      return true;
+    }
+    reorder(programOps);
+    analyses.resetLiveness();
+    liveness = &analyses.getLiveness();
+    if (!modelIsPlanner && !everySpace)
+      why += llvm::formatv(" (the model's program-order peak {0} differs "
+                           "from the planner's bound {1})",
+                           sequence->programPeak, programBound)
+                 .str();
+    reason = why;
+  }
+  if (optimal) {
+    func->setAttr(kSequenceOptimalAttr, UnitAttr::get(func.getContext()));
+    return false;
+  }
+  if (reason.empty())
+    return false;
+  return keep(reason);
+}
+
 FailureOr<bool>
 mlir::mplan::sequenceFunction(func::FuncOp func,
                               const MPlanSequenceOptions &options,
                               PlanAnalyses *analyses) {
+  if (options.mode == "program" || func.isExternal())
+    return false;
   // Blocks of a CFG are left alone (their ops' live ranges depend on the
   // block layout, not only on the order within a block).
-  if (options.mode == "program" || func.isExternal() ||
-      !func.getBody().hasOneBlock())
-    return false;
-  Block &body = func.getBody().front();
-
+  if (!func.getBody().hasOneBlock())
+    return keepProgramOrder(func, options.emitRemarks,
+                            "the function body has more than one block (a "
+                            "CFG is not reordered)");
   std::optional<PlanAnalyses> own;
   if (!analyses)
     analyses = &own.emplace(func);
-  BufferLiveness &liveness = analyses->getExactLiveness();
-  FailureOr<SmallVector<SlabBuffers>> slabs =
-      collectSlabBuffers(func, liveness, options.alignment);
-  if (failed(slabs))
-    return failure();
-  const SlabBuffers *slab = nullptr;
-  for (const SlabBuffers &candidate : *slabs)
-    if (!candidate.memorySpace)
-      slab = &candidate;
-  if (!slab)
-    return false;
-  std::optional<int64_t> programBound =
-      recordProgramOrderBound(func, liveness, options.alignment);
-  if (!programBound)
-    return false;
-
-  PointsToAnalysis &pointsTo = analyses->getPointsTo();
-  DependenceGraph graph(body, liveness, pointsTo);
-  std::optional<Problem> problem =
-      buildProblem(graph, *slab, liveness, options.alignment);
-  if (!problem)
-    return false;
-  ::mplan::SequenceOptions sequenceOptions;
-  sequenceOptions.mode = options.mode;
-  sequenceOptions.timeLimitSeconds = options.timeLimit;
-  ::mplan::Expected<::mplan::Sequence> sequence =
-      ::mplan::sequenceGraph(problem->graph, sequenceOptions);
-  if (!sequence)
-    return func.emitError("mplan-sequence: ") << sequence.error();
-  // The model must see the bound the planner sees; if it does not (an IR
-  // shape the model does not cover), program order stays.
-  if (sequence->programPeak != *programBound)
-    return false;
-  if (sequence->provenOptimal)
-    func->setAttr(kSequenceOptimalAttr, UnitAttr::get(func.getContext()));
-  if (sequence->peak >= sequence->programPeak)
-    return false;
-
-  // The ops left out go right before their first user in the new order.
-  const std::vector<bool> &free = problem->free;
-  std::vector<bool> placed(graph.size(), false);
-  std::vector<int32_t> order;
-  order.reserve(graph.size());
-  SmallVector<std::pair<int32_t, unsigned>> stack;
-  for (int32_t node : sequence->order) {
-    node = problem->nodes[node];
-    // Depth first through free predecessors, each placed before its users.
-    stack.push_back({node, 0});
-    while (!stack.empty()) {
-      auto &[v, next] = stack.back();
-      ArrayRef<int32_t> preds = graph.getPredecessors(v);
-      if (next < preds.size()) {
-        int32_t p = preds[next++];
-        if (free[p] && !placed[p])
-          stack.push_back({p, 0});
-        continue;
-      }
-      if (!placed[v]) {
-        placed[v] = true;
-        order.push_back(v);
-      }
-      stack.pop_back();
-    }
-  }
-
-  // Reorder: every op in its new place before the terminator.
-  Operation *terminator = body.getTerminator();
-  auto reorder = [&](auto &&opsInOrder) {
-    for (Operation *op : opsInOrder)
-      if (op != terminator)
-        op->moveBefore(terminator);
-  };
-  reorder(llvm::map_range(order,
-                          [&](int32_t node) { return graph.getOps()[node]; }));
-  // One fresh liveness checks the bound the planner will see (and is the
-  // one the steps after this plan with); should it be above program
-  // order's, the program order comes back. Aliasing did not change.
-  analyses->resetLiveness();
-  std::optional<int64_t> newBound =
-      boundOf(*slab, analyses->getLiveness(), options.alignment);
-  if (!newBound || *newBound > *programBound) {
-    reorder(graph.getOps());
-    analyses->resetLiveness();
-    func->removeAttr(kSequenceOptimalAttr);
-    return false;
-  }
-  return true;
+  return FunctionSequencer(func, options, *analyses).run();
 }
 
 namespace {
@@ -359,7 +656,9 @@ struct MPlanSequencePass
   using Base::Base;
 
   void runOnOperation() override {
-    MPlanSequenceOptions options{mode, timeLimit, alignment};
+    MPlanSequenceOptions options{
+        mode,      timeLimit,   alignment,
+        workLimit, emitRemarks, {capacity.begin(), capacity.end()}};
     if (failed(verifySequenceOptions(getOperation(), getArgument(), "mode",
                                      options)))
       return signalPassFailure();

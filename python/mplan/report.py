@@ -295,6 +295,7 @@ FUNCTION_FIELDS: Dict[str, Tuple[_Check, bool]] = {
                   True),
     "lower_bound_program_order_bytes": (_COUNT, False),
     "sequence_optimal": (_boolean, False),
+    "sequence_kept_because": (_string, False),
     "views_removed": (_COUNT, False), "views_canonicalized": (_COUNT, False),
     "copies_removed": (_COUNT, False), "copy_bytes_avoided": (_COUNT, False),
     "inplace": (_list_of(_object({"buffer": (_integer(), True),

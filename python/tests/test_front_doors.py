@@ -187,6 +187,8 @@ HOSTILE = [
     (_report(name=5), "functions[0].name: expected a string, got 5"),
     (_report(unmanaged=[5]), "functions[0].unmanaged[0]: expected an object, got 5"),
     (_report(sequence_optimal=1), "functions[0].sequence_optimal: expected true or false"),
+    (_report(sequence_kept_because=1),
+     "functions[0].sequence_kept_because: expected a string, got 1"),
     (_without("arena_bytes"), "functions[0]: missing field 'arena_bytes'"),
     (_without("buffers"), "functions[0]: missing field 'buffers'"),
     (_without("name"), "functions[0]: missing field 'name'"),
@@ -198,7 +200,7 @@ HOSTILE = [
 
 @pytest.mark.parametrize("content, message", HOSTILE, ids=[
     "huge-int", "stagger-str", "bound-negative", "strategy-int", "name-int", "unmanaged-int",
-    "optimal-int", "no-arena", "no-buffers", "no-name", "array", "empty", "blank"])
+    "optimal-int", "kept-because-int", "no-arena", "no-buffers", "no-name", "array", "empty", "blank"])
 def test_hostile_reports_are_one_line_errors(tmp_path, content, message):
     if not isinstance(content, bytes):
         content = json.dumps(content).encode()
@@ -249,7 +251,8 @@ def test_documented_fields_are_checked():
     # pass itself is read back in test_pipeline).
     for key in ("name", "strategy", "arena_bytes", "lower_bound_bytes", "stagger_bytes",
                 "buffers", "unmanaged", "memory_spaces", "inplace", "dynamic_buffers",
-                "lower_bound_program_order_bytes", "sequence_optimal"):
+                "lower_bound_program_order_bytes", "sequence_optimal",
+                "sequence_kept_because"):
         assert key in report.FUNCTION_FIELDS
 
 

@@ -159,13 +159,21 @@ int64_t reuseInPlaceInFunction(func::FuncOp func, PlanAnalyses &analyses);
 constexpr llvm::StringLiteral kLowerBoundProgramOrderAttr =
     "mplan.lower_bound_program_order";
 constexpr llvm::StringLiteral kSequenceOptimalAttr = "mplan.sequence_optimal";
+/// Why mplan-sequence kept program order (a string), when it did.
+constexpr llvm::StringLiteral kSequenceKeptBecauseAttr =
+    "mplan.sequence_kept_because";
 
 /// The work of `mplan-sequence` on one function (after capture, views and
 /// copies): reorders the ops of its body to lower the max-live bound of its
-/// default-space buffers, never above program order's. Returns whether the
-/// IR changed; failure if the sequencer fails. `options` must have passed
-/// verifySequenceOptions. With `analyses`, it works on them and leaves them
-/// valid for the order it leaves (the liveness of the new order).
+/// default-space buffers (or, with capacities, first to fit them), taking
+/// an order only if, with the planner's own live ranges, no memory space's
+/// bound gets worse and run-time sized buffers disjoint in program order
+/// stay disjoint. When it keeps program order for another reason than its
+/// being optimal, it records why (kSequenceKeptBecauseAttr; a remark with
+/// `options.emitRemarks`). Returns whether the IR changed; failure if the
+/// sequencer fails. `options` must have passed verifySequenceOptions. With
+/// `analyses`, it works on them and leaves them valid for the order it
+/// leaves (the liveness of the new order).
 FailureOr<bool> sequenceFunction(func::FuncOp func,
                                  const MPlanSequenceOptions &options,
                                  PlanAnalyses *analyses = nullptr);
@@ -215,6 +223,8 @@ struct FunctionPlanReport {
   std::optional<int64_t> lowerBoundProgramOrder;
   /// mplan-sequence proved its order optimal (kSequenceOptimalAttr).
   bool sequenceOptimal = false;
+  /// Why mplan-sequence kept program order (kSequenceKeptBecauseAttr).
+  std::string sequenceKeptBecause;
   /// In-place reuses (mplan-inplace): buffer `id` also holds what buffer
   /// `reusedBy` held, from the op at `loc` on.
   struct InPlaceEntry {

@@ -272,10 +272,22 @@ def MPlanSequence : Pass<"mplan-sequence", "func::FuncOp"> {
            "program (keep the order), greedy (list scheduling), best (exact "
            "where feasible, else the best of list, beam and window search), "
            "exact (best without a state limit)">,
-    Option<"timeLimit", "time-limit", "double", /*default=*/"0.25",
-           "Search budget in seconds per function">,
+    Option<"timeLimit", "time-limit", "double", /*default=*/"0",
+           "Wall-clock safety net in seconds per function (0: none); the "
+           "search's budget is 'work-limit', so the order does not depend on "
+           "the machine's load unless a time limit is given">,
     Option<"alignment", "alignment", "int64_t", /*default=*/"64",
            "Byte alignment every buffer is padded to (as the planner's)">,
+    Option<"workLimit", "work-limit", "int64_t",
+           /*default=*/"5000000",
+           "Deterministic search budget per function: candidate ops the "
+           "searches look at (sequence=exact: 100 times this)">,
+    Option<"emitRemarks", "remarks", "bool", /*default=*/"false",
+           "Emit a remark saying why program order is kept whenever it is "
+           "kept for another reason than being optimal">,
+    ListOption<"capacity", "capacity", "std::string",
+               "SPACE:BYTES,... as mplan-plan-buffers': an order is taken "
+               "only if it fits every capacity program order fits">,
   ];
 }
 

@@ -39,6 +39,10 @@ FailureOr<SmallVector<SlabBuffers>>
 collectSlabBuffers(func::FuncOp func, const BufferLiveness &liveness,
                    int64_t alignment);
 
+/// The memory space `space` as the report and `capacity` keys print it:
+/// empty for the default space.
+std::string formatMemorySpace(Attribute space);
+
 /// The max-live bound of `func`'s default-space buffers as they are now
 /// (what the plan report calls `lower_bound_bytes`), recorded as the
 /// function's `mplan.lower_bound_program_order` attribute unless an earlier
