@@ -178,6 +178,12 @@ DependenceGraph::DependenceGraph(Block &block, const BufferLiveness &liveness,
       loc.lastWriter = v;
     }
   }
+  // Edges were added in the order of hashed locations: sorted, the graph
+  // (and every order built from it) is the same in every run.
+  for (SmallVector<int32_t, 2> &preds : predecessors) {
+    llvm::sort(preds);
+    preds.erase(std::unique(preds.begin(), preds.end()), preds.end());
+  }
 }
 
 bool DependenceGraph::writesRoot(int32_t node, Value root) const {

@@ -68,8 +68,8 @@ public:
   ArrayRef<Operation *> getOps() const { return ops; }
   int32_t size() const { return static_cast<int32_t>(ops.size()); }
 
-  /// The nodes that must run before `node` (each smaller than `node`;
-  /// duplicates possible, transitive edges not removed).
+  /// The nodes that must run before `node` (each smaller than `node`; sorted,
+  /// without duplicates; transitive edges not removed).
   ArrayRef<int32_t> getPredecessors(int32_t node) const {
     return predecessors[node];
   }
