@@ -24,6 +24,12 @@ Programs (shapes from the papers / torchvision):
   nasnet     NASNet-A normal cells (Zoph et al., CVPR 2018; C=44, 32x32):
              five blocks of two ops (sep convs, avg pools, identity) summed,
              concatenated; emitted breadth first.
+  darts-reduce, nasnet-reduce
+             the reduction cells of the same searches: the ops on the cell's
+             inputs have stride 2 (a strided row map halves both sides, then the
+             op), channels double; DARTS-V2's max pools and skips, NASNet-A's
+             sep 7x7/5x5/3x3 convs, max and avg pools; a normal cell follows
+             each reduction cell, all emitted breadth first.
   densenet   DenseNet-121 dense block 1 (Huang et al., CVPR 2017): 56x56, 64
              channels in, growth 32, bottleneck 128, 6 layers.
   unet       a small U-Net (Ronneberger et al., MICCAI 2015) at 64x64 with
@@ -320,6 +326,109 @@ def nasnet(scale, seed, cells=2):
     return p, inp, s1
 
 
+def _cell_breadth_first(p, ops, states):
+    """Runs `ops` ((layers, source) pairs: `layers` a list of functions,
+    `source` an index into `states`, inputs first) breadth first; returns
+    their outputs."""
+    cur = [states[src] for (_, src) in ops]
+    for depth in range(max(len(layers) for (layers, _) in ops) if ops else 0):
+        for i, (layers, _) in enumerate(ops):
+            if depth < len(layers):
+                cur[i] = layers[depth](cur[i])
+    return cur
+
+
+def _down(p):
+    return lambda v: p.resample(v, 4, down=True)
+
+
+def darts_reduce(scale, seed, cells=2):
+    """DARTS-V2 reduction cells (Liu et al., ICLR 2019), each followed by a
+    normal cell: reduce = [max_pool(0), max_pool(1)], [skip(2), max_pool(1)],
+    [max_pool(0), skip(2)], [skip(2), max_pool(1)], concat of nodes 2-5."""
+    rng = random.Random(5000 + seed)
+    hw = max(8, int(32 * scale))
+    c = max(8, int(36 * min(scale, 1)))
+    p = Program(f"DARTS-V2 reduction + normal cells x{cells}, C={c}, {hw}x{hw} (seed {seed})")
+    x = ("%x", hw * hw, c)
+    s0, s1 = x, x
+    geno = [("max", 0), ("max", 1), ("skip", 2), ("max", 1), ("max", 0), ("skip", 2),
+            ("skip", 2), ("max", 1)]
+    for cell in range(cells):
+        c *= 2
+        if seed:
+            geno = [(rng.choice(["max", "avg", "sep", "skip"]), rng.randrange(2 + i // 2))
+                    for i in range(8)]
+        states = [p.conv(s0, c), p.conv(s1, c)]
+        for node in range(4):
+            ops = []
+            for (op, src) in geno[2 * node:2 * node + 2]:
+                stride = [_down(p)] if src < 2 else []
+                if op == "sep":
+                    layers = stride + [conv_to(p, c)] * 4
+                elif op in ("max", "avg"):
+                    layers = stride + [p.pool] if src < 2 else [p.pool]
+                else:
+                    layers = stride
+                ops.append((layers, src))
+            states.append(p.add(_cell_breadth_first(p, ops, states)))
+        red = p.conv(p.concat(states[2:]), c)
+        # A normal cell on the reduced maps (both inputs: the reduction's
+        # output; the earlier state is at the old resolution).
+        s0 = red
+        n_states = [p.conv(red, c), p.conv(red, c)]
+        ops = [([conv_to(p, c)] * 4, 0), ([conv_to(p, c)] * 4, 1), ([], 0), ([conv_to(p, c)] * 2, 1)]
+        outs = _cell_breadth_first(p, ops, n_states)
+        s1 = p.conv(p.concat([p.add(outs[0:2]), p.add(outs[2:4])]), c)
+    return p, x, s1
+
+
+def nasnet_reduce(scale, seed, cells=2):
+    """NASNet-A reduction cells (Zoph et al., CVPR 2018), each followed by a
+    normal cell: sep7(h0)+sep5(h1), max(h1)+sep7(h0), avg(h1)+sep5(h0),
+    max(h1)+sep3(b1), avg(b1)+id(b2), concat of b2-b5; stride 2 on the
+    cell's inputs."""
+    rng = random.Random(6000 + seed)
+    hw = max(8, int(32 * scale))
+    c = max(8, int(44 * min(scale, 1)))
+    p = Program(f"NASNet-A reduction + normal cells x{cells}, C={c}, {hw}x{hw} (seed {seed})")
+    x = ("%x", hw * hw, c)
+    s0, s1 = x, x
+    layers_of = {"sep3": 2, "sep5": 4, "sep7": 6}
+    blocks = [(("sep7", 0), ("sep5", 1)), (("max", 1), ("sep7", 0)), (("avg", 1), ("sep5", 0)),
+              (("max", 1), ("sep3", 2)), (("avg", 2), ("id", 3))]
+    for cell in range(cells):
+        c *= 2
+        if seed:
+            blocks = [tuple((rng.choice(["sep3", "sep5", "sep7", "max", "avg", "id"]),
+                             rng.randrange(2 + i)) for _ in range(2)) for i in range(5)]
+        states = [p.conv(s0, c), p.conv(s1, c)]
+        # Blocks on the inputs first (breadth first over all of them), then
+        # the ones on earlier blocks in order.
+        for blk in blocks:
+            ops = []
+            for (op, src) in blk:
+                stride = [_down(p)] if src < 2 else []
+                if op in layers_of:
+                    layers = stride + [conv_to(p, c)] * layers_of[op]
+                elif op in ("max", "avg"):
+                    layers = stride + [p.pool]
+                else:
+                    layers = stride
+                ops.append((layers, src))
+            states.append(p.add(_cell_breadth_first(p, ops, states)))
+        red = p.conv(p.concat(states[3:]), c)
+        s0 = red
+        h0, h1 = p.conv(red, c), p.conv(red, c)
+        n_states = [h0, h1]
+        ops = [([conv_to(p, c)] * 4, 1), ([conv_to(p, c)] * 2, 0), ([p.pool], 1), ([], 0),
+               ([conv_to(p, c)] * 2, 1), ([], 1)]
+        outs = _cell_breadth_first(p, ops, n_states)
+        sums = [p.add(outs[2 * i:2 * i + 2]) for i in range(3)]
+        s1 = p.conv(p.concat(sums + [h0]), c)
+    return p, x, s1
+
+
 def densenet(scale, seed, layers=6):
     rng = random.Random(4000 + seed)
     hw = max(4, int(56 * scale))
@@ -354,7 +463,8 @@ def unet(scale, seed):
 
 
 KINDS = {"inception": inception, "randwire": randwire, "darts": darts,
-         "nasnet": nasnet, "densenet": densenet, "unet": unet}
+         "nasnet": nasnet, "darts-reduce": darts_reduce, "nasnet-reduce": nasnet_reduce,
+         "densenet": densenet, "unet": unet}
 
 
 def generate(kind, scale=1.0, seed=0, with_main=False, blocks=None):

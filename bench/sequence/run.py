@@ -85,7 +85,8 @@ def main():
           "best + in-place | time program / greedy / best / best + in-place (s) |")
     print("|---|---|---|---|---|---|---|---|---|")
     worst_fraction, never_worse = 1.0, True
-    for kind in ["inception", "randwire", "darts", "nasnet", "densenet", "unet"]:
+    for kind in ["inception", "randwire", "darts", "nasnet", "darts-reduce", "nasnet-reduce",
+                 "densenet", "unet"]:
         for seed in range(args.seeds):
             name, text = gen.generate(kind, seed=seed)
             path = os.path.join(tmp, f"{kind}{seed}.mlir")
