@@ -389,7 +389,8 @@ ExactStatus exactSearchW(const Component &c, int64_t upper, int64_t maxStates,
     next.clear();
     std::vector<int32_t> nextLayer;
     for (int32_t si : layer) {
-      // Every state looks at each of the k nodes.
+      // Every state looks at each of the k nodes, and at the buffers of
+      // each ready one (two mask operations of W words each).
       if (!budget.spend(c.k))
         return ExactStatus::Aborted;
       const Mask<W> set = states[si].set;
@@ -397,6 +398,7 @@ ExactStatus exactSearchW(const Component &c, int64_t upper, int64_t maxStates,
       for (int32_t v = 0; v < c.k; ++v) {
         if (set.test(v) || !predMask[v].subsetOf(set))
           continue;
+        budget.spend(2 * W * static_cast<int64_t>(c.uses[v].size()));
         Mask<W> after = set;
         after.set(v);
         int64_t step = live + c.nodeBytes[v], freedBytes = 0;
@@ -577,6 +579,10 @@ struct Solver {
   static constexpr int32_t kMaxBeamNodes = 4000;
   /// Nodes per window re-solved exactly around the peak.
   static constexpr int32_t kWindow = 14;
+  /// Units a window round costs per node of the component (the profile,
+  /// the positions and the window's problem are rebuilt; measured against
+  /// the exact search's units).
+  static constexpr int64_t kRoundCost = 32;
 
   struct Result {
     std::vector<int32_t> order;
@@ -659,8 +665,8 @@ struct Solver {
     std::vector<int32_t> nodeMap(n, -1), bufferMap(c.numBuffers(), -1);
     int32_t window = std::min(kWindow, n);
     // A round rebuilds the profile and the window's problem: a few passes
-    // over the order.
-    while (budget->spend(4 * static_cast<int64_t>(n))) {
+    // over the order (kRoundCost).
+    while (budget->spend(kRoundCost * static_cast<int64_t>(n))) {
       std::vector<int64_t> steps = profile(c, best.order);
       int64_t peak = *std::max_element(steps.begin(), steps.end());
       int32_t p = static_cast<int32_t>(

@@ -30,7 +30,7 @@ namespace mplan {
 using namespace mlir;
 using namespace mlir::mplan;
 
-static_assert(::mplan::SequenceOptions::kDefaultSequenceWorkLimit == 5000000,
+static_assert(::mplan::SequenceOptions::kDefaultSequenceWorkLimit == 10000000,
               "the default of mplan-sequence's work-limit (Passes.td)");
 
 /// The max-live bound of `slab`'s buffers with the ranges of `liveness`.

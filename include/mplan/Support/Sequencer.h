@@ -72,9 +72,9 @@ struct SequenceOptions {
   /// Beam width of the beam search.
   int beamWidth = 8;
 
-  /// At 20-100 ns a unit, about 0.1-0.5 s of search (docs/planner.md,
+  /// A few tenths of a second of search on the bench programs (docs/planner.md,
   /// "Sequencing").
-  static constexpr int64_t kDefaultSequenceWorkLimit = 5000000;
+  static constexpr int64_t kDefaultSequenceWorkLimit = 10000000;
   /// `exact` mode's budget, in multiples of workLimit.
   static constexpr int64_t kExactWorkFactor = 100;
 };

@@ -239,7 +239,18 @@ def MPlanSequence : Pass<"mplan-sequence", "func::FuncOp"> {
     cut nodes; components are solved exactly by a dynamic program over
     scheduled-op sets (SERENITY, MLSys 2020) where small enough, otherwise by
     list scheduling, beam search and exact re-solving of windows around the
-    peak, within `time-limit`.
+    peak, within a deterministic work budget (`work-limit`; `time-limit` only
+    as a safety net when given), so the order does not depend on the machine's
+    load.
+
+    The planner's own live ranges judge the order: it is taken only if no
+    memory space's bound grows, run-time sized buffers disjoint in program
+    order stay disjoint and the bytes over `capacity` do not grow; if the
+    default space's order is rejected for another space or a run-time sized
+    buffer, a second order keeps those buffers disjoint. Whenever program order
+    stays for another reason than its being optimal, the function gets
+    `mplan.sequence_kept_because` (the report's `sequence_kept_because`) and,
+    with `remarks`, a remark saying why.
 
     An Inception-style block emitted breadth first runs both branch heads
     while the input is live:
@@ -279,7 +290,7 @@ def MPlanSequence : Pass<"mplan-sequence", "func::FuncOp"> {
     Option<"alignment", "alignment", "int64_t", /*default=*/"64",
            "Byte alignment every buffer is padded to (as the planner's)">,
     Option<"workLimit", "work-limit", "int64_t",
-           /*default=*/"5000000",
+           /*default=*/"10000000",
            "Deterministic search budget per function: candidate ops the "
            "searches look at (sequence=exact: 100 times this)">,
     Option<"emitRemarks", "remarks", "bool", /*default=*/"false",
