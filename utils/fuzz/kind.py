@@ -11,6 +11,12 @@ A kind is one module in utils/fuzz/kinds/ that defines KIND, an instance of a Ki
            of builder.MemrefProgram the runner reads (needs, arenas, observe, ...)
   plan(ctx)      the planned runs: ctx.planned(Cfg(...)) for each (see runner.Context)
 
+  batched  whether its programs run in batches (runner.run_batch); a batched kind draws its
+           runs per group of CFG_GROUP seeds (runner.Context.rng), so that the programs of a
+           batch share them and a program alone gets the runs it gets in a batch
+  batch_key(prog, seed, args)  programs of one kind with equal keys may share a batch (default
+           (): any two; None: this one runs alone)
+
 Every planned run is also executed observed (--mplan-instrument and the runtime library) unless
 the fuzzer runs with --no-observer; Cfg.observe says a kind asks for it even then.
 """
@@ -96,6 +102,11 @@ class Kind:
     order = 0
     level = "memref"
     summary = ""
+    batched = True
+
+    def batch_key(self, prog, seed, args):
+        """Programs of this kind with equal keys may share a batch; None: never batched."""
+        return () if self.batched else None
 
     def program(self, seed):
         raise NotImplementedError
@@ -144,7 +155,10 @@ class MemrefKind(Kind):
 
 
 class Issue20Kind(MemrefKind):
-    """The runs of issue 20 (see runner.Context.issue20_runs)."""
+    """The runs of issue 20 (see runner.Context.issue20_runs). Never batched: the capacity run
+    takes its capacity from the program's own reference report."""
+
+    batched = False
 
     def plan(self, ctx):
         ctx.issue20_runs()

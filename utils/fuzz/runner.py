@@ -50,9 +50,10 @@ import subprocess
 import sys
 import time
 
+from . import batch
 from . import kinds as kindreg
 from .builder import GPU_WG
-from .kind import Cfg, random_cfgs, seq_opts
+from .kind import Cfg, TextProgram, random_cfgs, seq_opts
 from .paths import ROOT, mp
 
 # Children run under `nice` unless the fuzzer already runs niced (`nice -n 5 utils/fuzz...`
@@ -60,7 +61,12 @@ from .paths import ROOT, mp
 NICE = [] if os.nice(0) > 0 else ["nice"]
 
 
+# Time-outs are multiplied by this while a batch of K programs runs (K).
+TIMEOUT_SCALE = [1]
+
+
 def sh(cmd, inp=None, timeout=120, env=None):
+    timeout *= TIMEOUT_SCALE[0]
     e = None
     if env:
         e = dict(os.environ)
@@ -75,6 +81,11 @@ def norm(out):
 
 
 RUN_TIMEOUT = 30
+# The runs of a batched kind are drawn per group of this many seeds (Context.rng): a batch
+# holds programs of one group.
+CFG_GROUP = 200
+# --batch's default: programs a batch holds at most.
+BATCH = 8
 
 
 def runtime_lib(args):
@@ -161,6 +172,7 @@ class Result:
         self.expected = []
         self.generator = None               # upstream rejected the program: a generator bug
         self.runs = 0
+        self.batch = 0                      # the number of programs of a batch (0: one program)
 
     @property
     def outcome(self):
@@ -202,6 +214,14 @@ def reads_uninitialised(run, ll, base, res, env=None):
 
 
 
+def lost_program(base, res):
+    """A batch's reference output must hold every program's separator and output."""
+    if res.batch and not batch.complete(base, res.batch):
+        res.generator = f"the batch's reference output lacks a program's output: {base[-300:]}"
+        return True
+    return False
+
+
 class Context:
     """What a kind's plan() works with: the seed, program, result, reference output and the
     commands; planned(c) plans, lowers, runs and checks one configuration (returns the plan
@@ -216,7 +236,10 @@ class Context:
 
     def rng(self, what):
         """The random stream `what` of this seed and kind ("cfg": run options; "seq":
-        sequence= and inplace=)."""
+        sequence= and inplace=); for a batched kind, of the seed's group of CFG_GROUP seeds
+        (the same whether the program runs in a batch or alone)."""
+        if kindreg.get(self.kind).batched:
+            return random.Random(f"{what}:{self.kind}:group{self.seed // CFG_GROUP}")
         return random.Random(f"{what}:{self.kind}:{self.seed}")
 
     def planned(self, c):
@@ -273,7 +296,7 @@ def run_tensor(seed, args, src, res, kind):
         res.generator = f"upstream: baseline failed (rc {rc}): {err.strip()[:2000]}"
         return
     base = norm(base)
-    if reads_uninitialised(run, ll, base, res):
+    if lost_program(base, res) or reads_uninitialised(run, ll, base, res):
         return
     kind.plan(Context(seed, kind.name, args, res, None, f"{opt} {src} {mp.BUFFERIZE} | {args.mplan_opt}",
                       base, run))
@@ -482,7 +505,7 @@ def run_memref(seed, args, src, res, prog, kind):
         res.generator = f"upstream: baseline failed (rc {rc}): {err.strip()[:2000]}"
         return
     base = norm(base)
-    if reads_uninitialised(run, ll, base, res, env):
+    if lost_program(base, res) or reads_uninitialised(run, ll, base, res, env):
         return
     res.unplanned = getattr(prog, "n_unplanned", 0)
     if prog.observe:
@@ -504,12 +527,12 @@ def run_memref(seed, args, src, res, prog, kind):
                       pre_lower, post_lower))
 
 
-def run_seed(seed, args, kind_name="tensor"):
+def run_seed(seed, args, kind_name="tensor", prog=None):
     """Returns a Result (failures, rejections, outcome)."""
     kind = kindreg.get(kind_name)
     res = Result(kind_name, seed)
     src = os.path.join(args.out, f"seed-{seed}.mlir")
-    prog = kind.program(seed)
+    prog = prog or kind.program(seed)
     text = prog.text()
     res.src_text = text
     with open(src, "w") as f:
@@ -519,6 +542,89 @@ def run_seed(seed, args, kind_name="tensor"):
     else:
         run_memref(seed, args, src, res, prog, kind)
     return res
+
+
+class BatchProgram:
+    """The programs of a batch as one memref-level program (batch.combine): what the runner
+    reads of a program (needs, arenas, observe, ...) taken from its programs."""
+
+    def __init__(self, progs):
+        self.progs = progs
+        self._text = batch.combine([p.text() for p in progs])   # generates them (needs, ...)
+        self.needs = set().union(*(p.needs for p in progs))
+        self.arenas, self.observe = progs[0].arenas, any(p.observe for p in progs)
+        self.par_threads = getattr(progs[0], "par_threads", None)
+        self.n_unplanned = sum(getattr(p, "n_unplanned", 0) for p in progs)
+
+    def text(self):
+        return self._text
+
+    def baseline_text(self):
+        return batch.combine([p.baseline_text() for p in self.progs])
+
+
+def run_batch(seeds, progs, args, kind_name):
+    """Programs of one kind (equal batch_key, one CFG_GROUP) in one module: one baseline and
+    one plan, lowering and execution per planned run for all of them. Returns one Result per
+    seed: ok for each if the batch is clean (no failure, rejection, expected error or generator
+    bug); otherwise every program runs alone and its own Result counts (the batch's failure is
+    kept on the first seed if no program fails alone)."""
+    kind = kindreg.get(kind_name)
+    res = Result(kind_name, seeds[0])
+    res.batch = len(seeds)
+    src = os.path.join(args.out, f"seed-{seeds[0]}-batch.mlir")
+    if kind.level == "tensor":
+        prog = TextProgram(batch.combine([p.text() for p in progs]))
+    else:
+        prog = BatchProgram(progs)
+    res.src_text = prog.text()
+    with open(src, "w") as f:
+        f.write(res.src_text)
+    TIMEOUT_SCALE[0] = len(seeds)
+    try:
+        if kind.level == "tensor":
+            run_tensor(seeds[0], args, src, res, kind)
+        else:
+            run_memref(seeds[0], args, src, res, prog, kind)
+    except subprocess.TimeoutExpired as e:
+        res.fails.append(("", f"timeout: {str(e.cmd)[:300]}"))
+    finally:
+        TIMEOUT_SCALE[0] = 1
+    if res.outcome == "ok" and not res.expected:
+        out = []
+        for s in seeds:
+            r = Result(kind_name, s)
+            r.runs, r.seq_inplace, r.batch = res.runs, res.seq_inplace, len(seeds)
+            out.append(r)
+        if not args.keep:
+            remove_files(args.out, [f"seed-{seeds[0]}-batch{x}.mlir" for x in ("", "-int", "-base")])
+        return out
+    out = [run_one(s, args, kind_name, p) for s, p in zip(seeds, progs)]
+    if res.fails or res.generator:
+        if all(r.outcome not in ("fail", "generator") for r in out):
+            out[0].fails.append(("batch", f"the batch of seeds {','.join(map(str, seeds))} "
+                                          f"(--batch {len(seeds)}) fails, no program alone: " +
+                                 "; ".join(f"{w}: {m}" for w, m in res.fails + [("", res.generator or "")]
+                                           if m)[:1500]))
+    elif not args.keep:
+        remove_files(args.out, [f"seed-{seeds[0]}-batch{x}.mlir" for x in ("", "-int", "-base")])
+    return out
+
+
+def run_one(seed, args, kind_name, prog=None):
+    """One program alone (run_seed; a time-out is a failure)."""
+    try:
+        return run_seed(seed, args, kind_name, prog)
+    except subprocess.TimeoutExpired as e:
+        res = Result(kind_name, seed)
+        res.fails.append(("", f"timeout: {str(e.cmd)[:300]}"))
+        return res
+
+
+def remove_files(d, names):
+    for p in names:
+        if os.path.exists(os.path.join(d, p)):
+            os.remove(os.path.join(d, p))
 
 
 def kind_of(seed, kinds):
@@ -562,6 +668,8 @@ def main():
                     help="run every program with mlir-runner -O<N> (default 3)")
     ap.add_argument("--no-observer", dest="observer", action="store_false",
                     help="observe only the runs a kind asks to (default: every planned run)")
+    ap.add_argument("--batch", type=int, default=BATCH,
+                    help=f"run up to K programs of one kind in one module (default {BATCH}; 1: each alone)")
     ap.add_argument("--list-kinds", action="store_true", help="print every kind's summary and exit")
     ap.add_argument("--quiet", action="store_true", help="print failing seeds and the summary only")
     a = ap.parse_args()
@@ -591,21 +699,17 @@ def main():
     sigs = {}             # failure signature -> [count, first seed, kind, config, message]
     rejects = {}          # rejection signature -> [count, first seed, kind, message]
     expected = {}         # expected error signature -> [count, first seed, kind, message]
-    for s in seeds:
-        if a.time_budget and time.monotonic() - t0 > a.time_budget:
-            break
-        kind = kind_of(s, kinds)
-        try:
-            res = run_seed(s, a, kind)
-        except subprocess.TimeoutExpired as e:
-            res = Result(kind, s)
-            res.fails.append(("", f"timeout: {str(e.cmd)[:300]}"))
+    nbatched = {}         # kind -> programs run in a batch
+    def record(res):
+        nonlocal nrun, nruns
+        s, kind = res.seed, res.kind
         nrun += 1
         nruns += res.runs
         oc = res.outcome
         table.setdefault(kind, {}).setdefault(oc, 0)
         table[kind][oc] += 1
         table[kind]["seq+inplace"] = table[kind].get("seq+inplace", 0) + res.seq_inplace
+        nbatched[kind] = nbatched.get(kind, 0) + (res.batch > 0)
         for what, msg in res.fails + ([("", res.generator)] if res.generator else []):
             sg = signature(msg.splitlines()[0] if msg else msg)
             e = sigs.setdefault(sg, [0, s, kind, what, msg])
@@ -624,20 +728,55 @@ def main():
                 print(f"  {what}: " + msg.replace("\n", "\n    "))
         elif not a.quiet:
             extra = "".join(f"\n  rejected: {w}: {m}" for w, m in res.rejects)
-            print(f"seed {s} [{kind}]: {oc}{extra}")
+            print(f"seed {s} [{kind}]: {oc}{' (batch)' if res.batch else ''}{extra}")
         if oc in ("ok", "rejected") and not a.keep:
-            for p in (f"seed-{s}.mlir", f"seed-{s}-int.mlir", f"seed-{s}-base.mlir"):
-                if os.path.exists(os.path.join(a.out, p)):
-                    os.remove(os.path.join(a.out, p))
+            remove_files(a.out, [f"seed-{s}.mlir", f"seed-{s}-int.mlir", f"seed-{s}-base.mlir"])
         sys.stdout.flush()
+
+    pending = {}          # (kind, group, batch key) -> [(seed, program)]
+
+    def flush(key):
+        items = pending.pop(key)
+        if len(items) == 1:
+            record(run_one(items[0][0], a, key[0], items[0][1]))
+            return
+        for r in run_batch([x[0] for x in items], [x[1] for x in items], a, key[0]):
+            record(r)
+
+    group = None
+    for s in seeds:
+        if a.time_budget and time.monotonic() - t0 > a.time_budget:
+            break
+        kind = kind_of(s, kinds)
+        k = kindreg.get(kind)
+        if a.batch <= 1 or not k.batched:
+            record(run_one(s, a, kind))
+            continue
+        if group is not None and s // CFG_GROUP != group:
+            for key in list(pending):
+                flush(key)
+        group = s // CFG_GROUP
+        prog = k.program(s)
+        bk = k.batch_key(prog, s, a)
+        if bk is None:
+            record(run_one(s, a, kind, prog))
+            continue
+        key = (kind, group, bk)
+        pending.setdefault(key, []).append((s, prog))
+        if len(pending[key]) >= a.batch:
+            flush(key)
+    for key in list(pending):
+        flush(key)
     nfail = sum(t.get("fail", 0) + t.get("generator", 0) for t in table.values())
     print(f"{nrun} seeds run ({nruns} planned runs), {nfail} failed ({time.monotonic() - t0:.0f} s)")
     outcomes = ["ok", "rejected", "fail", "generator", "seq+inplace"]
-    print(f"{'kind':<10} " + " ".join(f"{o:>11}" for o in outcomes))
+    print(f"{'kind':<10} " + " ".join(f"{o:>11}" for o in outcomes + ["batched"]))
     for k in dict.fromkeys(kinds):
         if k in table:
-            print(f"{k:<10} " + " ".join(f"{table[k].get(o, 0):>11}" for o in outcomes))
-    print("(seq+inplace: seeds with a run planned with sequence=greedy|best|exact and inplace=true)")
+            print(f"{k:<10} " + " ".join(f"{table[k].get(o, 0):>11}" for o in outcomes) +
+                  f" {nbatched.get(k, 0):>11}")
+    print("(seq+inplace: seeds with a run planned with sequence=greedy|best|exact and inplace=true;\n"
+          " batched: seeds whose program passed in a batch, not run alone)")
     if sigs:
         print("failure signatures (count, first seed, kind, run):")
         for sg, (n, s, k, what, msg) in sorted(sigs.items(), key=lambda x: -x[1][0]):

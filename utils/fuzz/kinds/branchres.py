@@ -168,6 +168,8 @@ class _Kind(TensorKind):
     def generate(self, seed):
         return BProgram(seed).generate()
 
+    batched = False      # issue-20 runs: the capacity comes from the program's own report
+
     def plan(self, ctx):
         ctx.issue20_runs()
 

@@ -568,6 +568,10 @@ class _Kind(MemrefKind):
     summary = __doc__
     program_class = Program
 
+    # Never batched: arg-upper-bound= is drawn from the program's own largest size, and the
+    # report must list the program's returned buffers.
+    batched = False
+
     def plan(self, ctx):
         prog, res = ctx.prog, ctx.res
         for c in dynamic_cfgs(prog, ctx.rng("cfg"), ctx.strategies, ctx.arenas, ctx.rng("seq")):

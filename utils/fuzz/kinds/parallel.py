@@ -93,5 +93,10 @@ class _Kind(MemrefKind):
     summary = __doc__
     program_class = Program
 
+    def batch_key(self, prog, seed, args):
+        # OMP_NUM_THREADS is the program's number of iterations (its barrier waits for them all).
+        prog.text()          # generates the program (and par_threads)
+        return prog.par_threads
+
 
 KIND = _Kind()

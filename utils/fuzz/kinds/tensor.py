@@ -22,6 +22,11 @@ class _Kind(TensorKind):
     def generate(self, seed):
         return Program(seed).generate()
 
+    def batch_key(self, prog, seed, args):
+        # The runs depend on the seed (every --every-arena-th, --variants): programs with the
+        # same runs batch.
+        return (seed % args.every_arena == 0, bool(args.variants) and seed % args.every_arena == 2)
+
     def plan(self, ctx):
         seed, args = ctx.seed, ctx.args
         runs = [Cfg("heap", check_lb=True)]
