@@ -1,5 +1,6 @@
 """utils/fuzz_pipeline.py and its package utils/fuzz: kinds, programs and the planned runs."""
 
+import json
 import os
 import re
 import shutil
@@ -162,3 +163,153 @@ def test_pointers_generates_each_family_and_runs_sequence_best(tmp_path, monkeyp
         res = runner.run_seed(seed, FakeArgs(tmp_path), "pointers")
         assert res.outcome == "ok", res.fails
         assert any("sequence=best" in c for c in log if "mplan-plan-pipeline" in c), seed
+
+
+# ---- batches (utils/fuzz/batch.py, runner.run_batch) -----------------------------------------
+
+from fuzz import batch  # noqa: E402
+
+
+def test_combine_renames_programs_apart_and_keeps_one_copy_of_the_helpers():
+    for kind, helper in [("escape", "fz_check"), ("branchy", "mplan_init_sin")]:
+        text = batch.combine([runner.generate(s, kind) for s in range(3)])
+        defs = re.findall(r"^(?:func\.func|memref\.global)\b[^@\n]*@([\w$.]+)", text, re.M)
+        assert len(defs) == len(set(defs)), "a symbol defined twice"
+        for i in range(3):
+            assert f"call @fzb{i}_main() : () -> ()" in text
+            assert f"func.func private @fzb{i}_main()" in text
+        assert defs.count(helper) == 1 and defs.count("main") == 1
+        aliases = re.findall(r"^#([\w$.]+) =", text, re.M)
+        assert len(aliases) == len(set(aliases)) and all(a.startswith("fzb") for a in aliases)
+        p = subprocess.run([str(MLIR_BIN / "mlir-opt"), "-o", "/dev/null"], input=text,
+                           capture_output=True, text=True)
+        assert p.returncode == 0, p.stderr
+    assert re.search(r"^memref\.global .*@fzb\d_fz_box", batch.combine(
+        [runner.generate(s, "escape") for s in range(5, 8)]), re.M)
+
+
+def test_split_and_complete():
+    out = "fz-batch-program 0\nA\nfz-batch-program 1\nB\nC\n"
+    assert batch.split(out)[0] == "A" and batch.split(out)[1] == "B\nC\n"
+    assert batch.complete(out, 2)
+    assert not batch.complete(out, 3)                                   # a program missing
+    assert not batch.complete("fz-batch-program 0\nA\nfz-batch-program 1\n", 2)   # one silent
+    assert not batch.complete("fz-batch-program 1\nB\nfz-batch-program 0\nA\n", 2)
+
+
+def _run_upstream(text, tmp_path, name):
+    """The memref-level program text lowered upstream and run: its output."""
+    src = tmp_path / name
+    src.write_text(text)
+    lower = runner.mp.LOWER_TO_LLVM
+    run = runner.mp.commands("baseline", "/dev/null", str(MLIR_BIN))[1]
+    p = subprocess.run(["bash", "-o", "pipefail", "-c",
+                        f"{MLIR_BIN}/mlir-opt {src} --convert-bufferization-to-memref | "
+                        f"{MLIR_BIN}/mlir-opt {lower} | {run}"], capture_output=True, text=True)
+    assert p.returncode == 0, p.stderr
+    return runner.norm(p.stdout)
+
+
+def test_a_batch_prints_every_programs_output_as_it_prints_alone(tmp_path):
+    """The batch's output, cut at its separators, is each program's own output: no program
+    is lost or changed by the renaming."""
+    progs = [kinds.get(k).program(s) for k, s in [("merge", 0), ("merge", 4), ("views", 1), ("escape", 2)]]
+    alone = [_run_upstream(p.baseline_text(), tmp_path, f"p{i}.mlir") for i, p in enumerate(progs)]
+    out = _run_upstream(batch.combine([p.baseline_text() for p in progs]), tmp_path, "b.mlir")
+    parts = batch.split(out)
+    assert batch.complete(out, len(progs))
+    for i, a in enumerate(alone):
+        assert a.strip() and parts[i].strip() == a.strip(), i
+
+
+class BatchArgs(FakeArgs):
+    keep = False
+    batch = 4
+
+
+def fake_programs_sh(drop=None, bad_report=None):
+    """A stand-in for runner.sh that 'runs' a program file: the output of program i of a batch
+    (or of a program alone) is 'out <its @f0's first line>'; plan/convert, lowering and runner
+    pass the file's name along. drop: (i, observed?) the planned run of a batch loses program
+    i's output; bad_report: the seed whose @f0 the plan report says raised its bound."""
+    log = []
+
+    def outputs(path, planned, observed):
+        text = open(path).read()
+        mains = re.findall(r"call @fzb(\d+)_main\(\)", text)
+        if not mains:
+            f0 = re.search(r"func\.func @f0\(([^\n]*)", text).group(1)
+            return f"out {f0}\n"
+        out = ""
+        for i in map(int, mains):
+            f0 = re.search(rf"func\.func @fzb{i}_f0\(([^\n]*)", text).group(1)
+            out += f"fz-batch-program {i}\n"
+            if not (planned and drop == (i, observed)):
+                out += f"out {f0}\n"
+        return out
+
+    def sh(cmd, inp=None, timeout=120, env=None):
+        log.append(cmd)
+        src = re.search(r"(\S+seed-\d+(?:-batch)?(?:-base|-int)?\.mlir)", cmd)
+        rep = re.search(r"report=(\S+?)[\s\"]", cmd)
+        if rep:
+            fns = []
+            text = open(src.group(1)).read()
+            seeds = re.findall(r"kind \w+, seed (\d+)", text)
+            for i, s in enumerate(seeds):
+                name = f"fzb{i}_f0" if "fzb0_main" in text else "f0"
+                bad = bad_report is not None and int(s) == bad_report
+                fns.append({"name": name, "lower_bound_bytes": 64 if bad else 8,
+                            "lower_bound_program_order_bytes": 8, "arena_bytes": 8})
+            with open(rep.group(1), "w") as f:
+                f.write(json.dumps({"functions": fns}))
+        if src and "mplan-plan-pipeline" in cmd:
+            return 0, f"MID {src.group(1)}", ""
+        if src and "mlir-runner" not in cmd:
+            return 0, f"LL base {src.group(1)}", ""
+        if "--mplan-to-llvm" in cmd:
+            return 0, ("LL observed " if "--mplan-instrument" in cmd else "LL plain ") + inp.split()[1], ""
+        if "mlir-runner" in cmd:
+            _, what, path = inp.split()
+            err = "mplan-rt: planned buffers 2, errors 0\n" if "libmplan_runtime" in cmd else ""
+            return 0, outputs(path, what != "base", what == "observed"), err
+        return 0, "", ""
+    return sh, log
+
+
+def _batch(tmp_path, monkeypatch, seeds, **kw):
+    sh, log = fake_programs_sh(**kw)
+    monkeypatch.setattr(runner, "sh", sh)
+    k = kinds.get("merge")
+    return runner.run_batch(seeds, [k.program(s) for s in seeds], BatchArgs(tmp_path), "merge"), log
+
+
+def test_a_clean_batch_counts_every_program_ok_with_one_run_per_planned_run(tmp_path, monkeypatch):
+    res, log = _batch(tmp_path, monkeypatch, [0, 1, 2, 3])
+    assert [r.outcome for r in res] == ["ok"] * 4 and all(r.batch == 4 for r in res)
+    plans = [c for c in log if "mplan-plan-pipeline" in c]
+    assert len(plans) == res[0].runs and all("-batch.mlir" in c for c in plans)
+    # the runs a program gets in the batch are the runs it gets alone (drawn per group)
+    _, alone = _batch(tmp_path, monkeypatch, [2])
+    opts = lambda l: [re.sub(r"report=\S+", "", c.split("--mplan-plan-pipeline")[1]) for c in l
+                      if "mplan-plan-pipeline" in c]
+    solo_sh, solo_log = fake_programs_sh()
+    monkeypatch.setattr(runner, "sh", solo_sh)
+    assert runner.run_seed(2, BatchArgs(tmp_path), "merge").outcome == "ok"
+    assert opts(solo_log) == opts(plans)
+
+
+@pytest.mark.parametrize("observed", [False, True])
+def test_a_batch_that_loses_a_programs_output_is_a_failure(tmp_path, monkeypatch, observed):
+    res, log = _batch(tmp_path, monkeypatch, [0, 1, 2, 3], drop=(2, observed))
+    assert any(r.outcome == "fail" for r in res)
+    assert "fails, no program alone" in res[0].fails[0][1]
+    # every program was run alone after the batch failed
+    assert all(any(f"seed-{s}.mlir" in c for c in log) for s in [0, 1, 2, 3])
+
+
+def test_a_report_check_of_one_program_in_a_batch_names_its_seed(tmp_path, monkeypatch):
+    res, _ = _batch(tmp_path, monkeypatch, [0, 1, 2, 3], bad_report=2)
+    assert [r.outcome for r in res] == ["ok", "ok", "fail", "ok"]
+    assert all("raised the bound" in m for _, m in res[2].fails)
+    assert all(r.batch == 0 for r in res)            # each counted from its run alone

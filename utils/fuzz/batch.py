@@ -56,6 +56,8 @@ def combine(texts):
             shared[name] = defs[0][0]
     head, aliases, decls, body = [], [], [], []
     for i, ops in enumerate(programs):
+        first = texts[i].split("\n", 1)[0]
+        body.append(f"// @{PREFIX}{i}_...: " + (first[2:].strip() if first.startswith("//") else f"program {i}"))
         # Attribute aliases (#name = ...) are renamed apart too and go first.
         alias = {m.group(1) for op in ops for m in [re.match(r"#([\w$.]+)\s*=", op)] if m}
         if alias:

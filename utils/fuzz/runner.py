@@ -81,11 +81,12 @@ def norm(out):
 
 
 RUN_TIMEOUT = 30
-# The runs of a batched kind are drawn per group of this many seeds (Context.rng): a batch
-# holds programs of one group.
-CFG_GROUP = 200
 # --batch's default: programs a batch holds at most.
 BATCH = 8
+# The runs of a batched kind are drawn per group of this many seeds (Context.rng): a batch
+# holds programs of one group. BATCH x 19 kinds: with every kind, a group gives each kind one
+# batch.
+CFG_GROUP = 152
 
 
 def runtime_lib(args):
@@ -735,13 +736,21 @@ def main():
 
     pending = {}          # (kind, group, batch key) -> [(seed, program)]
 
-    def flush(key):
-        items = pending.pop(key)
-        if len(items) == 1:
-            record(run_one(items[0][0], a, key[0], items[0][1]))
-            return
-        for r in run_batch([x[0] for x in items], [x[1] for x in items], a, key[0]):
-            record(r)
+    def flush_group():
+        """Runs the programs of the group gathered so far: those of one key in batches of at
+        most --batch programs, as even as can be (9 programs with --batch 8: 5 and 4)."""
+        for key in list(pending):
+            items = pending.pop(key)
+            nb = -(-len(items) // a.batch)
+            for i in range(nb):
+                part = items[i * len(items) // nb:(i + 1) * len(items) // nb]
+                if a.time_budget and time.monotonic() - t0 > a.time_budget:
+                    return
+                if len(part) == 1:
+                    record(run_one(part[0][0], a, key[0], part[0][1]))
+                else:
+                    for r in run_batch([x[0] for x in part], [x[1] for x in part], a, key[0]):
+                        record(r)
 
     group = None
     for s in seeds:
@@ -753,20 +762,15 @@ def main():
             record(run_one(s, a, kind))
             continue
         if group is not None and s // CFG_GROUP != group:
-            for key in list(pending):
-                flush(key)
+            flush_group()
         group = s // CFG_GROUP
         prog = k.program(s)
         bk = k.batch_key(prog, s, a)
         if bk is None:
             record(run_one(s, a, kind, prog))
             continue
-        key = (kind, group, bk)
-        pending.setdefault(key, []).append((s, prog))
-        if len(pending[key]) >= a.batch:
-            flush(key)
-    for key in list(pending):
-        flush(key)
+        pending.setdefault((kind, group, bk), []).append((s, prog))
+    flush_group()
     nfail = sum(t.get("fail", 0) + t.get("generator", 0) for t in table.values())
     print(f"{nrun} seeds run ({nruns} planned runs), {nfail} failed ({time.monotonic() - t0:.0f} s)")
     outcomes = ["ok", "rejected", "fail", "generator", "seq+inplace"]
