@@ -29,12 +29,42 @@ Each run is ok, rejected (mplan-opt exits non-zero with located errors only, no 
 verifier-like or lowering message: an unsupported input) or a failure; the summary counts
 seeds per kind and outcome (and seeds with a run planned with sequencing and in-place on) and
 lists failure signatures and the rejection messages. Seeds run sequentially (one process at a
-time), under `nice` (the caller's niceness if it is niced).
+time), under `nice` (the caller's niceness if it is niced); with batches (below), a group's
+programs run when the group is complete, so --time-budget may be overrun by one group.
+
+Batches (--batch K, default BATCH = 8; issue 30): programs of one kind, with equal
+batch_key, from one group of CFG_GROUP = 152 consecutive seeds (8 of each kind when every kind
+runs), run up to K at a time as one module (batch.combine: each program's symbols renamed
+apart, its @main a private @fzb<i>_main that the batch's @main calls in turn after printing
+`fz-batch-program <i>`; the harness helpers once). The baseline, the observed baseline and
+every planned run are then one plan, one lowering (plain and observed) and one mlir-runner
+invocation for the batch, with every check of a program alone: the reference output must hold
+every program's separator and output (a lost program is a failure), the planned outputs are
+compared with it whole, the observer's summary of the process must say `errors 0`, the report
+checks are per function (@fzb<i>_f0, ...; opted-out allocations summed), and time-outs scale
+with K. A batch with any failure, rejection, expected error, generator bug or time-out runs
+each of its programs alone, and those results count (a batch that fails while no program does
+alone is a failure of its first seed naming the batch's seeds). A batched kind draws its runs
+per group (Context.rng), so a program alone gets exactly the runs of its batch and a failure
+reproduces from (kind, seed) alone. Per kind:
+  batched with their own kind: options, escape, realloc, spaces (the batch's memref IR passes
+    mlir-opt with the gpu space as a whole), elems, cfg, recursion, stack, branchy, merge,
+    views, bounds, pointers;
+  tensor: with the seeds that get the same runs (seed % --every-arena == 0 or not; --variants);
+  parallel: with programs of the same number of iterations (OMP_NUM_THREADS is that number and
+    the callee's barrier waits for them all);
+  alone: branchres, argslice, optout (issue-20 runs: the capacity and its expected rejection
+    come from the program's own reference report) and dynamic (arg-upper-bound= is drawn from
+    the program's own largest size; the report must list its returned buffers); they draw
+    their runs per seed.
+Under arena=argument and shared-global a program's @main is a callee of the batch's @main, so
+its arena nests in that one's as a callee's does; nested capacities are checked only in
+capacity runs, which are of the kinds that run alone.
 
 Usage:
   utils/fuzz_pipeline.py --seeds 0:300 [--kinds escape,realloc,...] [--build build]
                         [--out /tmp/mplan-fuzz] [--variants] [--time-budget SECONDS] [--quiet]
-                        [--opt-level 3] [--no-observer]
+                        [--opt-level 3] [--no-observer] [--batch 8]
   utils/fuzz_pipeline.py --kinds escape --gen 17      # print the program of seed 17 only
   utils/fuzz_pipeline.py --list-kinds
 --build DIR takes mplan-opt from DIR/bin and the observer's runtime from DIR/lib (--mplan-opt
