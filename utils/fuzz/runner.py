@@ -383,7 +383,9 @@ def run_planned(c, ctx, what, ll, observe, env, mid):
         res.fails.append((what, f"planned run failed (rc {rc}): {el[0][:300]}"))
         return
     if norm(out) != ctx.base:
-        res.fails.append((what, "output differs from baseline" + ("" if observe else verdict(c, ctx, mid, env))))
+        # (A batch's programs run alone after it fails: the verdict is theirs.)
+        res.fails.append((what, "output differs from baseline" +
+                          ("" if observe or res.batch else verdict(c, ctx, mid, env))))
     if observe and not obs and not re.search(r"mplan-rt: planned buffers \d+, errors 0\b", err):
         res.fails.append((what, "the observer's summary does not say `errors 0`"))
 
