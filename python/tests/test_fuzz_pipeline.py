@@ -230,11 +230,11 @@ class BatchArgs(FakeArgs):
 def fake_programs_sh(drop=None, bad_report=None):
     """A stand-in for runner.sh that 'runs' a program file: the output of program i of a batch
     (or of a program alone) is 'out <its @f0's first line>'; plan/convert, lowering and runner
-    pass the file's name along. drop: (i, observed?) the planned run of a batch loses program
-    i's output; bad_report: the seed whose @f0 the plan report says raised its bound."""
+    pass the file's name along. drop: (i, "base" | "plain" | "observed" | "all") that execution
+    (every one) of a batch loses program i's output; bad_report: the seed whose @f0 the plan report says raised its bound."""
     log = []
 
-    def outputs(path, planned, observed):
+    def outputs(path, what):
         text = open(path).read()
         mains = re.findall(r"call @fzb(\d+)_main\(\)", text)
         if not mains:
@@ -244,7 +244,7 @@ def fake_programs_sh(drop=None, bad_report=None):
         for i in map(int, mains):
             f0 = re.search(rf"func\.func @fzb{i}_f0\(([^\n]*)", text).group(1)
             out += f"fz-batch-program {i}\n"
-            if not (planned and drop == (i, observed)):
+            if drop not in [(i, what), (i, "all")]:
                 out += f"out {f0}\n"
         return out
 
@@ -272,7 +272,7 @@ def fake_programs_sh(drop=None, bad_report=None):
         if "mlir-runner" in cmd:
             _, what, path = inp.split()
             err = "mplan-rt: planned buffers 2, errors 0\n" if "libmplan_runtime" in cmd else ""
-            return 0, outputs(path, what != "base", what == "observed"), err
+            return 0, outputs(path, what), err
         return 0, "", ""
     return sh, log
 
@@ -299,9 +299,11 @@ def test_a_clean_batch_counts_every_program_ok_with_one_run_per_planned_run(tmp_
     assert opts(solo_log) == opts(plans)
 
 
-@pytest.mark.parametrize("observed", [False, True])
-def test_a_batch_that_loses_a_programs_output_is_a_failure(tmp_path, monkeypatch, observed):
-    res, log = _batch(tmp_path, monkeypatch, [0, 1, 2, 3], drop=(2, observed))
+@pytest.mark.parametrize("where", ["base", "plain", "observed", "all"])
+def test_a_batch_that_loses_a_programs_output_is_a_failure(tmp_path, monkeypatch, where):
+    """Lost from the planned program's output, from the reference's, or from every output
+    (they agree then: only the separators and the programs' outputs show it)."""
+    res, log = _batch(tmp_path, monkeypatch, [0, 1, 2, 3], drop=(2, where))
     assert any(r.outcome == "fail" for r in res)
     assert "fails, no program alone" in res[0].fails[0][1]
     # every program was run alone after the batch failed
