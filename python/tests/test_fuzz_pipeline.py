@@ -315,3 +315,16 @@ def test_a_report_check_of_one_program_in_a_batch_names_its_seed(tmp_path, monke
     assert [r.outcome for r in res] == ["ok", "ok", "fail", "ok"]
     assert all("raised the bound" in m for _, m in res[2].fails)
     assert all(r.batch == 0 for r in res)            # each counted from its run alone
+
+
+def test_bounds_passes_sizes_within_the_stated_bounds():
+    """Kind `bounds`: @main never passes an index argument a size above its mplan.upper_bound
+    (seed 340 passed 13 to a bound of 8: the observer rightly stopped the planned run)."""
+    for seed in range(0, 600):
+        text = runner.generate(seed, "bounds")
+        sig = re.search(r"func\.func @f0\((.*)\) ", text).group(1)
+        bounds = [int(m.group(1)) if m.group(1) else None for m in
+                  re.finditer(r"%n\d+: index(?: \{mplan\.upper_bound = (\d+) : i64\})?", sig)]
+        for ci, k, v in re.findall(r"%v(\d+)_(\d+) = arith\.constant (\d+) : index", text):
+            ub = bounds[int(k)]
+            assert ub is None or int(v) <= ub, (seed, ci, k, v, ub)

@@ -119,7 +119,10 @@ class Program(MemrefProgram):
         self.funcs.append(text)
         calls = []
         for _ in range(r.randint(2, 3)):
-            calls.append(([r.choice([0, 1, 2, 3, 5, 13, 40]) for _ in idx], r.choice([0, 1, 4, 9])))
+            # Sizes within each argument's stated bound (a size above it breaks the program's
+            # promise: the plan may hold fewer bytes).
+            calls.append(([r.choice([v for v in [0, 1, 2, 3, 5, 13, 40] if ub is None or v <= ub])
+                           for _, ub in idx], r.choice([0, 1, 4, 9])))
 
         def main_calls(names):
             lines = []
