@@ -209,9 +209,12 @@ public:
   int64_t remaining() const { return std::max<int64_t>(limit - used, 0); }
   /// A budget of `fraction` of what is left, with the same deadline.
   Budget sub(double fraction) const {
-    return Budget(static_cast<int64_t>(static_cast<double>(remaining()) *
-                                       std::clamp(fraction, 0.0, 1.0)),
-                  end);
+    // The product may round up past int64_t (remaining() near 2^63): the
+    // whole remaining budget then, never an out-of-range conversion.
+    double part =
+        static_cast<double>(remaining()) * std::clamp(fraction, 0.0, 1.0);
+    int64_t limit = part >= 0x1p63 ? remaining() : static_cast<int64_t>(part);
+    return Budget(std::min(limit, remaining()), end);
   }
   /// Adds what `part`, a sub-budget, spent.
   void charge(const Budget &part) {

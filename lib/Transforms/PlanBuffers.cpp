@@ -142,7 +142,8 @@ runPlanner(func::FuncOp func, const std::vector<::mplan::Buffer> &buffers,
   ::mplan::Expected<::mplan::Plan> plan =
       ::mplan::planBuffers(buffers, planOptions);
   if (!plan)
-    return func.emitError("memory planning failed: ") << plan.error();
+    return mlir::emitError(func.getLoc(), "memory planning failed: ")
+           << plan.error();
   return std::move(*plan);
 }
 
@@ -402,7 +403,9 @@ static FailureOr<AllocSlabOp> planSlab(func::FuncOp func,
   }
   if (std::optional<std::string> error = ::mplan::validatePlan(
           buffers, plan->offsets, plan->arenaSize, options.alignment))
-    return func.emitError("the planner returned an invalid plan: ") << *error;
+    return mlir::emitError(func.getLoc(),
+                           "the planner returned an invalid plan: ")
+           << *error;
 
   report.strategy = plan->strategy;
   report.arenaBytes = plan->arenaSize;
@@ -733,7 +736,8 @@ LogicalResult mlir::mplan::planBuffersInFunction(
   });
 
   FailureOr<llvm::StringMap<int64_t>> capacities = parseCapacities(
-      [&] { return func.emitError("capacity "); }, options.capacity);
+      [&] { return mlir::emitError(func.getLoc(), "capacity "); },
+      options.capacity);
   if (failed(capacities))
     return failure();
   std::optional<PlanAnalyses> own;
@@ -907,7 +911,7 @@ static void warnIfNotBufferized(func::FuncOp func) {
   tensors |=
       llvm::any_of(func.getArgumentTypes(), llvm::IsaPred<RankedTensorType>);
   if (tensors && !allocations)
-    func.emitWarning("function '")
+    mlir::emitWarning(func.getLoc(), "function '")
         << func.getSymName()
         << "' computes on tensors and allocates no buffers, so there is "
            "nothing to plan; run One-Shot Bufferize first "
@@ -928,7 +932,8 @@ static void remarkNestedModules(ModuleOp module) {
     });
     if (names.empty())
       continue;
-    nested.emitRemark("the functions of this nested 'builtin.module' (")
+    mlir::emitRemark(nested.getLoc(),
+                     "the functions of this nested 'builtin.module' (")
         << llvm::join(names, ", ")
         << ") are not planned: the pass plans the module it runs on; nest it "
            "to plan this one (e.g. "

@@ -359,7 +359,8 @@ static bool keepProgramOrder(func::FuncOp func, bool emitRemarks,
   func->setAttr(kSequenceKeptBecauseAttr,
                 StringAttr::get(func.getContext(), text));
   if (emitRemarks)
-    func.emitRemark("mplan-sequence kept program order: ") << text;
+    mlir::emitRemark(func.getLoc(), "mplan-sequence kept program order: ")
+        << text;
   return false;
 }
 
@@ -491,7 +492,8 @@ FailureOr<bool> FunctionSequencer::run() {
       dynamicOps.push_back(op);
   });
   FailureOr<llvm::StringMap<int64_t>> parsed = parseCapacities(
-      [&] { return func.emitError("capacity "); }, options.capacity);
+      [&] { return mlir::emitError(func.getLoc(), "capacity "); },
+      options.capacity);
   if (failed(parsed))
     return failure();
   for (const SlabBuffers &slab : slabs)
@@ -541,7 +543,8 @@ FailureOr<bool> FunctionSequencer::run() {
     ::mplan::Expected<::mplan::Sequence> sequence =
         ::mplan::sequenceGraph(problem->graph, sequenceOptions);
     if (!sequence)
-      return func.emitError("mplan-sequence: ") << sequence.error();
+      return mlir::emitError(func.getLoc(), "mplan-sequence: ")
+             << sequence.error();
     // The model may count other bytes than the planner; the planner's live
     // ranges judge every order below.
     int64_t programBound = *recorded;
