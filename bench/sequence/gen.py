@@ -342,6 +342,23 @@ def _down(p):
     return lambda v: p.resample(v, 4, down=True)
 
 
+def _reduction_ops(p, pairs, c, conv_layers):
+    """The layers of each (op, source) of a reduction cell's block: stride 2 on
+    the cell's inputs (sources 0 and 1), then `conv_layers[op]` convolutions,
+    a pool (max, avg) or nothing (identity)."""
+    ops = []
+    for (op, src) in pairs:
+        stride = [_down(p)] if src < 2 else []
+        if op in conv_layers:
+            layers = stride + [conv_to(p, c)] * conv_layers[op]
+        elif op in ("max", "avg"):
+            layers = stride + [p.pool]
+        else:
+            layers = stride
+        ops.append((layers, src))
+    return ops
+
+
 def darts_reduce(scale, seed, cells=2):
     """DARTS-V2 reduction cells (Liu et al., ICLR 2019), each followed by a
     normal cell: reduce = [max_pool(0), max_pool(1)], [skip(2), max_pool(1)],
@@ -361,16 +378,7 @@ def darts_reduce(scale, seed, cells=2):
                     for i in range(8)]
         states = [p.conv(s0, c), p.conv(s1, c)]
         for node in range(4):
-            ops = []
-            for (op, src) in geno[2 * node:2 * node + 2]:
-                stride = [_down(p)] if src < 2 else []
-                if op == "sep":
-                    layers = stride + [conv_to(p, c)] * 4
-                elif op in ("max", "avg"):
-                    layers = stride + [p.pool] if src < 2 else [p.pool]
-                else:
-                    layers = stride
-                ops.append((layers, src))
+            ops = _reduction_ops(p, geno[2 * node:2 * node + 2], c, {"sep": 4})
             states.append(p.add(_cell_breadth_first(p, ops, states)))
         red = p.conv(p.concat(states[2:]), c)
         # A normal cell on the reduced maps (both inputs: the reduction's
@@ -406,16 +414,7 @@ def nasnet_reduce(scale, seed, cells=2):
         # Blocks on the inputs first (breadth first over all of them), then
         # the ones on earlier blocks in order.
         for blk in blocks:
-            ops = []
-            for (op, src) in blk:
-                stride = [_down(p)] if src < 2 else []
-                if op in layers_of:
-                    layers = stride + [conv_to(p, c)] * layers_of[op]
-                elif op in ("max", "avg"):
-                    layers = stride + [p.pool]
-                else:
-                    layers = stride
-                ops.append((layers, src))
+            ops = _reduction_ops(p, blk, c, layers_of)
             states.append(p.add(_cell_breadth_first(p, ops, states)))
         red = p.conv(p.concat(states[3:]), c)
         s0 = red
