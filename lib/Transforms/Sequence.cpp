@@ -519,9 +519,13 @@ FailureOr<bool> FunctionSequencer::run() {
       slabs, [](const SlabBuffers &slab) { return !slab.memorySpace; });
   std::string reason;
   bool optimal = false;
-  // Nothing to lower without default-space buffers.
+  // The model orders the default space's buffers: without any, program
+  // order stays, and the remark says so (other spaces are only kept from
+  // growing, not lowered).
   if (!hasDefault)
-    return false;
+    return keep("the function has no static buffers in the default memory "
+                "space (sequencing lowers the default space's bound; other "
+                "spaces are only kept from growing)");
   for (bool everySpace : {false, true}) {
     if (everySpace && !otherSpaces)
       continue;

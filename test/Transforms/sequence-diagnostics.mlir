@@ -48,3 +48,21 @@ func.func @chains() {
   memref.dealloc %s : memref<2xf32>
   return
 }
+
+// -----
+
+// Sequencing lowers the default space's bound; a function whose static
+// buffers are all in another space keeps program order, and says why.
+// REMARK: remark: mplan-sequence kept program order: the function has no static buffers in the default memory space
+// REMARK-NOT: see current operation
+func.func @space1(%out: memref<64xf32>) {
+  %f1 = arith.constant 1.0 : f32
+  %a = memref.alloc() : memref<64xf32, 1>
+  %b = memref.alloc() : memref<64xf32, 1>
+  linalg.fill ins(%f1 : f32) outs(%a : memref<64xf32, 1>)
+  linalg.fill ins(%f1 : f32) outs(%b : memref<64xf32, 1>)
+  linalg.map { arith.addf } ins(%a, %b : memref<64xf32, 1>, memref<64xf32, 1>) outs(%out : memref<64xf32>)
+  memref.dealloc %a : memref<64xf32, 1>
+  memref.dealloc %b : memref<64xf32, 1>
+  return
+}
