@@ -68,6 +68,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "mplan/Transforms/Passes.h"
+#include "mplan/Transforms/PlanBuffers.h"
 
 #include "mplan/Dialect/MPlan/IR/MPlanOps.h"
 
@@ -140,18 +141,10 @@ struct MPlanInstrumentPass
 };
 } // namespace
 
-/// A memory space as the observer names it: "default", an integer, or the
-/// attribute as printed.
+/// A memory space as the observer names it: "default", or as the plan
+/// report prints it (an integer, or the attribute as printed).
 static std::string formatSpace(Attribute space) {
-  if (!space)
-    return "default";
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  if (auto integer = dyn_cast<IntegerAttr>(space))
-    os << integer.getValue();
-  else
-    space.print(os);
-  return text;
+  return space ? formatMemorySpace(space) : "default";
 }
 
 /// `file:line:col` (file without directories) for a location, or its printed
