@@ -127,11 +127,8 @@ static LogicalResult checkPlannable(Operation *op,
   return success();
 }
 
-/// Runs the planner on `buffers` with the strategy, time limit, alignment and
-/// stagger of `options` and `capacity` (0: none); fails with an error at
-/// `func` if it cannot plan them.
-static FailureOr<::mplan::Plan>
-runPlanner(func::FuncOp func, const std::vector<::mplan::Buffer> &buffers,
+FailureOr<::mplan::Plan>
+mlir::mplan::runPlanner(func::FuncOp func, const std::vector<::mplan::Buffer> &buffers,
            const MPlanPlanBuffersOptions &options, int64_t capacity) {
   ::mplan::PlanOptions planOptions;
   planOptions.strategy = options.strategy;
@@ -208,9 +205,7 @@ std::optional<int64_t> mlir::mplan::recordProgramOrderBound(
   return bound;
 }
 
-/// The memory space a `capacity` entry names, as formatMemorySpace prints
-/// it: `default`, an integer memory space, or a `#gpu.address_space` keyword.
-static std::optional<std::string> parseCapacitySpace(StringRef space) {
+std::optional<std::string> mlir::mplan::parseMemorySpaceKey(StringRef space) {
   if (space == "default")
     return std::string();
   if (llvm::is_contained({"global", "workgroup", "private"}, space))
@@ -228,7 +223,7 @@ mlir::mplan::parseCapacities(function_ref<InFlightDiagnostic()> emitError,
   llvm::StringMap<int64_t> capacities;
   for (StringRef spec : specs) {
     auto [space, bytes] = spec.rsplit(':');
-    std::optional<std::string> key = parseCapacitySpace(space.trim());
+    std::optional<std::string> key = parseMemorySpaceKey(space.trim());
     int64_t value = 0;
     if (!spec.contains(':') || !key)
       return emitError()
@@ -388,7 +383,22 @@ static FailureOr<AllocSlabOp> planSlab(func::FuncOp func,
         << "), above its capacity of " << capacity
         << " bytes; the max-live lower bound is " << plan->lowerBound
         << " bytes";
+    std::string key = report.memorySpace.empty() ? "default" : report.memorySpace;
+    if (auto before = func->getAttrOfType<DictionaryAttr>(kBoundsBeforeSplitsAttr))
+      if (auto bound = before.getAs<IntegerAttr>(key))
+        diag << " (" << bound.getInt()
+             << " before rematerialization and offload)";
     diag.attachNote() << describePeak(slab);
+    // Why the levers could not split the buffers live at the peak.
+    if (auto unsplit = func->getAttrOfType<ArrayAttr>(kUnsplitAttr))
+      for (auto entry : unsplit.getAsRange<DictionaryAttr>()) {
+        auto id = entry.getAs<IntegerAttr>("buffer");
+        auto at = entry.getAs<LocationAttr>("at");
+        auto why = entry.getAs<StringAttr>("why");
+        if (id && at && why)
+          diag.attachNote(Location(at))
+              << "buffer " << id.getInt() << " is not split: " << why.getValue();
+      }
     auto [floor, floorOp] = computeOpFloor(func, slab, analyses.getPointsTo());
     if (floorOp) {
       Diagnostic &note = diag.attachNote(floorOp->getLoc());

@@ -3,6 +3,7 @@
 #include "mplan/Analysis/PlanAnalyses.h"
 #include "mplan/Analysis/UpperBounds.h"
 #include "mplan/Support/Sequencer.h"
+#include "mplan/Transforms/OptionErrors.h"
 #include "mplan/Transforms/Passes.h"
 #include "mplan/Transforms/PlanBuffers.h"
 
@@ -51,6 +52,29 @@ struct MPlanPlanPass : public mlir::mplan::impl::MPlanPlanBase<MPlanPlanPass> {
         failed(verifySequenceOptions(module, userName, "sequence",
                                      sequenceOptions)))
       return signalPassFailure();
+    MPlanPlanBuffersOptions planOptions{
+        strategy, timeLimit, alignment, reportPath, stagger,
+        SmallVector<std::string>(capacity.begin(), capacity.end())};
+    // The levers that lower a bound above a capacity.
+    BudgetOptions budget;
+    budget.planner = planOptions;
+    budget.remat = remat;
+    budget.offloadCost = offloadCost;
+    budget.workLimit = ::mplan::SequenceOptions().workLimit;
+    budget.emitRemarks = emitRemarks;
+    if (!(offloadCost >= 0.0 && offloadCost <= 1.0e12)) {
+      (void)emitOptionError(module, userName, "offload-cost",
+                            "must be between 0 and 1e12");
+      return signalPassFailure();
+    }
+    FailureOr<SmallVector<std::pair<std::string, Attribute>>> offloads =
+        parseOffloads(
+            &getContext(),
+            [&] { return emitOptionError(module, userName, "offload", ""); },
+            SmallVector<std::string>(offload.begin(), offload.end()));
+    if (failed(offloads))
+      return signalPassFailure();
+    budget.offload = std::move(*offloads);
     // Views and copies before live ranges are computed for planning: view
     // chains to one mplan.view of the root, then copies removed by aliasing.
     // Every step works on the function's one points-to analysis and one
@@ -82,13 +106,11 @@ struct MPlanPlanPass : public mlir::mplan::impl::MPlanPlanBase<MPlanPlanPass> {
                                       alignment);
         (void)reuseInPlaceInFunction(func, analyses);
       }
-      return success();
+      // Last, what the order, the copies and in-place reuse left above a
+      // capacity is split.
+      return meetCapacitiesInFunction(func, budget, analyses);
     };
-    if (failed(planModule(
-            module, userName,
-            {strategy, timeLimit, alignment, reportPath, stagger,
-             SmallVector<std::string>(capacity.begin(), capacity.end())},
-            prepare)))
+    if (failed(planModule(module, userName, planOptions, prepare)))
       signalPassFailure();
   }
 };
@@ -112,6 +134,9 @@ void mlir::mplan::buildPlanPipeline(OpPassManager &pm,
   plan.peakGuard = options.peakGuard;
   plan.sequence = options.sequence;
   plan.inplace = options.inplace;
+  plan.remat = options.remat;
+  plan.offload.assign(options.offload.begin(), options.offload.end());
+  plan.offloadCost = options.offloadCost;
   plan.emitRemarks = options.remarks;
   plan.maxBoundBytes = options.maxBoundBytes;
   plan.argUpperBound = options.argUpperBound;

@@ -65,6 +65,21 @@ struct PlanPipelineOptions : public PassPipelineOptions<PlanPipelineOptions> {
                      "bound (program: keep the order, greedy, best, exact; "
                      "see mplan-sequence)"),
       llvm::cl::init("program")};
+  PassOptions::Option<bool> remat{
+      *this, "remat",
+      llvm::cl::desc("When a space's bound is above its capacity, recompute "
+                     "buffers whose writers can run again before their "
+                     "later uses"),
+      llvm::cl::init(true)};
+  PassOptions::ListOption<std::string> offload{
+      *this, "offload",
+      llvm::cl::desc("FROM:TO,...: when space FROM's bound is above its "
+                     "capacity, copy buffers to space TO between their "
+                     "uses")};
+  PassOptions::Option<double> offloadCost{
+      *this, "offload-cost",
+      llvm::cl::desc("The cost of moving one byte (offload), in payload ops"),
+      llvm::cl::init(1.0)};
   PassOptions::Option<bool> viewsAndCopies{
       *this, "views-and-copies",
       llvm::cl::desc("Run mplan-fold-views and mplan-elide-copies before "
@@ -152,6 +167,49 @@ bool elideCopiesInFunction(func::FuncOp func, PeakGuard peakGuard,
 /// be written over a dying input gets that input's buffer. Records the merges
 /// in the function's `mplan.inplace` attribute; returns how many were made.
 int64_t reuseInPlaceInFunction(func::FuncOp func, PlanAnalyses &analyses);
+
+/// What meetCapacitiesInFunction works with: the planner's options (its
+/// `capacity` list names the capped spaces), the levers and their costs.
+struct BudgetOptions {
+  MPlanPlanBuffersOptions planner;
+  /// Rematerialize buffers whose writers can run again.
+  bool remat = true;
+  /// The spaces buffers may be offloaded from and the space each goes to
+  /// (keys as formatMemorySpace prints them; parseOffloads).
+  SmallVector<std::pair<std::string, Attribute>> offload;
+  /// The cost of moving one byte, in payload ops.
+  double offloadCost = 1.0;
+  /// Steps (ops and uses visited) the search may take.
+  int64_t workLimit = 10000000;
+  bool emitRemarks = false;
+};
+
+/// The function attributes meetCapacitiesInFunction records: the splits it
+/// made (`{kind, buffer, new_buffer, [offload_buffer,] after, before, cost,
+/// bytes}`), each capped space's max-live bound before them, and why the
+/// buffers live at the last peak it could not lower could not be split
+/// (`{buffer, at, why}`).
+constexpr llvm::StringLiteral kSplitsAttr = "mplan.splits";
+constexpr llvm::StringLiteral kBoundsBeforeSplitsAttr =
+    "mplan.bounds_before_splits";
+constexpr llvm::StringLiteral kUnsplitAttr = "mplan.unsplit";
+
+/// Lowers the max-live bound of every memory space of `func` with a
+/// capacity (`options.planner.capacity`) that its buffers exceed, by
+/// rematerializing buffers or offloading them to another memory space
+/// between their uses (see Budget.cpp), until the space fits or no lever is
+/// left; works on `analyses` and leaves them valid. Without a capacity, does
+/// nothing. Fails only on a malformed capacity.
+LogicalResult meetCapacitiesInFunction(func::FuncOp func,
+                                       const BudgetOptions &options,
+                                       PlanAnalyses &analyses);
+
+/// Parses the `offload` option: `FROM:TO` entries, each space as `capacity`
+/// names it; fails with an error that `emitError` starts.
+FailureOr<SmallVector<std::pair<std::string, Attribute>>>
+parseOffloads(MLIRContext *context,
+              function_ref<InFlightDiagnostic()> emitError,
+              ArrayRef<std::string> specs);
 
 /// The function attributes mplan-sequence records: the max-live bound in
 /// program order (default memory space) and, when the order it chose is

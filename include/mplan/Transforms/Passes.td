@@ -155,6 +155,17 @@ def MPlanPlan : Pass<"mplan-plan", "ModuleOp"> {
     Option<"inplace", "inplace", "bool", /*default=*/"false",
            "Then write the output of elementwise ops over input buffers that "
            "die there, as mplan-inplace does">,
+    Option<"remat", "remat", "bool", /*default=*/"true",
+           "When a space's bound is above its capacity, recompute buffers "
+           "whose writers can run again before their later uses instead of "
+           "keeping them live across the peak">,
+    ListOption<"offload", "offload", "std::string",
+               "FROM:TO,...: when space FROM's bound is above its capacity, "
+               "copy buffers to space TO between their uses (spaces as "
+               "'capacity' names them)">,
+    Option<"offloadCost", "offload-cost", "double", /*default=*/"1.0",
+           "The cost of moving one byte (offload), in payload ops of a "
+           "recomputation">,
     Option<"emitRemarks", "remarks", "bool", /*default=*/"false",
            "Emit a remark for every buffer that is left unplanned">,
     Option<"maxBoundBytes", "max-bound-bytes", "int64_t",

@@ -11,6 +11,7 @@
 
 #include "mplan/Dialect/MPlan/IR/MPlanOps.h"
 #include "mplan/Support/Planner.h"
+#include "mplan/Transforms/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 
@@ -42,6 +43,18 @@ collectSlabBuffers(func::FuncOp func, const BufferLiveness &liveness,
 /// The memory space `space` as the report and `capacity` keys print it:
 /// empty for the default space.
 std::string formatMemorySpace(Attribute space);
+
+/// The key formatMemorySpace gives the memory space an option names:
+/// `default`, an integer memory space, or a `#gpu.address_space` keyword
+/// (`global`, `workgroup`, `private`); std::nullopt if it names none.
+std::optional<std::string> parseMemorySpaceKey(StringRef space);
+
+/// Runs the planner on `buffers` with the strategy, time limit, alignment and
+/// stagger of `options` and `capacity` (0: none); fails with an error at
+/// `func` if it cannot plan them.
+FailureOr<::mplan::Plan>
+runPlanner(func::FuncOp func, const std::vector<::mplan::Buffer> &buffers,
+           const MPlanPlanBuffersOptions &options, int64_t capacity);
 
 /// The max-live bound of `func`'s default-space buffers as they are now
 /// (what the plan report calls `lower_bound_bytes`), recorded as the

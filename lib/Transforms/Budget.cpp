@@ -1,0 +1,984 @@
+//===- Budget.cpp - Meet a capacity by splitting live ranges --------------===//
+//
+// When a memory space has a capacity and the max-live bound of its buffers
+// (after sequencing, copy elision and in-place reuse) is above it, the
+// buffers live at the peak that the op at the peak does not touch are split:
+// their live range [first use, last use] becomes two, one ending at the last
+// use before the peak (E) and one starting at the first use after it (L), so
+// that the bytes are free in between. Two levers split a buffer R:
+//
+//  * Rematerialization: the ops that wrote R before anything read it (its
+//    writer chain: a linalg.fill then the linalg.matmul accumulating into
+//    it, a linalg.generic, a memref.copy) run again right before L into a
+//    fresh buffer R', which every use after the peak takes instead of R.
+//    Cost: the chain's work (iterations x payload ops of a linalg op; bytes
+//    of a fill or a copy).
+//  * Offload (`offload=FROM:TO`): R is copied into a fresh buffer H of space
+//    TO right after E and copied back into a fresh R' of its own space right
+//    before L. Cost: the bytes moved (twice R's size) times `offload-cost`.
+//
+// Legality, every condition checked (a buffer that fails one is reported
+// with the reason when the capacity is still not met):
+//  * the function body is one block; R is an unplanned, plannable
+//    mplan.alloc_tensor of it whose aliases are R and views of R (so the
+//    uses after the peak can be moved onto R' or a view of R');
+//  * rematerialization: the first op of the chain overwrites all of R
+//    without reading it (a fill, a copy, or a linalg op with all-parallel
+//    loops, a permutation map on R and a payload that ignores R's values);
+//    every chain op is a linalg op with buffer semantics or a memref.copy
+//    whose payload has no memory effects and which writes only R; nothing
+//    else writes R before the peak; every other memref the chain reads
+//    points only into a function argument, a global or a planned buffer
+//    that is live at L anyway (its live range already reaches L: the split
+//    never extends another buffer's life), never into R, and no op between
+//    the chain and L may write it (points-to analysis; an op with unknown
+//    effects counts as writing everything);
+//  * offload: R has an identity layout and the space TO has room for it
+//    (when TO has a capacity, its max-live bound plus R stays within it).
+// A split never raises any space's max-live bound at any point: R and R'
+// are live only where R was, the chain's inputs were live at L already, and
+// the copies sit next to a use of R.
+//
+// The choice is greedy with re-evaluation: at the first point where the
+// space's max-live bound peaks, the candidate with the least cost per byte
+// is split, the analyses are brought up to date and the peak found again,
+// until every capped space's bound is within its capacity (then the planner
+// runs once per capped space: when fragmentation leaves its arena above the
+// capacity, the target drops by the difference and the loop goes on) or no
+// candidate is left. Each step costs a walk of the function; a work budget
+// bounds the steps, so the result never depends on the machine's load.
+//
+// Everything goes through the function's one points-to analysis and one
+// liveness (PlanAnalyses): the rewrites announce each op they insert, change
+// or erase, and the live ranges of the split buffers are recomputed.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mplan/Analysis/PlanAnalyses.h"
+#include "mplan/Dialect/MPlan/IR/MPlanOps.h"
+#include "mplan/Support/CheckedMath.h"
+#include "mplan/Transforms/Passes.h"
+#include "mplan/Transforms/PlanBuffers.h"
+
+#include "mlir/AsmParser/AsmParser.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
+
+#include <limits>
+
+using namespace mlir;
+using namespace mlir::mplan;
+
+namespace {
+/// A buffer to recompute and the ops that wrote it.
+struct RematStep {
+  AllocTensorOp buffer;
+  SmallVector<Operation *> chain;
+};
+
+/// How many levels of inputs a rematerialization may recompute with it.
+constexpr unsigned kMaxRematDepth = 8;
+
+/// One way to split one buffer's live range around a peak.
+struct Split {
+  enum class Kind { Remat, Offload };
+  Kind kind = Kind::Remat;
+  AllocTensorOp buffer;
+  /// The last use before the peak and the first use after it (ops of the
+  /// function body).
+  Operation *lastEarly = nullptr;
+  Operation *firstLate = nullptr;
+  /// Rematerialization: the buffers to recompute, each with its writer
+  /// chain in program order, inputs before the buffers that read them (the
+  /// split buffer last).
+  SmallVector<RematStep> steps;
+  /// Offload: the space the buffer is copied to (null: default space).
+  Attribute toSpace;
+  /// Work units (rematerialization) or weighted bytes moved (offload).
+  int64_t cost = 0;
+  int64_t bytes = 0;
+};
+
+/// What the loop knows of one capped slab at the current step.
+struct SlabState {
+  int64_t capacity = 0;
+  /// The max-live bound the splits aim for (the capacity, lowered when the
+  /// planner's arena is above the bound).
+  int64_t target = 0;
+  /// The bound before any split.
+  std::optional<int64_t> boundBefore;
+};
+
+/// Splits live ranges in one function until every capped space fits.
+class CapacitySplitter {
+public:
+  CapacitySplitter(func::FuncOp func, const BudgetOptions &options,
+                   const llvm::StringMap<int64_t> &capacities,
+                   PlanAnalyses &analyses)
+      : func(func), options(options), capacities(capacities),
+        analyses(analyses), pointsTo(analyses.getPointsTo()) {}
+
+  LogicalResult run();
+
+private:
+  /// The max-live bound of `slab` and the first index where it is reached.
+  std::pair<int64_t, int64_t> peakOf(const SlabBuffers &slab) const;
+  /// The op of the function body whose span holds `index`.
+  Operation *topOpAt(int64_t index) const;
+  /// The ops of the body that use `root` (through any alias; views and
+  /// deallocations are not uses), in program order, or failure with why the
+  /// buffer cannot be split.
+  FailureOr<SmallVector<Operation *>> getUsers(Value root, std::string &why);
+  /// The rematerialization of `split.buffer` around the peak, or failure
+  /// with why not.
+  LogicalResult planRemat(Split &split, const SlabBuffers &slab,
+                          int64_t target, std::string &why);
+  /// Appends to `steps` what recomputing `buffer` right before `firstLate`
+  /// takes (its inputs that are not live there first, up to `depth`
+  /// levels), adding the work to `cost`; fails with why not.
+  LogicalResult collectRemat(AllocTensorOp buffer, Operation *firstLate,
+                             unsigned depth, SmallVectorImpl<RematStep> &steps,
+                             int64_t &cost, std::string &why);
+  /// The bytes `buffer` takes in a slab (padded to its alignment).
+  int64_t paddedSize(const ::mplan::Buffer &buffer) const {
+    return ::mplan::alignTo(buffer.size,
+                            std::max(buffer.alignment, options.planner.alignment))
+        .value_or(std::numeric_limits<int64_t>::max() / 4);
+  }
+  /// The offload of `split.buffer` to `toSpace`, or failure with why not.
+  LogicalResult planOffload(Split &split, Attribute toSpace,
+                            const SmallVector<SlabBuffers> &slabs,
+                            std::string &why);
+  /// The work of one chain op (iterations x payload ops; bytes of a fill or
+  /// copy), or std::nullopt if it cannot be recomputed.
+  std::optional<int64_t> workOf(Operation *op) const;
+  /// Applies `split`; records it for the report.
+  void apply(const Split &split);
+  /// Moves every use of `root`'s aliases by an op after `peakOp` onto
+  /// `newRoot` (cloning views of `root` before `peakOp`'s successor where
+  /// both sides use them); appends the ops it inserted and changed.
+  void redirectLateUses(Value root, Value newRoot, Operation *firstLate,
+                        SmallVectorImpl<Operation *> &inserted,
+                        SmallVectorImpl<Operation *> &changed,
+                        SmallVectorImpl<Operation *> &erased);
+  AllocTensorOp createBuffer(OpBuilder &builder, AllocTensorOp like,
+                             Attribute space);
+  /// Whether `value` is `root` or a view of it (one view-like op away).
+  bool isDirectAlias(Value value, Value root) const;
+
+  func::FuncOp func;
+  const BudgetOptions &options;
+  const llvm::StringMap<int64_t> &capacities;
+  PlanAnalyses &analyses;
+  PointsToAnalysis &pointsTo;
+  /// The ops of the body and their indices (this step's numbering).
+  SmallVector<std::pair<int64_t, Operation *>> topOps;
+  int64_t nextId = 0;
+  SmallVector<Attribute> records;
+  /// Why each buffer at the last peak could not be split.
+  SmallVector<std::pair<AllocTensorOp, std::string>> blocked;
+  int64_t work = 0;
+};
+} // namespace
+
+std::pair<int64_t, int64_t>
+CapacitySplitter::peakOf(const SlabBuffers &slab) const {
+  // (time, +bytes at a start / -bytes at an end); ends before starts at the
+  // same time (ranges are half-open).
+  SmallVector<std::pair<int64_t, int64_t>> events;
+  events.reserve(2 * slab.buffers.size());
+  for (const ::mplan::Buffer &buffer : slab.buffers) {
+    int64_t padded = paddedSize(buffer);
+    events.push_back({buffer.start, padded});
+    events.push_back({buffer.end, -padded});
+  }
+  llvm::sort(events);
+  int64_t live = 0, best = 0, at = -1;
+  for (auto [time, delta] : events) {
+    live = ::mplan::checkedAdd(live, delta)
+               .value_or(std::numeric_limits<int64_t>::max() / 2);
+    if (live > best) {
+      best = live;
+      at = time;
+    }
+  }
+  return {best, at};
+}
+
+Operation *CapacitySplitter::topOpAt(int64_t index) const {
+  auto it = llvm::upper_bound(topOps, index, [](int64_t value, const auto &e) {
+    return value < e.first;
+  });
+  if (it == topOps.begin())
+    return nullptr;
+  return std::prev(it)->second;
+}
+
+bool CapacitySplitter::isDirectAlias(Value value, Value root) const {
+  if (value == root)
+    return true;
+  auto view = value.getDefiningOp<ViewLikeOpInterface>();
+  return view && view.getViewSource() == root && view->getNumResults() == 1 &&
+         view->getBlock() == root.getParentBlock() &&
+         isMemoryEffectFree(view);
+}
+
+FailureOr<SmallVector<Operation *>>
+CapacitySplitter::getUsers(Value root, std::string &why) {
+  const BufferLiveness &liveness = analyses.getLiveness();
+  Block &body = func.getBody().front();
+  SmallVector<Operation *> users;
+  for (Value alias : liveness.getAliases(root)) {
+    if (!isDirectAlias(alias, root)) {
+      why = "an alias of it is not a view of it";
+      return failure();
+    }
+    for (OpOperand &use : alias.getUses()) {
+      ++work;
+      if (BufferLiveness::isDeallocUse(use))
+        continue;
+      Operation *user = use.getOwner();
+      if (alias == root && user->getNumResults() == 1 &&
+          isDirectAlias(user->getResult(0), root))
+        continue;
+      Operation *top = body.findAncestorOpInBlock(*user);
+      if (!top || top->hasTrait<OpTrait::IsTerminator>()) {
+        why = "it is used by the function's terminator";
+        return failure();
+      }
+      users.push_back(top);
+    }
+  }
+  llvm::sort(users, [&](Operation *a, Operation *b) {
+    return liveness.getIndex(a) < liveness.getIndex(b);
+  });
+  users.erase(llvm::unique(users), users.end());
+  return users;
+}
+
+/// The byte size of a statically shaped memref type.
+static std::optional<int64_t> staticByteSize(Type type) {
+  auto memref = dyn_cast<MemRefType>(type);
+  if (!memref || !memref.hasStaticShape())
+    return std::nullopt;
+  FailureOr<ElementLayout> layout = getElementLayout(memref.getElementType());
+  if (failed(layout))
+    return std::nullopt;
+  std::optional<int64_t> bytes = layout->size;
+  for (int64_t dim : memref.getShape())
+    if (bytes)
+      bytes = ::mplan::checkedMul(*bytes, dim);
+  return bytes;
+}
+
+std::optional<int64_t> CapacitySplitter::workOf(Operation *op) const {
+  if (auto copy = dyn_cast<memref::CopyOp>(op))
+    return staticByteSize(copy.getTarget().getType());
+  if (auto fill = dyn_cast<linalg::FillOp>(op))
+    return staticByteSize(fill.getDpsInits()[0].getType());
+  auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+  if (!linalgOp)
+    return std::nullopt;
+  int64_t iterations = 1;
+  for (int64_t range : linalgOp.getStaticLoopRanges()) {
+    if (ShapedType::isDynamic(range))
+      return std::nullopt;
+    std::optional<int64_t> product = ::mplan::checkedMul(iterations, range);
+    if (!product)
+      return std::nullopt;
+    iterations = *product;
+  }
+  int64_t payloadOps = 0;
+  for (Operation &nested : linalgOp.getBlock()->without_terminator()) {
+    (void)nested;
+    ++payloadOps;
+  }
+  return ::mplan::checkedMul(iterations, std::max<int64_t>(payloadOps, 1));
+}
+
+/// Whether `op` may write memory that `value` points into (unknown effects:
+/// yes), per the points-to analysis.
+static bool mayWrite(Operation *op, Value value,
+                     const PointsToAnalysis &pointsTo) {
+  std::optional<SmallVector<MemoryEffects::EffectInstance>> effects =
+      getEffectsRecursively(op);
+  if (!effects)
+    return true;
+  for (const MemoryEffects::EffectInstance &effect : *effects) {
+    if (!isa<MemoryEffects::Write, MemoryEffects::Free>(effect.getEffect()))
+      continue;
+    if (!effect.getValue() || pointsTo.mayAlias(effect.getValue(), value))
+      return true;
+  }
+  return false;
+}
+
+LogicalResult CapacitySplitter::collectRemat(AllocTensorOp buffer,
+                                             Operation *firstLate,
+                                             unsigned depth,
+                                             SmallVectorImpl<RematStep> &steps,
+                                             int64_t &cost, std::string &why) {
+  const BufferLiveness &liveness = analyses.getLiveness();
+  Value root = buffer.getResult();
+  std::optional<unsigned> place = pointsTo.lookupPlace(root);
+  if (!place) {
+    why = "the points-to analysis does not know it";
+    return failure();
+  }
+  FailureOr<SmallVector<Operation *>> users = getUsers(root, why);
+  if (failed(users))
+    return failure();
+  // The writer chain: the leading users that write the buffer.
+  int64_t lateIndex = liveness.getIndex(firstLate);
+  SmallVector<Operation *> chain;
+  for (auto [i, user] : llvm::enumerate(*users)) {
+    if (liveness.getIndex(user) >= lateIndex)
+      break;
+    ++work;
+    if (!mayWrite(user, root, pointsTo))
+      continue;
+    if (chain.size() != i) {
+      why = "it is written again after it is first read";
+      return failure();
+    }
+    chain.push_back(user);
+  }
+  if (chain.empty()) {
+    why = "nothing writes it before it is read";
+    return failure();
+  }
+  // Every chain op recomputable, writing only the buffer; the first
+  // overwriting all of it without reading it.
+  SmallVector<Value> inputs;
+  for (auto [i, op] : llvm::enumerate(chain)) {
+    std::optional<int64_t> opWork = workOf(op);
+    if (!opWork) {
+      why = ("'" + op->getName().getStringRef() +
+             "' cannot be recomputed (not a statically shaped linalg op, "
+             "fill or copy)")
+                .str();
+      return failure();
+    }
+    cost = ::mplan::checkedAdd(cost, *opWork)
+               .value_or(std::numeric_limits<int64_t>::max());
+    if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op)) {
+      if (!linalgOp.hasPureBufferSemantics()) {
+        why = "its writer does not have buffer semantics";
+        return failure();
+      }
+      WalkResult payload = linalgOp.getBlock()->walk([&](Operation *nested) {
+        return isMemoryEffectFree(nested) ? WalkResult::advance()
+                                          : WalkResult::interrupt();
+      });
+      if (payload.wasInterrupted()) {
+        why = "its writer's payload has memory effects";
+        return failure();
+      }
+    }
+    Value written;
+    for (OpOperand &operand : op->getOpOperands()) {
+      Value value = operand.get();
+      if (!isa<BaseMemRefType>(value.getType()))
+        continue;
+      if (isDirectAlias(value, root)) {
+        written = value;
+        continue;
+      }
+      if (pointsTo.mayPointInto(value, *place)) {
+        why = "its writer reaches it through another value";
+        return failure();
+      }
+      inputs.push_back(value);
+    }
+    std::optional<SmallVector<MemoryEffects::EffectInstance>> effects =
+        getEffectsRecursively(op);
+    if (!effects) {
+      why = "its writer's memory effects are unknown";
+      return failure();
+    }
+    for (const MemoryEffects::EffectInstance &effect : *effects)
+      if (isa<MemoryEffects::Write, MemoryEffects::Free>(effect.getEffect()) &&
+          (!effect.getValue() || !isDirectAlias(effect.getValue(), root))) {
+        why = "its writer writes other memory too";
+        return failure();
+      }
+    if (i != 0)
+      continue;
+    // The first op writes every byte of the buffer and reads none.
+    bool whole = written == root;
+    if (auto view = written ? written.getDefiningOp<ViewOp>() : ViewOp())
+      whole = view.getByteOffset() == 0 &&
+              cast<MemRefType>(view.getType()).getLayout().isIdentity() &&
+              staticByteSize(view.getType()) == buffer.getByteSize();
+    bool overwrites = false;
+    if (isa<memref::CopyOp>(op)) {
+      overwrites = cast<memref::CopyOp>(op).getTarget() == written;
+    } else if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op)) {
+      overwrites =
+          linalgOp.getNumDpsInits() == 1 &&
+          linalgOp.getDpsInits()[0] == written &&
+          linalgOp.getNumLoops() == linalgOp.getNumParallelLoops() &&
+          linalgOp.getMatchingIndexingMap(linalgOp.getDpsInitOperand(0))
+              .isPermutation() &&
+          !linalgOp.payloadUsesValueFromOperand(linalgOp.getDpsInitOperand(0));
+    }
+    if (!whole || !overwrites) {
+      why = "its first writer does not overwrite all of it";
+      return failure();
+    }
+  }
+
+  // The inputs: unchanged at the later use and alive there (never extended)
+  // or recomputed in turn.
+  SmallVector<Value> kept;
+  for (Value input : inputs) {
+    for (const PointsToTarget &target : pointsTo.getTargets(input)) {
+      const MemoryPlace &inputPlace = pointsTo.getPlace(target.place);
+      if (inputPlace.kind == MemoryPlace::Kind::Argument ||
+          inputPlace.kind == MemoryPlace::Kind::Global) {
+        kept.push_back(input);
+        continue;
+      }
+      if (inputPlace.kind != MemoryPlace::Kind::Allocation) {
+        why = "its writer reads memory the analysis cannot see";
+        return failure();
+      }
+      Value inputRoot = inputPlace.value;
+      auto inputAlloc =
+          inputRoot ? inputRoot.getDefiningOp<AllocTensorOp>() : nullptr;
+      if (inputPlace.escaped || !inputAlloc || !liveness.isRoot(inputRoot) ||
+          liveness.getUnplannableReason(inputRoot)) {
+        why = "an input of its writer is not a planned buffer";
+        return failure();
+      }
+      if (liveness.getLiveRange(inputRoot).end > lateIndex) {
+        kept.push_back(input);
+        continue;
+      }
+      if (llvm::any_of(steps, [&](const RematStep &step) {
+            return step.buffer == inputAlloc;
+          }))
+        continue;
+      if (!isDirectAlias(input, inputRoot) ||
+          inputAlloc.getType().getMemorySpace() !=
+              buffer.getType().getMemorySpace()) {
+        why = "an input of its writer is not live at its later use";
+        return failure();
+      }
+      if (depth >= kMaxRematDepth) {
+        why = "recomputing it needs inputs more than " +
+              std::to_string(kMaxRematDepth) + " levels back";
+        return failure();
+      }
+      // The innermost reason is the one to report.
+      if (failed(collectRemat(inputAlloc, firstLate, depth + 1, steps, cost,
+                              why)))
+        return failure();
+    }
+  }
+  for (Operation *op = chain.front()->getNextNode(); op != firstLate;
+       op = op->getNextNode()) {
+    ++work;
+    if (llvm::is_contained(chain, op))
+      continue;
+    for (Value input : kept)
+      if (mayWrite(op, input, pointsTo)) {
+        why = "an input of its writer may be written before its later use";
+        return failure();
+      }
+  }
+  steps.push_back({buffer, std::move(chain)});
+  return success();
+}
+
+LogicalResult CapacitySplitter::planRemat(Split &split,
+                                          const SlabBuffers &slab,
+                                          int64_t target, std::string &why) {
+  int64_t cost = 0;
+  SmallVector<RematStep> steps;
+  if (failed(collectRemat(split.buffer, split.firstLate, 0, steps, cost, why)))
+    return failure();
+  // The inputs recomputed on the way live from their recomputation to the
+  // last recomputation that reads them, beside what is live at the later
+  // use (the split buffer aside): that must stay within the target.
+  if (steps.size() > 1) {
+    const BufferLiveness &liveness = analyses.getLiveness();
+    int64_t lateIndex = liveness.getIndex(split.firstLate);
+    int64_t base = 0;
+    for (const ::mplan::Buffer &buffer : slab.buffers)
+      if (buffer.start <= lateIndex && lateIndex < buffer.end)
+        base = ::mplan::checkedAdd(base, paddedSize(buffer))
+                   .value_or(std::numeric_limits<int64_t>::max() / 4);
+    SmallVector<int64_t> sizes, lastReader;
+    for (const RematStep &step : steps) {
+      AllocTensorOp stepBuffer = step.buffer;
+      ::mplan::Buffer padded;
+      padded.size = *stepBuffer.getByteSize();
+      padded.alignment = stepBuffer.getAlignment().value_or(1);
+      sizes.push_back(paddedSize(padded));
+      lastReader.push_back(sizes.size() - 1);
+    }
+    base -= sizes.back();
+    for (auto [k, step] : llvm::enumerate(steps))
+      for (Operation *op : step.chain)
+        for (Value operand : op->getOperands())
+          for (size_t i = 0; i < k; ++i)
+            if (isDirectAlias(operand,
+                              AllocTensorOp(steps[i].buffer).getResult()))
+              lastReader[i] = std::max<int64_t>(lastReader[i], k);
+    for (size_t k = 0; k < steps.size(); ++k) {
+      int64_t live = base;
+      for (size_t i = 0; i <= k; ++i)
+        if (lastReader[i] >= static_cast<int64_t>(k))
+          live += sizes[i];
+      if (live > target) {
+        why = "recomputing its inputs as well would raise the bound";
+        return failure();
+      }
+    }
+  }
+  split.kind = Split::Kind::Remat;
+  split.steps = std::move(steps);
+  split.cost = cost;
+  return success();
+}
+
+LogicalResult CapacitySplitter::planOffload(
+    Split &split, Attribute toSpace, const SmallVector<SlabBuffers> &slabs,
+    std::string &why) {
+  if (!split.buffer.getType().getLayout().isIdentity()) {
+    why = "it has a layout";
+    return failure();
+  }
+  auto capacity = capacities.find(formatMemorySpace(toSpace));
+  if (capacity != capacities.end()) {
+    int64_t bound = 0;
+    for (const SlabBuffers &slab : slabs)
+      if (slab.memorySpace == toSpace)
+        bound = peakOf(slab).first;
+    if (::mplan::checkedAdd(bound, split.bytes).value_or(
+            std::numeric_limits<int64_t>::max()) > capacity->second) {
+      why = "memory space '" + formatMemorySpace(toSpace) +
+            "' has no room for it";
+      return failure();
+    }
+  }
+  split.kind = Split::Kind::Offload;
+  split.toSpace = toSpace;
+  double cost = 2.0 * static_cast<double>(split.bytes) * options.offloadCost;
+  split.cost = cost >= 9.0e18 ? std::numeric_limits<int64_t>::max()
+                              : static_cast<int64_t>(cost);
+  return success();
+}
+
+AllocTensorOp CapacitySplitter::createBuffer(OpBuilder &builder,
+                                             AllocTensorOp like,
+                                             Attribute space) {
+  MemRefType type = like.getType();
+  type = MemRefType::get(type.getShape(), type.getElementType(),
+                         type.getLayout(), space);
+  return AllocTensorOp::create(builder, like.getLoc(), type,
+                               builder.getI64IntegerAttr(nextId++),
+                               /*start=*/nullptr, /*end=*/nullptr,
+                               /*slab=*/Value(), /*offset=*/nullptr,
+                               like.getAlignmentAttr());
+}
+
+void CapacitySplitter::redirectLateUses(
+    Value root, Value newRoot, Operation *firstLate,
+    SmallVectorImpl<Operation *> &inserted,
+    SmallVectorImpl<Operation *> &changed,
+    SmallVectorImpl<Operation *> &erased) {
+  Block &body = func.getBody().front();
+  auto isLate = [&](Operation *user) {
+    Operation *top = body.findAncestorOpInBlock(*user);
+    return top == firstLate || firstLate->isBeforeInBlock(top);
+  };
+  SmallVector<Value> aliases(analyses.getLiveness().getAliases(root));
+  for (Value alias : aliases) {
+    if (alias == root) {
+      SmallVector<OpOperand *> late;
+      for (OpOperand &use : root.getUses())
+        if (!(use.getOwner()->getNumResults() == 1 &&
+              isDirectAlias(use.getOwner()->getResult(0), root)) &&
+            !BufferLiveness::isDeallocUse(use) && isLate(use.getOwner()))
+          late.push_back(&use);
+      for (OpOperand *use : late) {
+        use->set(newRoot);
+        changed.push_back(use->getOwner());
+      }
+      continue;
+    }
+    Operation *view = alias.getDefiningOp();
+    if (isLate(view)) {
+      // Defined after the peak: the view itself moves onto the new buffer.
+      for (OpOperand &operand : view->getOpOperands())
+        if (operand.get() == root)
+          operand.set(newRoot);
+      changed.push_back(view);
+      continue;
+    }
+    SmallVector<OpOperand *> late;
+    for (OpOperand &use : alias.getUses())
+      if (!BufferLiveness::isDeallocUse(use) && isLate(use.getOwner()))
+        late.push_back(&use);
+    if (late.empty())
+      continue;
+    OpBuilder builder(firstLate);
+    IRMapping mapping;
+    mapping.map(root, newRoot);
+    Operation *clone = builder.clone(*view, mapping);
+    inserted.push_back(clone);
+    for (OpOperand *use : late) {
+      use->set(clone->getResult(0));
+      changed.push_back(use->getOwner());
+    }
+    if (view->use_empty())
+      erased.push_back(view);
+  }
+}
+
+void CapacitySplitter::apply(const Split &split) {
+  AllocTensorOp buffer = split.buffer;
+  Value root = buffer.getResult();
+  SmallVector<Operation *> inserted, changed, erased;
+  OpBuilder builder(split.firstLate);
+  Builder attrs(func.getContext());
+  SmallVector<NamedAttribute> record = {
+      attrs.getNamedAttr("buffer", attrs.getI64IntegerAttr(buffer.getId())),
+      attrs.getNamedAttr("after", split.lastEarly->getLoc()),
+      attrs.getNamedAttr("before", split.firstLate->getLoc()),
+      attrs.getNamedAttr("cost", attrs.getI64IntegerAttr(split.cost)),
+      attrs.getNamedAttr("bytes", attrs.getI64IntegerAttr(split.bytes))};
+  AllocTensorOp fresh;
+  if (split.kind == Split::Kind::Remat) {
+    IRMapping mapping;
+    for (const RematStep &step : split.steps) {
+      AllocTensorOp stepBuffer = step.buffer;
+      Value stepRoot = stepBuffer.getResult();
+      AllocTensorOp copy = createBuffer(builder, stepBuffer,
+                                        stepBuffer.getType().getMemorySpace());
+      inserted.push_back(copy);
+      mapping.map(stepRoot, copy.getResult());
+      for (Operation *op : step.chain) {
+        for (Value operand : op->getOperands())
+          if (!mapping.contains(operand) &&
+              llvm::any_of(split.steps, [&](const RematStep &other) {
+                Value otherRoot = AllocTensorOp(other.buffer).getResult();
+                return operand != otherRoot && isDirectAlias(operand, otherRoot);
+              }))
+            inserted.push_back(builder.clone(*operand.getDefiningOp(), mapping));
+        inserted.push_back(builder.clone(*op, mapping));
+      }
+      fresh = copy;
+    }
+    record.push_back(attrs.getNamedAttr("kind", attrs.getStringAttr("remat")));
+    SmallVector<int64_t> inputs;
+    for (const RematStep &step : ArrayRef(split.steps).drop_back())
+      inputs.push_back(AllocTensorOp(step.buffer).getId());
+    if (!inputs.empty())
+      record.push_back(attrs.getNamedAttr(
+          "recomputed_inputs", attrs.getDenseI64ArrayAttr(inputs)));
+  } else {
+    OpBuilder after(split.lastEarly->getBlock(),
+                    std::next(split.lastEarly->getIterator()));
+    AllocTensorOp host = createBuffer(after, buffer, split.toSpace);
+    inserted.push_back(host);
+    inserted.push_back(memref::CopyOp::create(after, buffer.getLoc(), root,
+                                              host.getResult()));
+    fresh = createBuffer(builder, buffer, buffer.getType().getMemorySpace());
+    inserted.push_back(fresh);
+    inserted.push_back(memref::CopyOp::create(
+        builder, buffer.getLoc(), host.getResult(), fresh.getResult()));
+    record.push_back(
+        attrs.getNamedAttr("kind", attrs.getStringAttr("offload")));
+    record.push_back(attrs.getNamedAttr(
+        "offload_buffer", attrs.getI64IntegerAttr(host.getId())));
+  }
+  record.push_back(
+      attrs.getNamedAttr("new_buffer", attrs.getI64IntegerAttr(fresh.getId())));
+  redirectLateUses(root, fresh.getResult(), split.firstLate, inserted, changed,
+                   erased);
+
+  // The analyses: new ops and changed operands announced, the split
+  // buffers' ranges recomputed from their uses.
+  for (Operation *op : inserted)
+    analyses.notifyOpInserted(op);
+  for (Operation *op : changed)
+    analyses.notifyOpInserted(op);
+  for (Operation *op : erased) {
+    analyses.notifyOpErased(op);
+    op->erase();
+  }
+  BufferLiveness &liveness = analyses.getLiveness();
+  liveness.recomputeLiveRange(root);
+  liveness.recomputeLiveRange(fresh.getResult());
+  records.push_back(attrs.getDictionaryAttr(record));
+  if (options.emitRemarks) {
+    InFlightDiagnostic remark =
+        mlir::emitRemark(buffer.getLoc())
+        << "buffer " << buffer.getId() << " ("
+        << split.bytes << " bytes) ";
+    if (split.kind == Split::Kind::Remat)
+      remark << "rematerialized before its later use (work " << split.cost
+             << ")";
+    else
+      remark << "offloaded to memory space '"
+             << (split.toSpace ? formatMemorySpace(split.toSpace)
+                               : std::string("default"))
+             << "' between its uses (cost " << split.cost << ")";
+    remark.attachNote(split.firstLate->getLoc()) << "its later use";
+  }
+}
+
+LogicalResult CapacitySplitter::run() {
+  if (!func.getBody().hasOneBlock())
+    return success();
+  Block &body = func.getBody().front();
+  func.walk([&](Operation *op) {
+    if (auto alloc = dyn_cast<AllocTensorOp>(op))
+      nextId = std::max<int64_t>(nextId, alloc.getId() + 1);
+    else if (auto alloc = dyn_cast<AllocDynamicOp>(op))
+      nextId = std::max<int64_t>(nextId, alloc.getId() + 1);
+  });
+
+  // The spaces an offload may take buffers to.
+  llvm::StringMap<Attribute> offloadTo;
+  for (const auto &[from, to] : options.offload)
+    offloadTo[from] = to;
+
+  llvm::StringMap<SlabState> states;
+  int64_t plannerRounds = 0;
+  while (true) {
+    if (work > options.workLimit)
+      break;
+    BufferLiveness &liveness = analyses.getExactLiveness();
+    FailureOr<SmallVector<SlabBuffers>> slabs =
+        collectSlabBuffers(func, liveness, options.planner.alignment);
+    if (failed(slabs))
+      return failure();
+    topOps.clear();
+    for (Operation &op : body)
+      topOps.push_back({liveness.getIndex(&op), &op});
+    work += static_cast<int64_t>(topOps.size());
+
+    // The first capped slab above its target.
+    const SlabBuffers *over = nullptr;
+    int64_t peakIndex = -1;
+    for (const SlabBuffers &slab : *slabs) {
+      std::string key = formatMemorySpace(slab.memorySpace);
+      auto capacity = capacities.find(key);
+      if (capacity == capacities.end())
+        continue;
+      SlabState &state = states[key];
+      auto [bound, at] = peakOf(slab);
+      if (!state.boundBefore) {
+        state.capacity = capacity->second;
+        state.target = capacity->second;
+        state.boundBefore = bound;
+      }
+      if (bound > state.target && !over) {
+        over = &slab;
+        peakIndex = at;
+      }
+    }
+    if (!over) {
+      blocked.clear();
+      // Every bound fits: the planner's arenas must too.
+      if (plannerRounds++ >= 4)
+        break;
+      bool lowered = false;
+      for (const SlabBuffers &slab : *slabs) {
+        std::string key = formatMemorySpace(slab.memorySpace);
+        auto state = states.find(key);
+        if (state == states.end())
+          continue;
+        FailureOr<::mplan::Plan> plan =
+            runPlanner(func, slab.buffers, options.planner,
+                       state->second.capacity);
+        if (failed(plan))
+          return failure();
+        if (plan->arenaSize > state->second.capacity) {
+          state->second.target = std::min(
+              state->second.target,
+              peakOf(slab).first -
+                  (plan->arenaSize - state->second.capacity));
+          lowered = state->second.target > 0;
+        }
+      }
+      if (!lowered)
+        break;
+      continue;
+    }
+
+    // The candidates: buffers live at the peak that its op does not touch.
+    Operation *peakOp = topOpAt(peakIndex);
+    if (!peakOp)
+      break;
+    int64_t peakTop = liveness.getIndex(peakOp);
+    std::string spaceKey = formatMemorySpace(over->memorySpace);
+    auto offload = offloadTo.find(spaceKey);
+    std::optional<Split> best;
+    blocked.clear();
+    for (auto [constOp, buffer] : llvm::zip_equal(over->ops, over->buffers)) {
+      AllocTensorOp op = constOp;
+      if (buffer.start > peakIndex || buffer.end <= peakIndex ||
+          buffer.size <= 0)
+        continue;
+      std::string why;
+      FailureOr<SmallVector<Operation *>> users =
+          getUsers(op.getResult(), why);
+      Split split;
+      split.buffer = op;
+      split.bytes = buffer.size;
+      if (succeeded(users)) {
+        for (Operation *user : *users) {
+          int64_t index = liveness.getIndex(user);
+          if (index < peakTop)
+            split.lastEarly = user;
+          else if (index > peakTop && !split.firstLate)
+            split.firstLate = user;
+          else if (index == peakTop)
+            why = "the op at the peak uses it";
+        }
+        if (why.empty() && (!split.lastEarly || !split.firstLate))
+          why = "it is not used on both sides of the peak";
+      }
+      if (!why.empty()) {
+        blocked.push_back({op, why});
+        continue;
+      }
+      std::optional<Split> cheapest;
+      std::string whyNot;
+      if (options.remat) {
+        Split remat = split;
+        std::string whyRemat;
+        if (succeeded(planRemat(remat, *over, states[spaceKey].target,
+                                whyRemat)))
+          cheapest = remat;
+        else
+          whyNot = "not recomputable: " + whyRemat;
+      } else {
+        whyNot = "rematerialization is off";
+      }
+      if (offload != offloadTo.end()) {
+        Split moved = split;
+        std::string whyOffload;
+        if (succeeded(planOffload(moved, offload->second, *slabs,
+                                  whyOffload))) {
+          if (!cheapest || moved.cost < cheapest->cost)
+            cheapest = moved;
+        } else {
+          whyNot += "; not offloadable: " + whyOffload;
+        }
+      } else {
+        whyNot += "; no offload from its memory space";
+      }
+      if (!cheapest) {
+        blocked.push_back({op, whyNot});
+        continue;
+      }
+      // Least cost per byte freed at the peak; then more bytes; then the
+      // earlier buffer.
+      auto ratioBelow = [](const Split &a, const Split &b) {
+        double lhs = static_cast<double>(a.cost) / static_cast<double>(a.bytes);
+        double rhs = static_cast<double>(b.cost) / static_cast<double>(b.bytes);
+        if (lhs != rhs)
+          return lhs < rhs;
+        return a.bytes > b.bytes;
+      };
+      if (!best || ratioBelow(*cheapest, *best))
+        best = std::move(cheapest);
+    }
+    if (!best)
+      break;
+    apply(*best);
+  }
+
+  if (records.empty() && blocked.empty())
+    return success();
+  Builder attrs(func.getContext());
+  if (!records.empty()) {
+    if (auto old = func->getAttrOfType<ArrayAttr>(kSplitsAttr))
+      records.insert(records.begin(), old.begin(), old.end());
+    func->setAttr(kSplitsAttr, attrs.getArrayAttr(records));
+    SmallVector<NamedAttribute> before;
+    for (const auto &entry : states)
+      if (entry.second.boundBefore)
+        before.push_back(attrs.getNamedAttr(
+            entry.first().empty() ? "default" : entry.first(),
+            attrs.getI64IntegerAttr(*entry.second.boundBefore)));
+    llvm::sort(before, [](const NamedAttribute &a, const NamedAttribute &b) {
+      return a.getName().strref() < b.getName().strref();
+    });
+    func->setAttr(kBoundsBeforeSplitsAttr, attrs.getDictionaryAttr(before));
+  }
+  SmallVector<Attribute> reasons;
+  for (auto &[op, why] : blocked)
+    reasons.push_back(attrs.getDictionaryAttr(
+        {attrs.getNamedAttr("buffer", attrs.getI64IntegerAttr(op.getId())),
+         attrs.getNamedAttr("at", op.getLoc()),
+         attrs.getNamedAttr("why", attrs.getStringAttr(why))}));
+  if (!reasons.empty())
+    func->setAttr(kUnsplitAttr, attrs.getArrayAttr(reasons));
+  else
+    func->removeAttr(kUnsplitAttr);
+  return success();
+}
+
+FailureOr<SmallVector<std::pair<std::string, Attribute>>>
+mlir::mplan::parseOffloads(MLIRContext *context,
+                           function_ref<InFlightDiagnostic()> emitError,
+                           ArrayRef<std::string> specs) {
+  SmallVector<std::pair<std::string, Attribute>> offloads;
+  for (StringRef spec : specs) {
+    auto [from, to] = spec.split(':');
+    std::optional<std::string> fromKey = parseMemorySpaceKey(from.trim());
+    std::optional<std::string> toKey = parseMemorySpaceKey(to.trim());
+    if (!spec.contains(':') || !fromKey || !toKey)
+      return emitError()
+             << "entry '" << spec
+             << "': expected FROM:TO with each 'default', an integer memory "
+                "space, or one of global, workgroup, private";
+    if (*fromKey == *toKey)
+      return emitError() << "entry '" << spec
+                         << "': FROM and TO are the same memory space";
+    for (const auto &entry : offloads)
+      if (entry.first == *fromKey)
+        return emitError() << "entry '" << spec << "': memory space '"
+                           << from.trim() << "' has an offload already";
+    Attribute space;
+    if (!toKey->empty()) {
+      if (toKey->front() == '#') {
+        space = parseAttribute(*toKey, context);
+        if (!space)
+          return emitError() << "entry '" << spec << "': memory space '"
+                             << *toKey << "' needs the gpu dialect loaded";
+      } else {
+        int64_t value = 0;
+        (void)StringRef(*toKey).getAsInteger(10, value);
+        space = IntegerAttr::get(IntegerType::get(context, 64), value);
+      }
+    }
+    offloads.push_back({*fromKey, space});
+  }
+  return offloads;
+}
+
+LogicalResult
+mlir::mplan::meetCapacitiesInFunction(func::FuncOp func,
+                                      const BudgetOptions &options,
+                                      PlanAnalyses &analyses) {
+  FailureOr<llvm::StringMap<int64_t>> capacities = parseCapacities(
+      [&] { return mlir::emitError(func.getLoc(), "capacity "); },
+      options.planner.capacity);
+  if (failed(capacities))
+    return failure();
+  if (capacities->empty())
+    return success();
+  return CapacitySplitter(func, options, *capacities, analyses).run();
+}
