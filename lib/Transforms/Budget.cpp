@@ -135,8 +135,8 @@ private:
   FailureOr<SmallVector<Operation *>> getUsers(Value root, std::string &why);
   /// The rematerialization of `split.buffer` around the peak, or failure
   /// with why not.
-  LogicalResult planRemat(Split &split, const SlabBuffers &slab,
-                          int64_t target, std::string &why);
+  LogicalResult planRemat(Split &split, const SlabBuffers &slab, int64_t target,
+                          std::string &why);
   /// Appends to `steps` what recomputing `buffer` right before `firstLate`
   /// takes (its inputs that are not live there first, up to `depth`
   /// levels), adding the work to `cost`; fails with why not.
@@ -145,8 +145,8 @@ private:
                              int64_t &cost, std::string &why);
   /// The bytes `buffer` takes in a slab (padded to its alignment).
   int64_t paddedSize(const ::mplan::Buffer &buffer) const {
-    return ::mplan::alignTo(buffer.size,
-                            std::max(buffer.alignment, options.planner.alignment))
+    return ::mplan::alignTo(buffer.size, std::max(buffer.alignment,
+                                                  options.planner.alignment))
         .value_or(std::numeric_limits<int64_t>::max() / 4);
   }
   /// The offload of `split.buffer` to `toSpace`, or failure with why not.
@@ -223,8 +223,7 @@ bool CapacitySplitter::isDirectAlias(Value value, Value root) const {
     return true;
   auto view = value.getDefiningOp<ViewLikeOpInterface>();
   return view && view.getViewSource() == root && view->getNumResults() == 1 &&
-         view->getBlock() == root.getParentBlock() &&
-         isMemoryEffectFree(view);
+         view->getBlock() == root.getParentBlock() && isMemoryEffectFree(view);
 }
 
 FailureOr<SmallVector<Operation *>>
@@ -426,6 +425,10 @@ LogicalResult CapacitySplitter::collectRemat(AllocTensorOp buffer,
               .isPermutation() &&
           !linalgOp.payloadUsesValueFromOperand(linalgOp.getDpsInitOperand(0));
     }
+    // ... and reads nothing of it (the target is its only operand into it).
+    overwrites &= llvm::count_if(op->getOperands(), [&](Value operand) {
+                    return isDirectAlias(operand, root);
+                  }) == 1;
     if (!whole || !overwrites) {
       why = "its first writer does not overwrite all of it";
       return failure();
@@ -475,8 +478,8 @@ LogicalResult CapacitySplitter::collectRemat(AllocTensorOp buffer,
         return failure();
       }
       // The innermost reason is the one to report.
-      if (failed(collectRemat(inputAlloc, firstLate, depth + 1, steps, cost,
-                              why)))
+      if (failed(
+              collectRemat(inputAlloc, firstLate, depth + 1, steps, cost, why)))
         return failure();
     }
   }
@@ -495,8 +498,7 @@ LogicalResult CapacitySplitter::collectRemat(AllocTensorOp buffer,
   return success();
 }
 
-LogicalResult CapacitySplitter::planRemat(Split &split,
-                                          const SlabBuffers &slab,
+LogicalResult CapacitySplitter::planRemat(Split &split, const SlabBuffers &slab,
                                           int64_t target, std::string &why) {
   int64_t cost = 0;
   SmallVector<RematStep> steps;
@@ -547,9 +549,10 @@ LogicalResult CapacitySplitter::planRemat(Split &split,
   return success();
 }
 
-LogicalResult CapacitySplitter::planOffload(
-    Split &split, Attribute toSpace, const SmallVector<SlabBuffers> &slabs,
-    std::string &why) {
+LogicalResult
+CapacitySplitter::planOffload(Split &split, Attribute toSpace,
+                              const SmallVector<SlabBuffers> &slabs,
+                              std::string &why) {
   if (!split.buffer.getType().getLayout().isIdentity()) {
     why = "it has a layout";
     return failure();
@@ -560,8 +563,8 @@ LogicalResult CapacitySplitter::planOffload(
     for (const SlabBuffers &slab : slabs)
       if (slab.memorySpace == toSpace)
         bound = peakOf(slab).first;
-    if (::mplan::checkedAdd(bound, split.bytes).value_or(
-            std::numeric_limits<int64_t>::max()) > capacity->second) {
+    if (::mplan::checkedAdd(bound, split.bytes)
+            .value_or(std::numeric_limits<int64_t>::max()) > capacity->second) {
       why = "memory space '" + formatMemorySpace(toSpace) +
             "' has no room for it";
       return failure();
@@ -581,18 +584,17 @@ AllocTensorOp CapacitySplitter::createBuffer(OpBuilder &builder,
   MemRefType type = like.getType();
   type = MemRefType::get(type.getShape(), type.getElementType(),
                          type.getLayout(), space);
-  return AllocTensorOp::create(builder, like.getLoc(), type,
-                               builder.getI64IntegerAttr(nextId++),
-                               /*start=*/nullptr, /*end=*/nullptr,
-                               /*slab=*/Value(), /*offset=*/nullptr,
-                               like.getAlignmentAttr());
+  return AllocTensorOp::create(
+      builder, like.getLoc(), type, builder.getI64IntegerAttr(nextId++),
+      /*start=*/nullptr, /*end=*/nullptr,
+      /*slab=*/Value(), /*offset=*/nullptr, like.getAlignmentAttr());
 }
 
-void CapacitySplitter::redirectLateUses(
-    Value root, Value newRoot, Operation *firstLate,
-    SmallVectorImpl<Operation *> &inserted,
-    SmallVectorImpl<Operation *> &changed,
-    SmallVectorImpl<Operation *> &erased) {
+void CapacitySplitter::redirectLateUses(Value root, Value newRoot,
+                                        Operation *firstLate,
+                                        SmallVectorImpl<Operation *> &inserted,
+                                        SmallVectorImpl<Operation *> &changed,
+                                        SmallVectorImpl<Operation *> &erased) {
   Block &body = func.getBody().front();
   auto isLate = [&](Operation *user) {
     Operation *top = body.findAncestorOpInBlock(*user);
@@ -669,9 +671,11 @@ void CapacitySplitter::apply(const Split &split) {
           if (!mapping.contains(operand) &&
               llvm::any_of(split.steps, [&](const RematStep &other) {
                 Value otherRoot = AllocTensorOp(other.buffer).getResult();
-                return operand != otherRoot && isDirectAlias(operand, otherRoot);
+                return operand != otherRoot &&
+                       isDirectAlias(operand, otherRoot);
               }))
-            inserted.push_back(builder.clone(*operand.getDefiningOp(), mapping));
+            inserted.push_back(
+                builder.clone(*operand.getDefiningOp(), mapping));
         inserted.push_back(builder.clone(*op, mapping));
       }
       fresh = copy;
@@ -681,23 +685,23 @@ void CapacitySplitter::apply(const Split &split) {
     for (const RematStep &step : ArrayRef(split.steps).drop_back())
       inputs.push_back(AllocTensorOp(step.buffer).getId());
     if (!inputs.empty())
-      record.push_back(attrs.getNamedAttr(
-          "recomputed_inputs", attrs.getDenseI64ArrayAttr(inputs)));
+      record.push_back(attrs.getNamedAttr("recomputed_inputs",
+                                          attrs.getDenseI64ArrayAttr(inputs)));
   } else {
     OpBuilder after(split.lastEarly->getBlock(),
                     std::next(split.lastEarly->getIterator()));
     AllocTensorOp host = createBuffer(after, buffer, split.toSpace);
     inserted.push_back(host);
-    inserted.push_back(memref::CopyOp::create(after, buffer.getLoc(), root,
-                                              host.getResult()));
+    inserted.push_back(
+        memref::CopyOp::create(after, buffer.getLoc(), root, host.getResult()));
     fresh = createBuffer(builder, buffer, buffer.getType().getMemorySpace());
     inserted.push_back(fresh);
     inserted.push_back(memref::CopyOp::create(
         builder, buffer.getLoc(), host.getResult(), fresh.getResult()));
     record.push_back(
         attrs.getNamedAttr("kind", attrs.getStringAttr("offload")));
-    record.push_back(attrs.getNamedAttr(
-        "offload_buffer", attrs.getI64IntegerAttr(host.getId())));
+    record.push_back(attrs.getNamedAttr("offload_buffer",
+                                        attrs.getI64IntegerAttr(host.getId())));
   }
   record.push_back(
       attrs.getNamedAttr("new_buffer", attrs.getI64IntegerAttr(fresh.getId())));
@@ -719,10 +723,9 @@ void CapacitySplitter::apply(const Split &split) {
   liveness.recomputeLiveRange(fresh.getResult());
   records.push_back(attrs.getDictionaryAttr(record));
   if (options.emitRemarks) {
-    InFlightDiagnostic remark =
-        mlir::emitRemark(buffer.getLoc())
-        << "buffer " << buffer.getId() << " ("
-        << split.bytes << " bytes) ";
+    InFlightDiagnostic remark = mlir::emitRemark(buffer.getLoc())
+                                << "buffer " << buffer.getId() << " ("
+                                << split.bytes << " bytes) ";
     if (split.kind == Split::Kind::Remat)
       remark << "rematerialized before its later use (work " << split.cost
              << ")";
@@ -745,6 +748,13 @@ LogicalResult CapacitySplitter::run() {
     else if (auto alloc = dyn_cast<AllocDynamicOp>(op))
       nextId = std::max<int64_t>(nextId, alloc.getId() + 1);
   });
+
+  // The work of the program as it is, the unit of the splits' costs.
+  int64_t programWork = 0;
+  for (Operation &op : body)
+    if (std::optional<int64_t> opWork = workOf(&op))
+      programWork = ::mplan::checkedAdd(programWork, *opWork)
+                        .value_or(std::numeric_limits<int64_t>::max());
 
   // The spaces an offload may take buffers to.
   llvm::StringMap<Attribute> offloadTo;
@@ -797,16 +807,14 @@ LogicalResult CapacitySplitter::run() {
         auto state = states.find(key);
         if (state == states.end())
           continue;
-        FailureOr<::mplan::Plan> plan =
-            runPlanner(func, slab.buffers, options.planner,
-                       state->second.capacity);
+        FailureOr<::mplan::Plan> plan = runPlanner(
+            func, slab.buffers, options.planner, state->second.capacity);
         if (failed(plan))
           return failure();
         if (plan->arenaSize > state->second.capacity) {
           state->second.target = std::min(
               state->second.target,
-              peakOf(slab).first -
-                  (plan->arenaSize - state->second.capacity));
+              peakOf(slab).first - (plan->arenaSize - state->second.capacity));
           lowered = state->second.target > 0;
         }
       }
@@ -830,8 +838,7 @@ LogicalResult CapacitySplitter::run() {
           buffer.size <= 0)
         continue;
       std::string why;
-      FailureOr<SmallVector<Operation *>> users =
-          getUsers(op.getResult(), why);
+      FailureOr<SmallVector<Operation *>> users = getUsers(op.getResult(), why);
       Split split;
       split.buffer = op;
       split.bytes = buffer.size;
@@ -857,8 +864,8 @@ LogicalResult CapacitySplitter::run() {
       if (options.remat) {
         Split remat = split;
         std::string whyRemat;
-        if (succeeded(planRemat(remat, *over, states[spaceKey].target,
-                                whyRemat)))
+        if (succeeded(
+                planRemat(remat, *over, states[spaceKey].target, whyRemat)))
           cheapest = remat;
         else
           whyNot = "not recomputable: " + whyRemat;
@@ -868,8 +875,8 @@ LogicalResult CapacitySplitter::run() {
       if (offload != offloadTo.end()) {
         Split moved = split;
         std::string whyOffload;
-        if (succeeded(planOffload(moved, offload->second, *slabs,
-                                  whyOffload))) {
+        if (succeeded(
+                planOffload(moved, offload->second, *slabs, whyOffload))) {
           if (!cheapest || moved.cost < cheapest->cost)
             cheapest = moved;
         } else {
@@ -906,6 +913,7 @@ LogicalResult CapacitySplitter::run() {
     if (auto old = func->getAttrOfType<ArrayAttr>(kSplitsAttr))
       records.insert(records.begin(), old.begin(), old.end());
     func->setAttr(kSplitsAttr, attrs.getArrayAttr(records));
+    func->setAttr(kProgramWorkAttr, attrs.getI64IntegerAttr(programWork));
     SmallVector<NamedAttribute> before;
     for (const auto &entry : states)
       if (entry.second.boundBefore)
@@ -969,10 +977,8 @@ mlir::mplan::parseOffloads(MLIRContext *context,
   return offloads;
 }
 
-LogicalResult
-mlir::mplan::meetCapacitiesInFunction(func::FuncOp func,
-                                      const BudgetOptions &options,
-                                      PlanAnalyses &analyses) {
+LogicalResult mlir::mplan::meetCapacitiesInFunction(
+    func::FuncOp func, const BudgetOptions &options, PlanAnalyses &analyses) {
   FailureOr<llvm::StringMap<int64_t>> capacities = parseCapacities(
       [&] { return mlir::emitError(func.getLoc(), "capacity "); },
       options.planner.capacity);

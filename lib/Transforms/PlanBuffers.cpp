@@ -127,9 +127,9 @@ static LogicalResult checkPlannable(Operation *op,
   return success();
 }
 
-FailureOr<::mplan::Plan>
-mlir::mplan::runPlanner(func::FuncOp func, const std::vector<::mplan::Buffer> &buffers,
-           const MPlanPlanBuffersOptions &options, int64_t capacity) {
+FailureOr<::mplan::Plan> mlir::mplan::runPlanner(
+    func::FuncOp func, const std::vector<::mplan::Buffer> &buffers,
+    const MPlanPlanBuffersOptions &options, int64_t capacity) {
   ::mplan::PlanOptions planOptions;
   planOptions.strategy = options.strategy;
   planOptions.timeLimitSeconds = options.timeLimit;
@@ -383,8 +383,10 @@ static FailureOr<AllocSlabOp> planSlab(func::FuncOp func,
         << "), above its capacity of " << capacity
         << " bytes; the max-live lower bound is " << plan->lowerBound
         << " bytes";
-    std::string key = report.memorySpace.empty() ? "default" : report.memorySpace;
-    if (auto before = func->getAttrOfType<DictionaryAttr>(kBoundsBeforeSplitsAttr))
+    std::string key =
+        report.memorySpace.empty() ? "default" : report.memorySpace;
+    if (auto before =
+            func->getAttrOfType<DictionaryAttr>(kBoundsBeforeSplitsAttr))
       if (auto bound = before.getAs<IntegerAttr>(key))
         diag << " (" << bound.getInt()
              << " before rematerialization and offload)";
@@ -396,8 +398,8 @@ static FailureOr<AllocSlabOp> planSlab(func::FuncOp func,
         auto at = entry.getAs<LocationAttr>("at");
         auto why = entry.getAs<StringAttr>("why");
         if (id && at && why)
-          diag.attachNote(Location(at))
-              << "buffer " << id.getInt() << " is not split: " << why.getValue();
+          diag.attachNote(Location(at)) << "buffer " << id.getInt()
+                                        << " is not split: " << why.getValue();
       }
     auto [floor, floorOp] = computeOpFloor(func, slab, analyses.getPointsTo());
     if (floorOp) {
@@ -417,6 +419,16 @@ static FailureOr<AllocSlabOp> planSlab(func::FuncOp func,
                            "the planner returned an invalid plan: ")
            << *error;
 
+  if (capacity > 0) {
+    report.capacityBytes = capacity;
+    report.opFloorBytes =
+        computeOpFloor(func, slab, analyses.getPointsTo()).first;
+    if (auto before =
+            func->getAttrOfType<DictionaryAttr>(kBoundsBeforeSplitsAttr))
+      if (auto bound = before.getAs<IntegerAttr>(
+              report.memorySpace.empty() ? "default" : report.memorySpace))
+        report.boundBeforeSplits = bound.getInt();
+  }
   report.strategy = plan->strategy;
   report.arenaBytes = plan->arenaSize;
   report.lowerBoundBytes = plan->lowerBound;
@@ -733,6 +745,34 @@ LogicalResult mlir::mplan::planBuffersInFunction(
         report.inplace.push_back(
             {id.getInt(), reusedBy.getInt(), formatLoc(Location(loc))});
     }
+  if (auto splits = func->getAttrOfType<ArrayAttr>(kSplitsAttr))
+    for (auto split : splits.getAsRange<DictionaryAttr>()) {
+      FunctionPlanReport::SplitEntry entry;
+      auto integer = [&](StringRef key) -> int64_t {
+        auto value = split.getAs<IntegerAttr>(key);
+        return value ? value.getInt() : 0;
+      };
+      auto loc = [&](StringRef key) {
+        auto value = split.getAs<LocationAttr>(key);
+        return value ? formatLoc(Location(value)) : std::string();
+      };
+      if (auto kind = split.getAs<StringAttr>("kind"))
+        entry.kind = kind.str();
+      entry.buffer = integer("buffer");
+      entry.newBuffer = integer("new_buffer");
+      if (split.get("offload_buffer"))
+        entry.offloadBuffer = integer("offload_buffer");
+      if (auto inputs = split.getAs<DenseI64ArrayAttr>("recomputed_inputs"))
+        entry.recomputedInputs.assign(inputs.asArrayRef().begin(),
+                                      inputs.asArrayRef().end());
+      entry.after = loc("after");
+      entry.before = loc("before");
+      entry.cost = integer("cost");
+      entry.bytes = integer("bytes");
+      report.splits.push_back(std::move(entry));
+    }
+  if (auto work = func->getAttrOfType<IntegerAttr>(kProgramWorkAttr))
+    report.programWork = work.getInt();
   func.walk([&](Operation *op) {
     if (!isa<memref::AllocOp, memref::AllocaOp>(op))
       return;
@@ -786,6 +826,13 @@ static void writeSlabFields(llvm::json::OStream &json,
   json.attribute("arena_bytes", slab.arenaBytes);
   json.attribute("lower_bound_bytes", slab.lowerBoundBytes);
   json.attribute("stagger_bytes", slab.staggerBytes);
+  if (slab.capacityBytes > 0) {
+    json.attribute("capacity_bytes", slab.capacityBytes);
+    json.attribute("op_floor_bytes", slab.opFloorBytes);
+    if (slab.boundBeforeSplits)
+      json.attribute("lower_bound_before_splits_bytes",
+                     *slab.boundBeforeSplits);
+  }
   json.attributeArray("buffers", [&] {
     for (const SlabPlanReport::Entry &entry : slab.buffers)
       json.object([&] {
@@ -879,6 +926,45 @@ static LogicalResult writePlanReport(Operation *anchor, StringRef pass,
                     json.attribute("loc", entry.loc);
                   });
               });
+            // Live ranges split to meet a capacity.
+            if (!report.splits.empty()) {
+              int64_t work = 0, moved = 0;
+              json.attributeArray("splits", [&] {
+                for (const FunctionPlanReport::SplitEntry &entry :
+                     report.splits)
+                  json.object([&] {
+                    json.attribute("kind", entry.kind);
+                    json.attribute("buffer", entry.buffer);
+                    json.attribute("new_buffer", entry.newBuffer);
+                    if (entry.offloadBuffer)
+                      json.attribute("offload_buffer", *entry.offloadBuffer);
+                    if (!entry.recomputedInputs.empty())
+                      json.attributeArray("recomputed_inputs", [&] {
+                        for (int64_t id : entry.recomputedInputs)
+                          json.value(id);
+                      });
+                    json.attribute("after", entry.after);
+                    json.attribute("before", entry.before);
+                    json.attribute("cost", entry.cost);
+                    json.attribute("bytes", entry.bytes);
+                    if (entry.kind == "remat")
+                      work = llvm::checkedAdd(work, entry.cost)
+                                 .value_or(std::numeric_limits<int64_t>::max());
+                    else
+                      moved =
+                          llvm::checkedAdd(
+                              moved,
+                              llvm::checkedMul<int64_t>(2, entry.bytes)
+                                  .value_or(
+                                      std::numeric_limits<int64_t>::max()))
+                              .value_or(std::numeric_limits<int64_t>::max());
+                  });
+              });
+              json.attribute("split_work", work);
+              json.attribute("split_bytes_moved", moved);
+              if (report.programWork)
+                json.attribute("program_work", *report.programWork);
+            }
             // Slabs of the other memory spaces, each planned on its own.
             if (!report.otherSpaces.empty())
               json.attributeArray("memory_spaces", [&] {

@@ -53,8 +53,9 @@ struct MPlanPlanPass : public mlir::mplan::impl::MPlanPlanBase<MPlanPlanPass> {
                                      sequenceOptions)))
       return signalPassFailure();
     MPlanPlanBuffersOptions planOptions{
-        strategy, timeLimit, alignment, reportPath, stagger,
-        SmallVector<std::string>(capacity.begin(), capacity.end())};
+        strategy,  timeLimit,
+        alignment, reportPath,
+        stagger,   SmallVector<std::string>(capacity.begin(), capacity.end())};
     // The levers that lower a bound above a capacity.
     BudgetOptions budget;
     budget.planner = planOptions;

@@ -286,6 +286,9 @@ _SLAB_FIELDS = {
     "strategy": (_string, True), "arena_bytes": (_COUNT, True),
     "lower_bound_bytes": (_COUNT, True), "stagger_bytes": (_COUNT, False),
     "buffers": (_list_of(_BUFFER), True),
+    # With a capacity (mplan-plan-pipeline's capacity=).
+    "capacity_bytes": (_COUNT, False), "op_floor_bytes": (_COUNT, False),
+    "lower_bound_before_splits_bytes": (_COUNT, False),
 }
 #: One function of the report (``functions[i]``).
 FUNCTION_FIELDS: Dict[str, Tuple[_Check, bool]] = {
@@ -303,6 +306,15 @@ FUNCTION_FIELDS: Dict[str, Tuple[_Check, bool]] = {
                                   "loc": (_string, False)})), False),
     "memory_spaces": (_list_of(_object({"memory_space": (_string, True), **_SLAB_FIELDS})),
                       False),
+    # Live ranges split to meet a capacity: rematerializations and offloads.
+    "splits": (_list_of(_object({
+        "kind": (_string, True), "buffer": (_integer(), True),
+        "new_buffer": (_integer(), True), "offload_buffer": (_integer(), False),
+        "recomputed_inputs": (_list_of(_integer()), False),
+        "after": (_string, True), "before": (_string, True),
+        "cost": (_COUNT, True), "bytes": (_COUNT, True)})), False),
+    "split_work": (_COUNT, False), "split_bytes_moved": (_COUNT, False),
+    "program_work": (_COUNT, False),
     # mplan-plan --report (the planner's own run on a CSV).
     "proven_optimal": (_boolean, False), "seconds": (_seconds, False),
     "goal_bytes": (_COUNT, False), "goal": (_string, False),

@@ -252,8 +252,26 @@ def test_documented_fields_are_checked():
     for key in ("name", "strategy", "arena_bytes", "lower_bound_bytes", "stagger_bytes",
                 "buffers", "unmanaged", "memory_spaces", "inplace", "dynamic_buffers",
                 "lower_bound_program_order_bytes", "sequence_optimal",
-                "sequence_kept_because"):
+                "sequence_kept_because", "capacity_bytes", "op_floor_bytes",
+                "lower_bound_before_splits_bytes", "splits", "split_work",
+                "split_bytes_moved", "program_work"):
         assert key in report.FUNCTION_FIELDS
+
+
+def test_split_fields_are_checked():
+    split = {"kind": "remat", "buffer": 0, "new_buffer": 4, "after": "f.mlir:3:1",
+             "before": "f.mlir:9:1", "cost": 9216, "bytes": 1024}
+    fn = {"name": "f", "strategy": "best", "arena_bytes": 3072, "lower_bound_bytes": 3072,
+          "buffers": [], "unmanaged": [], "capacity_bytes": 3072, "op_floor_bytes": 3072,
+          "lower_bound_before_splits_bytes": 4096, "splits": [split], "split_work": 9216,
+          "split_bytes_moved": 0, "program_work": 10240}
+    report.validate({"functions": [fn]})
+    with pytest.raises(mplan.ReportError, match=r"splits\[0\]\.cost"):
+        report.validate({"functions": [dict(fn, splits=[dict(split, cost=-1)])]})
+    with pytest.raises(mplan.ReportError, match="missing field 'before'"):
+        bad = dict(split)
+        del bad["before"]
+        report.validate({"functions": [dict(fn, splits=[bad])]})
 
 
 @pytest.mark.parametrize("buffers, message", [

@@ -193,6 +193,8 @@ constexpr llvm::StringLiteral kSplitsAttr = "mplan.splits";
 constexpr llvm::StringLiteral kBoundsBeforeSplitsAttr =
     "mplan.bounds_before_splits";
 constexpr llvm::StringLiteral kUnsplitAttr = "mplan.unsplit";
+/// The work of the function's ops before the splits (the unit of `cost`).
+constexpr llvm::StringLiteral kProgramWorkAttr = "mplan.program_work";
 
 /// Lowers the max-live bound of every memory space of `func` with a
 /// capacity (`options.planner.capacity`) that its buffers exceed, by
@@ -258,6 +260,11 @@ struct SlabPlanReport {
   int64_t arenaBytes = 0;
   int64_t lowerBoundBytes = 0;
   int64_t staggerBytes = 0; ///< included in arenaBytes
+  /// With a capacity: the capacity, the max-live bound before any live
+  /// range was split (when one was) and the op floor.
+  int64_t capacityBytes = 0;
+  std::optional<int64_t> boundBeforeSplits;
+  int64_t opFloorBytes = 0;
   struct Entry {
     int64_t id, start, end, size, offset;
     std::string loc;
@@ -290,6 +297,18 @@ struct FunctionPlanReport {
     std::string loc;
   };
   std::vector<InPlaceEntry> inplace;
+  /// The live ranges split to meet a capacity (kSplitsAttr), as recorded,
+  /// and the work of the function's ops before them (kProgramWorkAttr).
+  struct SplitEntry {
+    std::string kind;
+    int64_t buffer, newBuffer;
+    std::optional<int64_t> offloadBuffer;
+    std::vector<int64_t> recomputedInputs;
+    std::string after, before;
+    int64_t cost, bytes;
+  };
+  std::vector<SplitEntry> splits;
+  std::optional<int64_t> programWork;
   /// The symbolic plan of the run-time sized buffers (mplan.alloc_dynamic)
   /// of the default-space slab: each one's place is computed when the slab is
   /// allocated, above the static bytes and above the buffers in `above`.

@@ -52,9 +52,10 @@ std::optional<std::string> parseMemorySpaceKey(StringRef space);
 /// Runs the planner on `buffers` with the strategy, time limit, alignment and
 /// stagger of `options` and `capacity` (0: none); fails with an error at
 /// `func` if it cannot plan them.
-FailureOr<::mplan::Plan>
-runPlanner(func::FuncOp func, const std::vector<::mplan::Buffer> &buffers,
-           const MPlanPlanBuffersOptions &options, int64_t capacity);
+FailureOr<::mplan::Plan> runPlanner(func::FuncOp func,
+                                    const std::vector<::mplan::Buffer> &buffers,
+                                    const MPlanPlanBuffersOptions &options,
+                                    int64_t capacity);
 
 /// The max-live bound of `func`'s default-space buffers as they are now
 /// (what the plan report calls `lower_bound_bytes`), recorded as the
