@@ -878,6 +878,47 @@ static void writeSymbolicPlan(llvm::json::OStream &json,
   });
 }
 
+/// Writes the live ranges split to meet a capacity (kSplitsAttr), if any,
+/// into the current JSON object: each split, the work the recomputations add
+/// and the bytes the offloads move, beside the program's own work.
+static void writeSplits(llvm::json::OStream &json,
+                        const FunctionPlanReport &report) {
+  if (report.splits.empty())
+    return;
+  int64_t work = 0, moved = 0;
+  json.attributeArray("splits", [&] {
+    for (const FunctionPlanReport::SplitEntry &entry : report.splits)
+      json.object([&] {
+        json.attribute("kind", entry.kind);
+        json.attribute("buffer", entry.buffer);
+        json.attribute("new_buffer", entry.newBuffer);
+        if (entry.offloadBuffer)
+          json.attribute("offload_buffer", *entry.offloadBuffer);
+        if (!entry.recomputedInputs.empty())
+          json.attributeArray("recomputed_inputs", [&] {
+            for (int64_t id : entry.recomputedInputs)
+              json.value(id);
+          });
+        json.attribute("after", entry.after);
+        json.attribute("before", entry.before);
+        json.attribute("cost", entry.cost);
+        json.attribute("bytes", entry.bytes);
+        if (entry.kind == "remat")
+          work = llvm::checkedAdd(work, entry.cost)
+                     .value_or(std::numeric_limits<int64_t>::max());
+        else
+          moved = llvm::checkedAdd(
+                      moved, llvm::checkedMul<int64_t>(2, entry.bytes)
+                                 .value_or(std::numeric_limits<int64_t>::max()))
+                      .value_or(std::numeric_limits<int64_t>::max());
+      });
+  });
+  json.attribute("split_work", work);
+  json.attribute("split_bytes_moved", moved);
+  if (report.programWork)
+    json.attribute("program_work", *report.programWork);
+}
+
 /// Writes the JSON plan report of `reports` to `path` ('-': stdout), with an
 /// error about the `report` option of `pass` if it cannot.
 static LogicalResult writePlanReport(Operation *anchor, StringRef pass,
@@ -926,45 +967,7 @@ static LogicalResult writePlanReport(Operation *anchor, StringRef pass,
                     json.attribute("loc", entry.loc);
                   });
               });
-            // Live ranges split to meet a capacity.
-            if (!report.splits.empty()) {
-              int64_t work = 0, moved = 0;
-              json.attributeArray("splits", [&] {
-                for (const FunctionPlanReport::SplitEntry &entry :
-                     report.splits)
-                  json.object([&] {
-                    json.attribute("kind", entry.kind);
-                    json.attribute("buffer", entry.buffer);
-                    json.attribute("new_buffer", entry.newBuffer);
-                    if (entry.offloadBuffer)
-                      json.attribute("offload_buffer", *entry.offloadBuffer);
-                    if (!entry.recomputedInputs.empty())
-                      json.attributeArray("recomputed_inputs", [&] {
-                        for (int64_t id : entry.recomputedInputs)
-                          json.value(id);
-                      });
-                    json.attribute("after", entry.after);
-                    json.attribute("before", entry.before);
-                    json.attribute("cost", entry.cost);
-                    json.attribute("bytes", entry.bytes);
-                    if (entry.kind == "remat")
-                      work = llvm::checkedAdd(work, entry.cost)
-                                 .value_or(std::numeric_limits<int64_t>::max());
-                    else
-                      moved =
-                          llvm::checkedAdd(
-                              moved,
-                              llvm::checkedMul<int64_t>(2, entry.bytes)
-                                  .value_or(
-                                      std::numeric_limits<int64_t>::max()))
-                              .value_or(std::numeric_limits<int64_t>::max());
-                  });
-              });
-              json.attribute("split_work", work);
-              json.attribute("split_bytes_moved", moved);
-              if (report.programWork)
-                json.attribute("program_work", *report.programWork);
-            }
+            writeSplits(json, report);
             // Slabs of the other memory spaces, each planned on its own.
             if (!report.otherSpaces.empty())
               json.attributeArray("memory_spaces", [&] {
