@@ -127,6 +127,18 @@ public:
 private:
   /// The max-live bound of `slab` and the first index where it is reached.
   std::pair<int64_t, int64_t> peakOf(const SlabBuffers &slab) const;
+  /// The first point of greatest max-live bytes of each run of points where
+  /// `slab` is above `target`.
+  SmallVector<int64_t> peaksAbove(const SlabBuffers &slab,
+                                  int64_t target) const;
+  /// The cheapest split of a buffer of `slab` live at `peakIndex` (`live`
+  /// holds their positions in `slab`, in program order), or
+  /// std::nullopt, with why each buffer there could not be split.
+  std::optional<Split>
+  chooseAt(const SlabBuffers &slab, ArrayRef<unsigned> live, int64_t peakIndex,
+           const SmallVector<SlabBuffers> &slabs, int64_t target,
+           const llvm::StringMap<Attribute> &offloadTo,
+           SmallVectorImpl<std::pair<AllocTensorOp, std::string>> &whyNot);
   /// The op of the function body whose span holds `index`.
   Operation *topOpAt(int64_t index) const;
   /// The ops of the body that use `root` (through any alias; views and
@@ -738,6 +750,119 @@ void CapacitySplitter::apply(const Split &split) {
   }
 }
 
+std::optional<Split> CapacitySplitter::chooseAt(
+    const SlabBuffers &slab, ArrayRef<unsigned> live, int64_t peakIndex,
+    const SmallVector<SlabBuffers> &slabs, int64_t target,
+    const llvm::StringMap<Attribute> &offloadTo,
+    SmallVectorImpl<std::pair<AllocTensorOp, std::string>> &whyNot) {
+  const BufferLiveness &liveness = analyses.getLiveness();
+  Operation *peakOp = topOpAt(peakIndex);
+  if (!peakOp)
+    return std::nullopt;
+  int64_t peakTop = liveness.getIndex(peakOp);
+  auto offload = offloadTo.find(formatMemorySpace(slab.memorySpace));
+  std::optional<Split> best;
+  for (unsigned position : live) {
+    AllocTensorOp op = slab.ops[position];
+    const ::mplan::Buffer &buffer = slab.buffers[position];
+    if (buffer.size <= 0)
+      continue;
+    std::string why;
+    FailureOr<SmallVector<Operation *>> users = getUsers(op.getResult(), why);
+    Split split;
+    split.buffer = op;
+    split.bytes = buffer.size;
+    if (succeeded(users)) {
+      for (Operation *user : *users) {
+        int64_t index = liveness.getIndex(user);
+        if (index < peakTop)
+          split.lastEarly = user;
+        else if (index > peakTop && !split.firstLate)
+          split.firstLate = user;
+        else if (index == peakTop)
+          why = "the op at the peak uses it";
+      }
+      if (why.empty() && (!split.lastEarly || !split.firstLate))
+        why = "it is not used on both sides of the peak";
+    }
+    if (!why.empty()) {
+      whyNot.push_back({op, why});
+      continue;
+    }
+    std::optional<Split> cheapest;
+    std::string whyNotHere;
+    if (options.remat) {
+      Split remat = split;
+      std::string whyRemat;
+      if (succeeded(planRemat(remat, slab, target, whyRemat)))
+        cheapest = remat;
+      else
+        whyNotHere = "not recomputable: " + whyRemat;
+    } else {
+      whyNotHere = "rematerialization is off";
+    }
+    if (offload != offloadTo.end()) {
+      Split moved = split;
+      std::string whyOffload;
+      if (succeeded(planOffload(moved, offload->second, slabs, whyOffload))) {
+        if (!cheapest || moved.cost < cheapest->cost)
+          cheapest = moved;
+      } else {
+        whyNotHere += "; not offloadable: " + whyOffload;
+      }
+    } else {
+      whyNotHere += "; no offload from its memory space";
+    }
+    if (!cheapest) {
+      whyNot.push_back({op, whyNotHere});
+      continue;
+    }
+    // Least cost per byte freed at the peak; then more bytes; then the
+    // earlier buffer.
+    auto ratioBelow = [](const Split &a, const Split &b) {
+      double lhs = static_cast<double>(a.cost) / static_cast<double>(a.bytes);
+      double rhs = static_cast<double>(b.cost) / static_cast<double>(b.bytes);
+      if (lhs != rhs)
+        return lhs < rhs;
+      return a.bytes > b.bytes;
+    };
+    if (!best || ratioBelow(*cheapest, *best))
+      best = std::move(cheapest);
+  }
+  return best;
+}
+
+SmallVector<int64_t> CapacitySplitter::peaksAbove(const SlabBuffers &slab,
+                                                  int64_t target) const {
+  SmallVector<std::pair<int64_t, int64_t>> events;
+  events.reserve(2 * slab.buffers.size());
+  for (const ::mplan::Buffer &buffer : slab.buffers) {
+    events.push_back({buffer.start, paddedSize(buffer)});
+    events.push_back({buffer.end, -paddedSize(buffer)});
+  }
+  llvm::sort(events);
+  SmallVector<int64_t> peaks;
+  int64_t live = 0, runMax = 0;
+  for (size_t i = 0; i < events.size();) {
+    int64_t time = events[i].first;
+    for (; i < events.size() && events[i].first == time; ++i)
+      live = ::mplan::checkedAdd(live, events[i].second)
+                 .value_or(std::numeric_limits<int64_t>::max() / 2);
+    if (live > target) {
+      if (runMax == 0 || live > runMax) {
+        if (runMax == 0)
+          peaks.push_back(time);
+        else
+          peaks.back() = time;
+        runMax = live;
+      }
+    } else {
+      runMax = 0;
+    }
+  }
+  return peaks;
+}
+
 LogicalResult CapacitySplitter::run() {
   if (!func.getBody().hasOneBlock())
     return success();
@@ -776,28 +901,25 @@ LogicalResult CapacitySplitter::run() {
       topOps.push_back({liveness.getIndex(&op), &op});
     work += static_cast<int64_t>(topOps.size());
 
-    // The first capped slab above its target.
-    const SlabBuffers *over = nullptr;
-    int64_t peakIndex = -1;
+    // The peak of every run of points where a capped slab is above its
+    // target, in program order.
+    SmallVector<std::pair<int64_t, const SlabBuffers *>> peaks;
     for (const SlabBuffers &slab : *slabs) {
       std::string key = formatMemorySpace(slab.memorySpace);
       auto capacity = capacities.find(key);
       if (capacity == capacities.end())
         continue;
       SlabState &state = states[key];
-      auto [bound, at] = peakOf(slab);
       if (!state.boundBefore) {
         state.capacity = capacity->second;
         state.target = capacity->second;
-        state.boundBefore = bound;
+        state.boundBefore = peakOf(slab).first;
       }
-      if (bound > state.target && !over) {
-        over = &slab;
-        peakIndex = at;
-      }
+      for (int64_t at : peaksAbove(slab, state.target))
+        peaks.push_back({at, &slab});
     }
-    if (!over) {
-      blocked.clear();
+    blocked.clear();
+    if (peaks.empty()) {
       // Every bound fits: the planner's arenas must too.
       if (plannerRounds++ >= 4)
         break;
@@ -823,87 +945,66 @@ LogicalResult CapacitySplitter::run() {
       continue;
     }
 
-    // The candidates: buffers live at the peak that its op does not touch.
-    Operation *peakOp = topOpAt(peakIndex);
-    if (!peakOp)
-      break;
-    int64_t peakTop = liveness.getIndex(peakOp);
-    std::string spaceKey = formatMemorySpace(over->memorySpace);
-    auto offload = offloadTo.find(spaceKey);
-    std::optional<Split> best;
-    blocked.clear();
-    for (auto [constOp, buffer] : llvm::zip_equal(over->ops, over->buffers)) {
-      AllocTensorOp op = constOp;
-      if (buffer.start > peakIndex || buffer.end <= peakIndex ||
-          buffer.size <= 0)
+    // One split per peak, for peaks whose splits touch disjoint stretches
+    // of the program (the buffers a split recomputes or moves are used in
+    // its stretch only, so the splits of one step are independent); the
+    // next step finds the peaks again.
+    llvm::stable_sort(
+        peaks, [](const auto &a, const auto &b) { return a.first < b.first; });
+    SmallVector<Split> batch;
+    int64_t stretchEnd = std::numeric_limits<int64_t>::min();
+    // The buffers live at each peak, by one sweep per slab over the peaks
+    // in order (its buffers by start; the ended ones dropped as it goes).
+    struct Sweep {
+      SmallVector<unsigned> byStart;
+      size_t next = 0;
+      SmallVector<unsigned> live;
+    };
+    DenseMap<const SlabBuffers *, Sweep> sweeps;
+    for (auto [peakIndex, slab] : peaks) {
+      Sweep &sweep = sweeps[slab];
+      if (sweep.byStart.empty()) {
+        sweep.byStart = llvm::to_vector(llvm::seq<unsigned>(
+            0, static_cast<unsigned>(slab->buffers.size())));
+        llvm::stable_sort(sweep.byStart, [&](unsigned a, unsigned b) {
+          return slab->buffers[a].start < slab->buffers[b].start;
+        });
+      }
+      for (; sweep.next < sweep.byStart.size() &&
+             slab->buffers[sweep.byStart[sweep.next]].start <= peakIndex;
+           ++sweep.next)
+        sweep.live.push_back(sweep.byStart[sweep.next]);
+      llvm::erase_if(sweep.live, [&](unsigned position) {
+        return slab->buffers[position].end <= peakIndex;
+      });
+      work += static_cast<int64_t>(sweep.live.size());
+      if (peakIndex < stretchEnd)
         continue;
-      std::string why;
-      FailureOr<SmallVector<Operation *>> users = getUsers(op.getResult(), why);
-      Split split;
-      split.buffer = op;
-      split.bytes = buffer.size;
-      if (succeeded(users)) {
-        for (Operation *user : *users) {
-          int64_t index = liveness.getIndex(user);
-          if (index < peakTop)
-            split.lastEarly = user;
-          else if (index > peakTop && !split.firstLate)
-            split.firstLate = user;
-          else if (index == peakTop)
-            why = "the op at the peak uses it";
-        }
-        if (why.empty() && (!split.lastEarly || !split.firstLate))
-          why = "it is not used on both sides of the peak";
-      }
-      if (!why.empty()) {
-        blocked.push_back({op, why});
-        continue;
-      }
-      std::optional<Split> cheapest;
-      std::string whyNot;
-      if (options.remat) {
-        Split remat = split;
-        std::string whyRemat;
-        if (succeeded(
-                planRemat(remat, *over, states[spaceKey].target, whyRemat)))
-          cheapest = remat;
-        else
-          whyNot = "not recomputable: " + whyRemat;
-      } else {
-        whyNot = "rematerialization is off";
-      }
-      if (offload != offloadTo.end()) {
-        Split moved = split;
-        std::string whyOffload;
-        if (succeeded(
-                planOffload(moved, offload->second, *slabs, whyOffload))) {
-          if (!cheapest || moved.cost < cheapest->cost)
-            cheapest = moved;
-        } else {
-          whyNot += "; not offloadable: " + whyOffload;
-        }
-      } else {
-        whyNot += "; no offload from its memory space";
-      }
-      if (!cheapest) {
-        blocked.push_back({op, whyNot});
+      SmallVector<unsigned> live(sweep.live);
+      llvm::sort(live);
+      SmallVector<std::pair<AllocTensorOp, std::string>> whyNot;
+      std::optional<Split> best =
+          chooseAt(*slab, live, peakIndex, *slabs,
+                   states[formatMemorySpace(slab->memorySpace)].target,
+                   offloadTo, whyNot);
+      if (!best) {
+        if (blocked.empty())
+          blocked = std::move(whyNot);
         continue;
       }
-      // Least cost per byte freed at the peak; then more bytes; then the
-      // earlier buffer.
-      auto ratioBelow = [](const Split &a, const Split &b) {
-        double lhs = static_cast<double>(a.cost) / static_cast<double>(a.bytes);
-        double rhs = static_cast<double>(b.cost) / static_cast<double>(b.bytes);
-        if (lhs != rhs)
-          return lhs < rhs;
-        return a.bytes > b.bytes;
-      };
-      if (!best || ratioBelow(*cheapest, *best))
-        best = std::move(cheapest);
+      LiveRange stretch = liveness.getLiveRange(best->buffer.getResult());
+      for (const RematStep &step : best->steps)
+        stretch = stretch.merge(
+            liveness.getLiveRange(AllocTensorOp(step.buffer).getResult()));
+      if (stretch.start < stretchEnd)
+        continue;
+      stretchEnd = stretch.end;
+      batch.push_back(std::move(*best));
     }
-    if (!best)
+    if (batch.empty())
       break;
-    apply(*best);
+    for (const Split &split : batch)
+      apply(split);
   }
 
   if (records.empty() && blocked.empty())
