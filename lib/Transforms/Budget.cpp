@@ -103,6 +103,22 @@ struct Split {
   int64_t bytes = 0;
 };
 
+/// The max-live bytes of one slab at each point of the current numbering:
+/// live at index i, starting at i, ending right before i.
+struct Profile {
+  std::vector<int64_t> live, starting, ending;
+  int64_t bound = 0;
+  int64_t at(const std::vector<int64_t> &values, int64_t index) const {
+    return index >= 0 && index < static_cast<int64_t>(values.size())
+               ? values[index]
+               : 0;
+  }
+  /// The bytes live on both sides of the boundary right before `index`.
+  int64_t across(int64_t index) const {
+    return at(live, index) - at(starting, index);
+  }
+};
+
 /// What the loop knows of one capped slab at the current step.
 struct SlabState {
   int64_t capacity = 0;
@@ -141,6 +157,8 @@ private:
            SmallVectorImpl<std::pair<AllocTensorOp, std::string>> &whyNot);
   /// The op of the function body whose span holds `index`.
   Operation *topOpAt(int64_t index) const;
+  /// The profile of `slab` over `numIndices` points.
+  Profile profileOf(const SlabBuffers &slab, int64_t numIndices) const;
   /// The ops of the body that use `root` (through any alias; views and
   /// deallocations are not uses), in program order, or failure with why the
   /// buffer cannot be split.
@@ -187,6 +205,8 @@ private:
   const llvm::StringMap<int64_t> &capacities;
   PlanAnalyses &analyses;
   PointsToAnalysis &pointsTo;
+  /// The profile of the slab whose peak is being split (this step's).
+  const Profile *profile = nullptr;
   /// The ops of the body and their indices (this step's numbering).
   SmallVector<std::pair<int64_t, Operation *>> topOps;
   int64_t nextId = 0;
@@ -519,40 +539,43 @@ LogicalResult CapacitySplitter::planRemat(Split &split, const SlabBuffers &slab,
   // The inputs recomputed on the way live from their recomputation to the
   // last recomputation that reads them, beside what is live at the later
   // use (the split buffer aside): that must stay within the target.
-  if (steps.size() > 1) {
-    const BufferLiveness &liveness = analyses.getLiveness();
-    int64_t lateIndex = liveness.getIndex(split.firstLate);
-    int64_t base = 0;
-    for (const ::mplan::Buffer &buffer : slab.buffers)
-      if (buffer.start <= lateIndex && lateIndex < buffer.end)
-        base = ::mplan::checkedAdd(base, paddedSize(buffer))
-                   .value_or(std::numeric_limits<int64_t>::max() / 4);
-    SmallVector<int64_t> sizes, lastReader;
-    for (const RematStep &step : steps) {
-      AllocTensorOp stepBuffer = step.buffer;
-      ::mplan::Buffer padded;
-      padded.size = *stepBuffer.getByteSize();
-      padded.alignment = stepBuffer.getAlignment().value_or(1);
-      sizes.push_back(paddedSize(padded));
-      lastReader.push_back(sizes.size() - 1);
+  // The recomputations run right before the later use, beside what is live
+  // across that point (the split buffer's bytes then being the new
+  // buffer's); each input recomputed on the way lives from its
+  // recomputation to the last one that reads it. That must stay within the
+  // target, and below the slab's bound, or the split only moves the peak.
+  const BufferLiveness &liveness = analyses.getLiveness();
+  int64_t lateIndex = liveness.getIndex(split.firstLate);
+  int64_t base = profile->across(lateIndex);
+  SmallVector<int64_t> sizes, lastReader;
+  for (const RematStep &step : steps) {
+    AllocTensorOp stepBuffer = step.buffer;
+    ::mplan::Buffer padded;
+    padded.size = *stepBuffer.getByteSize();
+    padded.alignment = stepBuffer.getAlignment().value_or(1);
+    sizes.push_back(paddedSize(padded));
+    lastReader.push_back(sizes.size() - 1);
+  }
+  base -= sizes.back();
+  for (auto [k, step] : llvm::enumerate(steps))
+    for (Operation *op : step.chain)
+      for (Value operand : op->getOperands())
+        for (size_t i = 0; i < k; ++i)
+          if (isDirectAlias(operand,
+                            AllocTensorOp(steps[i].buffer).getResult()))
+            lastReader[i] = std::max<int64_t>(lastReader[i], k);
+  for (size_t k = 0; k < steps.size(); ++k) {
+    int64_t live = base;
+    for (size_t i = 0; i <= k; ++i)
+      if (lastReader[i] >= static_cast<int64_t>(k))
+        live += sizes[i];
+    if (steps.size() > 1 && live > target) {
+      why = "recomputing its inputs as well would raise the bound";
+      return failure();
     }
-    base -= sizes.back();
-    for (auto [k, step] : llvm::enumerate(steps))
-      for (Operation *op : step.chain)
-        for (Value operand : op->getOperands())
-          for (size_t i = 0; i < k; ++i)
-            if (isDirectAlias(operand,
-                              AllocTensorOp(steps[i].buffer).getResult()))
-              lastReader[i] = std::max<int64_t>(lastReader[i], k);
-    for (size_t k = 0; k < steps.size(); ++k) {
-      int64_t live = base;
-      for (size_t i = 0; i <= k; ++i)
-        if (lastReader[i] >= static_cast<int64_t>(k))
-          live += sizes[i];
-      if (live > target) {
-        why = "recomputing its inputs as well would raise the bound";
-        return failure();
-      }
+    if (live >= profile->bound) {
+      why = "recomputing it would only move the peak to its later use";
+      return failure();
     }
   }
   split.kind = Split::Kind::Remat;
@@ -581,6 +604,17 @@ CapacitySplitter::planOffload(Split &split, Attribute toSpace,
             "' has no room for it";
       return failure();
     }
+  }
+  // Copied out right after its last use before the peak and back in right
+  // before its later use: both points must stay below the slab's bound.
+  const BufferLiveness &liveness = analyses.getLiveness();
+  int64_t out = liveness.getSubtreeEnd(split.lastEarly) + 1;
+  int64_t in = liveness.getIndex(split.firstLate);
+  int64_t atOut =
+      profile->at(profile->live, out - 1) - profile->at(profile->ending, out);
+  if (std::max(atOut, profile->across(in)) >= profile->bound) {
+    why = "moving it would only move the peak to its copies";
+    return failure();
   }
   split.kind = Split::Kind::Offload;
   split.toSpace = toSpace;
@@ -748,6 +782,39 @@ void CapacitySplitter::apply(const Split &split) {
              << "' between its uses (cost " << split.cost << ")";
     remark.attachNote(split.firstLate->getLoc()) << "its later use";
   }
+}
+
+Profile CapacitySplitter::profileOf(const SlabBuffers &slab,
+                                    int64_t numIndices) const {
+  Profile profile;
+  size_t size = static_cast<size_t>(std::max<int64_t>(numIndices, 0)) + 1;
+  profile.live.assign(size, 0);
+  profile.starting.assign(size, 0);
+  profile.ending.assign(size, 0);
+  std::vector<int64_t> delta(size + 1, 0);
+  auto clamp = [&](int64_t index) {
+    return static_cast<size_t>(
+        std::clamp<int64_t>(index, 0, static_cast<int64_t>(size)));
+  };
+  for (const ::mplan::Buffer &buffer : slab.buffers) {
+    int64_t bytes = paddedSize(buffer);
+    size_t start = clamp(buffer.start), end = clamp(buffer.end);
+    if (start >= end)
+      continue;
+    delta[start] += bytes;
+    delta[end] -= bytes;
+    if (start < size)
+      profile.starting[start] += bytes;
+    if (end < size)
+      profile.ending[end] += bytes;
+  }
+  int64_t live = 0;
+  for (size_t i = 0; i < size; ++i) {
+    live += delta[i];
+    profile.live[i] = live;
+    profile.bound = std::max(profile.bound, live);
+  }
+  return profile;
 }
 
 std::optional<Split> CapacitySplitter::chooseAt(
@@ -961,8 +1028,15 @@ LogicalResult CapacitySplitter::run() {
       SmallVector<unsigned> live;
     };
     DenseMap<const SlabBuffers *, Sweep> sweeps;
+    DenseMap<const SlabBuffers *, Profile> profiles;
     for (auto [peakIndex, slab] : peaks) {
       Sweep &sweep = sweeps[slab];
+      auto [entry, fresh] = profiles.try_emplace(slab);
+      if (fresh) {
+        entry->second = profileOf(*slab, liveness.getNumIndices());
+        work += liveness.getNumIndices();
+      }
+      profile = &entry->second;
       if (sweep.byStart.empty()) {
         sweep.byStart = llvm::to_vector(llvm::seq<unsigned>(
             0, static_cast<unsigned>(slab->buffers.size())));
@@ -1076,6 +1150,32 @@ mlir::mplan::parseOffloads(MLIRContext *context,
     offloads.push_back({*fromKey, space});
   }
   return offloads;
+}
+
+bool mlir::mplan::exceedsCapacity(func::FuncOp func,
+                                  const BudgetOptions &options,
+                                  PlanAnalyses &analyses) {
+  if (options.planner.capacity.empty())
+    return false;
+  FailureOr<llvm::StringMap<int64_t>> capacities = parseCapacities(
+      [&] { return mlir::emitError(func.getLoc(), "capacity "); },
+      options.planner.capacity);
+  if (failed(capacities))
+    return false;
+  FailureOr<SmallVector<SlabBuffers>> slabs = collectSlabBuffers(
+      func, analyses.getExactLiveness(), options.planner.alignment);
+  if (failed(slabs))
+    return false;
+  for (const SlabBuffers &slab : *slabs) {
+    auto capacity = capacities->find(formatMemorySpace(slab.memorySpace));
+    if (capacity == capacities->end())
+      continue;
+    std::optional<int64_t> bound =
+        ::mplan::lowerBound(slab.buffers, options.planner.alignment);
+    if (!bound || *bound > capacity->second)
+      return true;
+  }
+  return false;
 }
 
 LogicalResult mlir::mplan::meetCapacitiesInFunction(

@@ -35,9 +35,14 @@ struct MPlanPlanPass : public mlir::mplan::impl::MPlanPlanBase<MPlanPlanPass> {
   /// Whether the user set `time-limit` (the pipeline always sets the
   /// pass's option).
   bool timeLimitGiven = true;
+  /// Whether the user set `sequence` and `inplace` (unset: the pass's own
+  /// parse says).
+  std::optional<bool> sequenceGiven, inplaceGiven;
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
+    bool userSetSequence = sequenceGiven.value_or(sequence.hasValue());
+    bool userSetInplace = inplaceGiven.value_or(inplace.hasValue());
     // The time limit is the sequencer's safety net only if the user set it;
     // its work budget alone makes the order independent of the load.
     MPlanSequenceOptions sequenceOptions{
@@ -95,12 +100,26 @@ struct MPlanPlanPass : public mlir::mplan::impl::MPlanPlanBase<MPlanPlanPass> {
           return failure();
         (void)elideCopiesInFunction(func, peakGuard, analyses);
       }
+      // A space above its capacity gets the default pipeline's levers that
+      // the user left unset: sequencing (fitting every capacity first) and
+      // in-place reuse (which lowers the op floor itself).
+      bool sequenceHere = sequence != "program";
+      bool inplaceHere = inplace;
+      MPlanSequenceOptions orderOptions = sequenceOptions;
+      if ((!userSetSequence || !userSetInplace) &&
+          exceedsCapacity(func, budget, analyses)) {
+        if (!userSetSequence && !sequenceHere) {
+          sequenceHere = true;
+          orderOptions.mode = "best";
+        }
+        inplaceHere |= !userSetInplace;
+      }
       // The order the planner will see, before in-place reuse decides which
       // inputs die where.
-      if (sequence != "program" &&
-          failed(sequenceFunction(func, sequenceOptions, &analyses)))
+      if (sequenceHere &&
+          failed(sequenceFunction(func, orderOptions, &analyses)))
         return failure();
-      if (inplace) {
+      if (inplaceHere) {
         // The report's program-order bound is the one before in-place reuse
         // (sequencing recorded it already if it ran).
         (void)recordProgramOrderBound(func, analyses.getExactLiveness(),
@@ -145,6 +164,8 @@ void mlir::mplan::buildPlanPipeline(OpPassManager &pm,
   auto pass = std::make_unique<MPlanPlanPass>(plan);
   pass->userName = "mplan-plan-pipeline";
   pass->timeLimitGiven = options.timeLimit.hasValue();
+  pass->sequenceGiven = options.sequence.hasValue();
+  pass->inplaceGiven = options.inplace.hasValue();
   pm.addPass(std::move(pass));
 }
 

@@ -14,10 +14,10 @@
 // RUN:   | mlir-runner -e main -entry-point-result=void -shared-libs=%mlir_runner_libs \
 // RUN:   > %t.base
 // RUN: FileCheck %s --check-prefix=OUT < %t.base
-// RUN: mplan-opt %s --mplan-plan-pipeline="capacity=default:3072,1:512 offload=1:default" \
+// RUN: mplan-opt %s --mplan-plan-pipeline="sequence=program inplace=false capacity=default:3072,1:512 offload=1:default" \
 // RUN:     --mplan-verify-plan > %t.planned.mlir
 // RUN: FileCheck %s --check-prefix=PLAN < %t.planned.mlir
-// RUN: mplan-opt %s --mplan-plan-pipeline="capacity=1:512 offload=1:default remat=false" \
+// RUN: mplan-opt %s --mplan-plan-pipeline="sequence=program inplace=false capacity=1:512 offload=1:default remat=false" \
 // RUN:     --mplan-verify-plan > %t.offload.mlir
 // RUN: FileCheck %s --check-prefix=OFFLOAD < %t.offload.mlir
 // RUN: mplan-opt %t.planned.mlir --convert-mplan-to-memref="arena=heap" --mplan-to-llvm \

@@ -1,4 +1,4 @@
-// RUN: mplan-opt %s --split-input-file --mplan-plan-pipeline="capacity=default:600" -verify-diagnostics -o /dev/null
+// RUN: mplan-opt %s --split-input-file --mplan-plan-pipeline="sequence=program inplace=false capacity=default:600" -verify-diagnostics -o /dev/null
 
 // Each function keeps three 256-byte buffers live at one op, above a capacity
 // of 600 bytes, and the one buffer the op at the peak does not use (%x, read

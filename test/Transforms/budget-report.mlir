@@ -1,4 +1,4 @@
-// RUN: mplan-opt %s --mplan-plan-pipeline="capacity=default:3072 report=%t.json" -o /dev/null
+// RUN: mplan-opt %s --mplan-plan-pipeline="sequence=program inplace=false capacity=default:3072 report=%t.json" -o /dev/null
 // RUN: FileCheck %s < %t.json
 
 // The report of a rematerialization (budget.mlir's @remat): the capacity,

@@ -1,5 +1,5 @@
-// RUN: mplan-opt %s --split-input-file --mplan-plan-pipeline="capacity=default:3072" | FileCheck %s
-// RUN: mplan-opt %s --split-input-file --mplan-plan-pipeline="capacity=1:512 offload=1:default remat=false" | FileCheck %s --check-prefix=OFFLOAD
+// RUN: mplan-opt %s --split-input-file --mplan-plan-pipeline="sequence=program inplace=false capacity=default:3072" | FileCheck %s
+// RUN: mplan-opt %s --split-input-file --mplan-plan-pipeline="sequence=program inplace=false capacity=1:512 offload=1:default remat=false" | FileCheck %s --check-prefix=OFFLOAD
 // Without a capacity the levers change nothing: the same IR with and without them.
 // RUN: mplan-opt %s --split-input-file --mplan-plan-pipeline="remat=false" -o %t.off.mlir
 // RUN: mplan-opt %s --split-input-file --mplan-plan-pipeline="remat=true offload=1:default,default:1" -o %t.on.mlir

@@ -1,6 +1,6 @@
-// RUN: mplan-opt %s --mplan-plan-pipeline="capacity=default:600 remat=false" -verify-diagnostics -o /dev/null
-// RUN: not mplan-opt %s --mplan-plan-pipeline="capacity=default:400" -o /dev/null 2>&1 | FileCheck %s --check-prefix=TILE
-// RUN: mplan-opt %s --mplan-plan-pipeline="capacity=default:600" | FileCheck %s --check-prefix=REMAT
+// RUN: mplan-opt %s --mplan-plan-pipeline="sequence=program inplace=false capacity=default:600 remat=false" -verify-diagnostics -o /dev/null
+// RUN: not mplan-opt %s --mplan-plan-pipeline="sequence=program inplace=false capacity=default:400" -o /dev/null 2>&1 | FileCheck %s --check-prefix=TILE
+// RUN: mplan-opt %s --mplan-plan-pipeline="sequence=program inplace=false capacity=default:600" | FileCheck %s --check-prefix=REMAT
 
 // A capacity below the bound names the op floor, the most bytes of planned
 // buffers one op touches itself, at that op: here the maps touch two 256-byte

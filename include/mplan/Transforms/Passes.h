@@ -206,6 +206,12 @@ LogicalResult meetCapacitiesInFunction(func::FuncOp func,
                                        const BudgetOptions &options,
                                        PlanAnalyses &analyses);
 
+/// Whether a memory space of `func` with a capacity
+/// (`options.planner.capacity`) has a max-live bound above it, by the
+/// liveness of `analyses`.
+bool exceedsCapacity(func::FuncOp func, const BudgetOptions &options,
+                     PlanAnalyses &analyses);
+
 /// Parses the `offload` option: `FROM:TO` entries, each space as `capacity`
 /// names it; fails with an error that `emitError` starts.
 FailureOr<SmallVector<std::pair<std::string, Attribute>>>
