@@ -14,6 +14,8 @@ go into docs/benchmarks.md together with the command and the machine:
   sequence      bench/sequence/run.py (max-live bound in program order vs after
                 mplan-sequence greedy/best/exact on generated branchy programs; 100k-op
                 scaling)
+  budget        bench/budget/run.py (capacities of 100-60 % of the default bound on the
+                model zoo: met or not, splits, extra work, bytes moved, pass time)
 """
 
 import argparse
@@ -37,7 +39,8 @@ def main():
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--build", default=os.path.join(ROOT, "build"))
     parser.add_argument("--only", action="append",
-                        choices=["planner", "compile-time", "views", "e2e", "sequence"])
+                        choices=["planner", "compile-time", "views", "e2e", "sequence",
+                                 "budget"])
     args = parser.parse_args()
     build = os.path.abspath(args.build)
     benches = {
@@ -50,6 +53,8 @@ def main():
         "e2e": [PYTHON, os.path.join(ROOT, "bench", "e2e", "run.py"), "--build", build],
         "sequence": [PYTHON, os.path.join(ROOT, "bench", "sequence", "run.py"),
                      "--mplan-opt", os.path.join(build, "bin", "mplan-opt")],
+        "budget": [PYTHON, os.path.join(ROOT, "bench", "budget", "run.py"),
+                   "--mplan-opt", os.path.join(build, "bin", "mplan-opt")],
     }
     print(f"# mplan benchmarks\nmachine: {machine()}\n", flush=True)
     failed = []
