@@ -127,6 +127,8 @@ struct SlabState {
   int64_t target = 0;
   /// The bound before any split.
   std::optional<int64_t> boundBefore;
+  /// The op floor is above the target: no split can meet it.
+  bool belowFloor = false;
 };
 
 /// Splits live ranges in one function until every capped space fits.
@@ -207,6 +209,10 @@ private:
   PointsToAnalysis &pointsTo;
   /// The profile of the slab whose peak is being split (this step's).
   const Profile *profile = nullptr;
+  /// The bytes live at the peak being split: the points a split creates must
+  /// stay below them, or the split only moves the peak (so every split lowers
+  /// a highest point of its run, and the loop ends).
+  int64_t peakBytes = 0;
   /// The ops of the body and their indices (this step's numbering).
   SmallVector<std::pair<int64_t, Operation *>> topOps;
   int64_t nextId = 0;
@@ -543,7 +549,7 @@ LogicalResult CapacitySplitter::planRemat(Split &split, const SlabBuffers &slab,
   // across that point (the split buffer's bytes then being the new
   // buffer's); each input recomputed on the way lives from its
   // recomputation to the last one that reads it. That must stay within the
-  // target, and below the slab's bound, or the split only moves the peak.
+  // target, and below the bytes at the peak, or the split only moves it.
   const BufferLiveness &liveness = analyses.getLiveness();
   int64_t lateIndex = liveness.getIndex(split.firstLate);
   int64_t base = profile->across(lateIndex);
@@ -573,7 +579,7 @@ LogicalResult CapacitySplitter::planRemat(Split &split, const SlabBuffers &slab,
       why = "recomputing its inputs as well would raise the bound";
       return failure();
     }
-    if (live >= profile->bound) {
+    if (live >= peakBytes) {
       why = "recomputing it would only move the peak to its later use";
       return failure();
     }
@@ -606,13 +612,14 @@ CapacitySplitter::planOffload(Split &split, Attribute toSpace,
     }
   }
   // Copied out right after its last use before the peak and back in right
-  // before its later use: both points must stay below the slab's bound.
+  // before its later use: both points must stay below the bytes at the
+  // peak.
   const BufferLiveness &liveness = analyses.getLiveness();
   int64_t out = liveness.getSubtreeEnd(split.lastEarly) + 1;
   int64_t in = liveness.getIndex(split.firstLate);
   int64_t atOut =
       profile->at(profile->live, out - 1) - profile->at(profile->ending, out);
-  if (std::max(atOut, profile->across(in)) >= profile->bound) {
+  if (std::max(atOut, profile->across(in)) >= peakBytes) {
     why = "moving it would only move the peak to its copies";
     return failure();
   }
@@ -827,6 +834,7 @@ std::optional<Split> CapacitySplitter::chooseAt(
   if (!peakOp)
     return std::nullopt;
   int64_t peakTop = liveness.getIndex(peakOp);
+  peakBytes = profile->at(profile->live, peakIndex);
   auto offload = offloadTo.find(formatMemorySpace(slab.memorySpace));
   std::optional<Split> best;
   for (unsigned position : live) {
@@ -981,7 +989,12 @@ LogicalResult CapacitySplitter::run() {
         state.capacity = capacity->second;
         state.target = capacity->second;
         state.boundBefore = peakOf(slab).first;
+        state.belowFloor =
+            state.boundBefore > state.target &&
+            computeOpFloor(func, slab, pointsTo).first > state.target;
       }
+      if (state.belowFloor)
+        continue;
       for (int64_t at : peaksAbove(slab, state.target))
         peaks.push_back({at, &slab});
     }

@@ -286,9 +286,9 @@ static std::string describePeak(const SlabBuffers &slab, size_t limit = 8) {
 /// tiling the op does. Operands an op declares no read or write on (views,
 /// allocations, frees) do not count; an op without declared effects touches
 /// every memref operand.
-static std::pair<int64_t, Operation *>
-computeOpFloor(func::FuncOp func, const SlabBuffers &slab,
-               const PointsToAnalysis &pointsTo) {
+std::pair<int64_t, Operation *>
+mlir::mplan::computeOpFloor(func::FuncOp func, const SlabBuffers &slab,
+                            const PointsToAnalysis &pointsTo) {
   DenseMap<unsigned, int64_t> sizeOfPlace;
   for (auto [i, buffer] : llvm::enumerate(slab.buffers)) {
     AllocTensorOp op = slab.ops[i];

@@ -6,13 +6,12 @@
 // at the peak, were recomputed in turn right before it, each recomputation
 // the next peak, 2,230 times until the work limit, and then the capacity the
 // offload of %k meets was refused. Now the offload of %k alone meets 150
-// bytes (128), and below the op floor (100 < 128) one offload is tried and
-// the error follows, without a loop.
+// bytes (128), and below the op floor (100 < 128) nothing is split and the
+// error follows at once.
 // CHECK-NOT: rematerialized
 // CHECK: remark: buffer 0 (64 bytes) offloaded to memory space '1'
 // CHECK-NOT: rematerialized
 // CHECK-NOT: offloaded
-// FLOOR-COUNT-1: offloaded
 // FLOOR-NOT: offloaded
 // FLOOR: error: memory space 'default' of function 'pingpong' needs
 #id = affine_map<(d0) -> (d0)>

@@ -20,6 +20,7 @@
 namespace mlir {
 namespace mplan {
 class BufferLiveness;
+class PointsToAnalysis;
 
 /// The unplanned buffers of one memory space of a function, as the planner
 /// sees them.
@@ -43,6 +44,16 @@ collectSlabBuffers(func::FuncOp func, const BufferLiveness &liveness,
 /// The memory space `space` as the report and `capacity` keys print it:
 /// empty for the default space.
 std::string formatMemorySpace(Attribute space);
+
+/// The op floor of `slab`: the most bytes of its buffers one op of `func`
+/// touches itself (the planned buffers its memref operands and results
+/// surely point into: the points-to analysis names one allocation), and the
+/// op. Every plan of every order keeps those buffers live at once, so no
+/// reordering, recomputation or offload brings the space below it; only
+/// tiling the op does.
+std::pair<int64_t, Operation *>
+computeOpFloor(func::FuncOp func, const SlabBuffers &slab,
+               const PointsToAnalysis &pointsTo);
 
 /// The key formatMemorySpace gives the memory space an option names:
 /// `default`, an integer memory space, or a `#gpu.address_space` keyword
