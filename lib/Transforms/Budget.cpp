@@ -37,16 +37,25 @@
 //    (when TO has a capacity, its max-live bound plus R stays within it).
 // A split never raises any space's max-live bound at any point: R and R'
 // are live only where R was, the chain's inputs were live at L already, and
-// the copies sit next to a use of R.
+// the copies sit next to a use of R. It must also leave the points it
+// creates (the recomputations, the copies) below the bytes at the peak it
+// lowers, or it would only move the peak: so every split lowers a highest
+// point of its run and the loop ends.
 //
-// The choice is greedy with re-evaluation: at the first point where the
-// space's max-live bound peaks, the candidate with the least cost per byte
-// is split, the analyses are brought up to date and the peak found again,
-// until every capped space's bound is within its capacity (then the planner
-// runs once per capped space: when fragmentation leaves its arena above the
-// capacity, the target drops by the difference and the loop goes on) or no
-// candidate is left. Each step costs a walk of the function; a work budget
-// bounds the steps, so the result never depends on the machine's load.
+// The choice is greedy with re-evaluation, by least cost per byte freed at
+// the peak. Each step finds every run of points where a capped space is above
+// its target, takes at the highest point of each the cheapest split, keeps
+// those whose stretches of the program (from the first use of what they
+// recompute or move to the buffer's last use) are disjoint, so that they do
+// not interact, applies them and finds the peaks again. When every capped
+// space's bound fits, the planner runs once per capped space: when
+// fragmentation leaves its arena above the capacity, the target drops by the
+// difference and the loop goes on. A space whose op floor is above its
+// capacity is not split at all (no split can meet it). Each step costs a walk
+// of the function; a work budget bounds the steps, so the result never
+// depends on the machine's load. The pipeline runs this last, after
+// sequencing and in-place reuse, which it turns on above a capacity unless the
+// user set them.
 //
 // Everything goes through the function's one points-to analysis and one
 // liveness (PlanAnalyses): the rewrites announce each op they insert, change
