@@ -75,6 +75,10 @@ class FunctionPlan:
     #: size as an expression (``"max(64, end(1), end(2))"``).
     dynamic_buffers: List[RuntimeSizedBuffer] = field(default_factory=list)
     dynamic_arena: str = ""
+    #: Buffers that are a later part of another's live range, split to meet a
+    #: capacity: new buffer id -> (the original buffer's id, "remat" or
+    #: "offload").
+    split_of: Dict[int, Tuple[int, str]] = field(default_factory=dict)
 
     @property
     def ratio(self) -> float:
@@ -363,7 +367,22 @@ def from_report(data: Any, source: str = "report") -> List[FunctionPlan]:
                 id=b["id"], start=b["start"], end=b["end"], size=b["size"],
                 alignment=b["alignment"], above=b.get("above", []), loc=b.get("loc", ""))
                 for b in fn.get("dynamic_buffers", [])],
-            dynamic_arena=fn.get("dynamic_arena", "")))
+            dynamic_arena=fn.get("dynamic_arena", ""),
+            split_of=_split_of(fn.get("splits", []))))
+    return result
+
+
+def _split_of(splits: List[Dict[str, Any]]) -> Dict[int, Tuple[int, str]]:
+    """Each split's new buffer -> the buffer it continues, followed back to
+    the original one (a part may be split again)."""
+    parent = {s["new_buffer"]: (s["buffer"], s["kind"]) for s in splits}
+    result = {}
+    for new, (old, kind) in parent.items():
+        seen = {new}
+        while old in parent and old not in seen:
+            seen.add(old)
+            old = parent[old][0]
+        result[new] = (old, kind)
     return result
 
 

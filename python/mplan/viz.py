@@ -109,12 +109,17 @@ def buffer_label(b: PlacedBuffer) -> str:
     return str(b.id)
 
 
-def hover_text(b: PlacedBuffer, problems: Sequence[Problem] = ()) -> str:
+def hover_text(b: PlacedBuffer, problems: Sequence[Problem] = (), split_of=None) -> str:
     """The text shown for a buffer (SVG <title>, HTML hover), with the
-    ``problems`` it is part of."""
+    ``problems`` it is part of and, for a later part of a split live range,
+    ``split_of`` (the original buffer's id and "remat" or "offload")."""
     loc = b.loc or "(no location)"
+    split = ""
+    if split_of:
+        how = "recomputed" if split_of[1] == "remat" else "copied back in"
+        split = f"\nlater part of buffer {split_of[0]} ({how})"
     return (f"buffer {b.id} at {loc}\nsize {human_bytes(b.size)} ({b.size} B)\n"
-            f"live [{b.start}, {b.end})\noffset {b.offset} .. {b.offset + b.size}"
+            f"live [{b.start}, {b.end})\noffset {b.offset} .. {b.offset + b.size}" + split
             + "".join(f"\nINVALID: {p.message}" for p in problems))
 
 
@@ -204,11 +209,15 @@ def render_function_svg(fn: FunctionPlan, *, max_unplanned: int = 40,
     # visually (they never overlap in a valid plan); marked ones last so their
     # outline shows.
     order = sorted(range(len(fn.buffers)), key=lambda i: (i in marked, -fn.buffers[i].size))
+    size_of = {o.id: o.size for o in fn.buffers}
     for i in order:
         b = fn.buffers[i]
         bx, bw = x(b.start), max(x(b.end) - x(b.start), 1.0)
         top, h = y(b.offset + b.size), max(b.size / ymax * PLOT_HEIGHT, 1.0)
-        colour = SIZE_CLASSES[size_class(b.size)][1]
+        # The parts of a split live range share the original buffer's colour.
+        root = fn.split_of.get(b.id, (b.id, ""))[0]
+        root_size = size_of.get(root, b.size)
+        colour = SIZE_CLASSES[size_class(root_size)][1]
         classes = " ".join(c for c, on in (("buf", interactive), ("conflict", i in marked)) if on)
         attrs = f' class="{classes}"' if classes else ""
         if interactive:
@@ -217,7 +226,8 @@ def render_function_svg(fn: FunctionPlan, *, max_unplanned: int = 40,
             'stroke="#333" stroke-width="0.4"'
         out.append(f'<g{attrs}><rect x="{bx:.2f}" y="{top:.2f}" width="{bw:.2f}" '
                    f'height="{h:.2f}" fill="{colour}" {stroke}>'
-                   f'<title>{_esc(hover_text(b, marked.get(i, ())))}</title></rect>')
+                   f'<title>{_esc(hover_text(b, marked.get(i, ()), fn.split_of.get(b.id)))}'
+                   f'</title></rect>')
         label = buffer_label(b)
         if bw >= 7 * len(label) + 4 and h >= 11:
             out.append(f'<text x="{bx + bw / 2:.2f}" y="{top + h / 2 + 4:.2f}" class="label" '

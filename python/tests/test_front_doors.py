@@ -3,6 +3,7 @@ for standard input and output, and reports checked field by field (issue 31).
 """
 
 import json
+import re
 import os
 import stat
 import subprocess
@@ -309,3 +310,24 @@ def test_csv_input_errors_name_the_system_reason(tmp_path):
     with pytest.raises(mplan.CsvError, match="missing.csv: No such file or directory$"):
         mplan.plan_csv(tmp_path / "missing.csv", tmp_path / "out.csv")
     assert not (tmp_path / "out.csv").exists()
+
+
+def test_split_parts_share_a_colour_and_say_so(tmp_path):
+    # A buffer split to meet a capacity: its later part (id 4, recomputed)
+    # has the original's colour and says whose part it is.
+    big = 1 << 24
+    fn = {"name": "f", "strategy": "best", "arena_bytes": big + 1024,
+          "lower_bound_bytes": big + 1024,
+          "buffers": [{"id": 0, "start": 0, "end": 3, "size": 1024, "offset": 0},
+                      {"id": 1, "start": 2, "end": 9, "size": big, "offset": 1024},
+                      {"id": 4, "start": 7, "end": 9, "size": 1024, "offset": 0}],
+          "unmanaged": [],
+          "splits": [{"kind": "remat", "buffer": 0, "new_buffer": 4, "after": "f.mlir:2:1",
+                      "before": "f.mlir:8:1", "cost": 10, "bytes": 1024}]}
+    (plan,) = report.from_report({"functions": [fn]})
+    assert plan.split_of == {4: (0, "remat")}
+    svg, _ = viz.render_function_svg(plan)
+    # Buffer rects in drawing order: the largest (1) first, then 0 and 4.
+    fills = re.findall(r'fill="(#[0-9a-fA-F]+)" stroke="#333" stroke-width="0.4"', svg)
+    assert len(fills) == 3 and fills[1] == fills[2] != fills[0]
+    assert "later part of buffer 0 (recomputed)" in svg
