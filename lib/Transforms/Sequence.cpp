@@ -306,8 +306,36 @@ struct PlannerView {
   SmallVector<LiveRange> dynamicRanges;
 };
 
+/// How a model of the order treats the buffers of one slab.
+enum class Role {
+  /// Their live bytes are the peak the sequencer lowers.
+  Objective,
+  /// ModelBuffer::keepDisjoint: their max-live bytes cannot grow.
+  KeepDisjoint,
+  /// Not in the model: free to grow (the planner's verdict decides).
+  Omit,
+};
+
+/// What ordering the body by one model gave.
+struct Attempt {
+  enum Kind {
+    /// An order was found and taken.
+    Taken,
+    /// The current order is proven optimal for the objective's bound.
+    Optimal,
+    /// No order with a lower peak of the model was found.
+    NotFound,
+    /// The order found was rejected, or the model could not be built.
+    Rejected,
+  } kind;
+  /// Why the order was not taken (Taken: empty).
+  std::string reason;
+  /// Taken: the order is proven optimal for the objective's bound.
+  bool provenOptimal = false;
+};
+
 /// A function being sequenced: its slabs, run-time sized buffers and
-/// capacities, and the planner's view of program order.
+/// capacities, and the planner's view of its current order.
 class FunctionSequencer {
 public:
   FunctionSequencer(func::FuncOp func, const MPlanSequenceOptions &options,
@@ -325,14 +353,26 @@ private:
   std::optional<PlannerView> view(const BufferLiveness &liveness) const;
   /// Bytes over the capacities in `view`.
   int64_t excess(const PlannerView &view) const;
-  /// Why the planner rejects `after` against program order, or an empty
-  /// string if it takes it.
+  /// Why the planner rejects `after` against the current order, or an
+  /// empty string if it takes it.
   std::string judge(const PlannerView &after) const;
-  /// The model's buffers: the default space's at their padded sizes, and,
-  /// with `everySpace`, the other spaces' and the run-time sized ones as
-  /// buffers that keep disjoint (ModelBuffer::keepDisjoint). Fails if the
-  /// sizes overflow.
-  FailureOr<SmallVector<ModelBuffer>> modelBuffers(bool everySpace) const;
+  /// The model's buffers: per slab as `roles` says (objective buffers at
+  /// their padded sizes), and, with `keepDynamic`, the run-time sized ones
+  /// as buffers that keep disjoint. Fails if the sizes overflow.
+  FailureOr<SmallVector<ModelBuffer>> modelBuffers(ArrayRef<Role> roles,
+                                                   bool keepDynamic) const;
+  /// Orders the body by the model of `roles` and `keepDynamic` and takes
+  /// the order if the planner does (judge); `bound` is the planner's bound
+  /// of the objective in the current order. A taken order becomes the
+  /// current one (`current`, `liveness`, `graph`).
+  FailureOr<Attempt> attempt(ArrayRef<Role> roles, bool keepDynamic,
+                             int64_t bound);
+  /// Lowers each space over its capacity (Role::Objective) before anything
+  /// else: first with every other space kept from growing, then with the
+  /// spaces without a capacity free, then with every other space free.
+  /// Returns whether an order was taken; `reason` says why a space still
+  /// does not fit.
+  FailureOr<bool> fitCapacities(std::string &reason);
   /// Orders the ops of the body as `order` (dependence-graph nodes with the
   /// free ops placed before their first users).
   void reorder(ArrayRef<Operation *> ops);
@@ -340,14 +380,18 @@ private:
   func::FuncOp func;
   Block &body;
   const MPlanSequenceOptions &options;
-  /// The function's analyses; `liveness` is theirs, of program order.
+  /// The function's analyses; `liveness` is theirs, of the current order.
   PlanAnalyses &analyses;
   BufferLiveness *liveness = nullptr;
+  /// The dependence graph of the current order.
+  std::optional<DependenceGraph> graph;
   SmallVector<SlabBuffers> slabs;
   SmallVector<AllocDynamicOp> dynamicOps;
   /// Per slab, its capacity (0: none).
   SmallVector<int64_t> capacities;
-  PlannerView program;
+  /// The planner's view of the current order: program order until an order
+  /// is taken.
+  PlannerView current;
 };
 } // namespace
 
@@ -398,17 +442,21 @@ static std::string spaceName(const SlabBuffers &slab) {
   return name.empty() ? "default" : name;
 }
 
+// The rule, the same whatever the order of the slabs: fitting the
+// capacities comes first. An order that lowers the bytes over the
+// capacities is taken even if a space grows, as long as every space with a
+// capacity that grows stays within it (a space without one may grow). An
+// order that leaves those bytes as they were (none, without capacities) is
+// taken only if no space's bound grows and one of them gets lower.
 std::string FunctionSequencer::judge(const PlannerView &after) const {
-  int64_t before = excess(program), now = excess(after);
-  bool better = now < before;
+  bool fitsBetter = excess(after) < excess(current);
+  bool lower = false;
   for (auto [i, slab] : llvm::enumerate(slabs)) {
-    int64_t old = program.bounds[i], bound = after.bounds[i];
-    if (bound < old && !slab.memorySpace)
-      better |= now == before;
+    int64_t old = current.bounds[i], bound = after.bounds[i];
+    lower |= bound < old;
     if (bound <= old)
       continue;
-    // Only to fit the capacities, and within its own.
-    if (better && capacities[i] > 0 && bound <= capacities[i])
+    if (fitsBetter && (capacities[i] == 0 || bound <= capacities[i]))
       continue;
     return llvm::formatv("the order found raises the bound of memory space "
                          "'{0}' from {1} to {2} bytes",
@@ -422,50 +470,46 @@ std::string FunctionSequencer::judge(const PlannerView &after) const {
   };
   for (size_t i = 0; i < dynamicOps.size(); ++i)
     for (size_t j = i + 1; j < dynamicOps.size(); ++j)
-      if (!overlap(program.dynamicRanges[i], program.dynamicRanges[j]) &&
+      if (!overlap(current.dynamicRanges[i], current.dynamicRanges[j]) &&
           overlap(after.dynamicRanges[i], after.dynamicRanges[j]))
         return "the order found makes two run-time sized buffers that are "
                "disjoint in program order overlap";
-  if (!better) {
-    bool otherBetter = false;
-    for (auto [i, slab] : llvm::enumerate(slabs))
-      otherBetter |= after.bounds[i] < program.bounds[i];
-    if (!otherBetter)
-      return "the order found does not lower the planner's bound of any "
-             "memory space";
-  }
+  if (!fitsBetter && !lower)
+    return "the order found does not lower the planner's bound of any "
+           "memory space";
   return "";
 }
 
 FailureOr<SmallVector<ModelBuffer>>
-FunctionSequencer::modelBuffers(bool everySpace) const {
+FunctionSequencer::modelBuffers(ArrayRef<Role> roles, bool keepDynamic) const {
   SmallVector<ModelBuffer> buffers;
   int64_t total = 0;
-  for (const SlabBuffers &slab : slabs) {
-    if (slab.memorySpace)
-      continue;
-    for (auto [op, buffer] : llvm::zip_equal(slab.ops, slab.buffers)) {
-      std::optional<int64_t> size = ::mplan::alignTo(
-          buffer.size, std::max(buffer.alignment, options.alignment));
-      if (!size || !::mplan::addInPlace(total, *size))
-        return failure();
-      Operation *def = AllocTensorOp(op).getOperation();
-      buffers.push_back(
-          {def, def->getResult(0), buffer.start, buffer.end, *size});
+  // The objective's buffers first, then the other spaces', then the run-time
+  // sized ones.
+  for (Role role : {Role::Objective, Role::KeepDisjoint}) {
+    for (auto [slab, slabRole] : llvm::zip_equal(slabs, roles)) {
+      if (slabRole != role)
+        continue;
+      for (auto [op, buffer] : llvm::zip_equal(slab.ops, slab.buffers)) {
+        Operation *def = AllocTensorOp(op).getOperation();
+        LiveRange range = liveness->getLiveRange(def->getResult(0));
+        if (role == Role::KeepDisjoint) {
+          buffers.push_back(
+              {def, def->getResult(0), range.start, range.end, 0, true});
+          continue;
+        }
+        std::optional<int64_t> size = ::mplan::alignTo(
+            buffer.size, std::max(buffer.alignment, options.alignment));
+        if (!size || !::mplan::addInPlace(total, *size))
+          return failure();
+        buffers.push_back(
+            {def, def->getResult(0), range.start, range.end, *size});
+      }
     }
   }
-  if (!everySpace)
+  if (!keepDynamic)
     return buffers;
-  for (const SlabBuffers &slab : slabs) {
-    if (!slab.memorySpace)
-      continue;
-    for (auto [op, buffer] : llvm::zip_equal(slab.ops, slab.buffers)) {
-      Operation *def = AllocTensorOp(op).getOperation();
-      buffers.push_back(
-          {def, def->getResult(0), buffer.start, buffer.end, 0, true});
-    }
-  }
-  for (auto [op, range] : llvm::zip_equal(dynamicOps, program.dynamicRanges)) {
+  for (auto [op, range] : llvm::zip_equal(dynamicOps, current.dynamicRanges)) {
     Operation *def = AllocDynamicOp(op).getOperation();
     buffers.push_back(
         {def, def->getResult(0), range.start, range.end, 0, true});
@@ -478,6 +522,162 @@ void FunctionSequencer::reorder(ArrayRef<Operation *> ops) {
   for (Operation *op : ops)
     if (op != terminator)
       op->moveBefore(terminator);
+}
+
+FailureOr<Attempt> FunctionSequencer::attempt(ArrayRef<Role> roles,
+                                              bool keepDynamic, int64_t bound) {
+  FailureOr<SmallVector<ModelBuffer>> buffers =
+      modelBuffers(roles, keepDynamic);
+  if (failed(buffers))
+    return Attempt{Attempt::Rejected,
+                   "the sizes of the buffers to order overflow int64"};
+  std::string why;
+  FailureOr<Problem> problem = buildProblem(*graph, *buffers, *liveness, why);
+  if (failed(problem))
+    return Attempt{Attempt::Rejected,
+                   "the sequencing problem cannot be built: " + why};
+  ::mplan::SequenceOptions sequenceOptions;
+  sequenceOptions.mode = options.mode;
+  sequenceOptions.timeLimitSeconds = options.timeLimit;
+  sequenceOptions.workLimit = options.workLimit;
+  ::mplan::Expected<::mplan::Sequence> sequence =
+      ::mplan::sequenceGraph(problem->graph, sequenceOptions);
+  if (!sequence)
+    return mlir::emitError(func.getLoc(), "mplan-sequence: ")
+           << sequence.error();
+  // The model counts what the planner counts when the objective is alone in
+  // it; otherwise, and anyway, the planner's live ranges judge every order
+  // below.
+  bool alone = llvm::count(roles, Role::Objective) == 1 &&
+               llvm::count(roles, Role::KeepDisjoint) == 0 &&
+               (!keepDynamic || dynamicOps.empty());
+  bool modelIsPlanner = alone && sequence->programPeak == bound;
+  if (sequence->peak >= sequence->programPeak) {
+    if (sequence->provenOptimal && modelIsPlanner)
+      return Attempt{Attempt::Optimal,
+                     "program order's bound is proven optimal"};
+    if (sequence->provenOptimal)
+      return Attempt{
+          Attempt::NotFound,
+          llvm::formatv("program order is optimal for the model, whose "
+                        "program-order peak {0} differs from the planner's "
+                        "bound {1}",
+                        sequence->programPeak, bound)
+              .str()};
+    return Attempt{Attempt::NotFound,
+                   sequence->budgetExhausted
+                       ? "the search's work budget ran out before it found "
+                         "an order below program order's bound"
+                       : (options.mode == "greedy"
+                              ? "the list schedulers found no lower order "
+                                "(sequence=greedy proves nothing)"
+                              : "no order with a lower bound was found (not "
+                                "proven optimal)")};
+  }
+
+  // The ops left out go right before their first user in the new order.
+  const std::vector<bool> &free = problem->free;
+  std::vector<bool> placed(graph->size(), false);
+  SmallVector<Operation *> order;
+  order.reserve(graph->size());
+  SmallVector<std::pair<int32_t, unsigned>> stack;
+  for (int32_t node : sequence->order) {
+    node = problem->nodes[node];
+    // Depth first through free predecessors, each placed before its users.
+    stack.push_back({node, 0});
+    while (!stack.empty()) {
+      auto &[v, next] = stack.back();
+      ArrayRef<int32_t> preds = graph->getPredecessors(v);
+      if (next < preds.size()) {
+        int32_t p = preds[next++];
+        if (free[p] && !placed[p])
+          stack.push_back({p, 0});
+        continue;
+      }
+      if (!placed[v]) {
+        placed[v] = true;
+        order.push_back(graph->getOps()[v]);
+      }
+      stack.pop_back();
+    }
+  }
+  reorder(order);
+  // The planner's live ranges judge the order (a fresh liveness, the one
+  // the steps after this one plan with); the current order comes back
+  // unless it takes it. Aliasing did not change.
+  analyses.resetLiveness();
+  liveness = &analyses.getLiveness();
+  std::optional<PlannerView> after = view(*liveness);
+  why = after ? judge(*after)
+              : "a memory space's bound overflows int64 in the order found";
+  if (why.empty()) {
+    current = std::move(*after);
+    graph.emplace(body, *liveness, analyses.getPointsTo());
+    Attempt taken{Attempt::Taken, ""};
+    taken.provenOptimal = sequence->provenOptimal && modelIsPlanner;
+    return taken;
+  }
+  reorder(graph->getOps());
+  analyses.resetLiveness();
+  liveness = &analyses.getLiveness();
+  if (alone && !modelIsPlanner)
+    why += llvm::formatv(" (the model's program-order peak {0} differs "
+                         "from the planner's bound {1})",
+                         sequence->programPeak, bound)
+               .str();
+  return Attempt{Attempt::Rejected, why};
+}
+
+/// Keeps in `reason` what `attempt` says of why its model gave nothing: a
+/// rejection or a model that could not be built replaces an earlier reason,
+/// "nothing lower found" does not (the earlier model's rejection says more).
+static void noteWhy(const Attempt &attempt, std::string &reason) {
+  if (attempt.kind == Attempt::Rejected ||
+      (attempt.kind != Attempt::Taken && reason.empty()))
+    reason = attempt.reason;
+}
+
+FailureOr<bool> FunctionSequencer::fitCapacities(std::string &reason) {
+  bool changed = false;
+  for (size_t s = 0; s < slabs.size(); ++s) {
+    auto over = [&] {
+      return capacities[s] > 0 && current.bounds[s] > capacities[s];
+    };
+    if (!over())
+      continue;
+    std::string why;
+    SmallVector<Role> previous;
+    for (int variant = 0; variant < 3 && over(); ++variant) {
+      SmallVector<Role> roles;
+      for (size_t i = 0; i < slabs.size(); ++i) {
+        bool free = variant == 2 || (variant == 1 && capacities[i] == 0);
+        roles.push_back(i == s ? Role::Objective
+                               : (free ? Role::Omit : Role::KeepDisjoint));
+      }
+      if (roles == previous)
+        continue;
+      previous = roles;
+      FailureOr<Attempt> tried =
+          attempt(roles, /*keepDynamic=*/true, current.bounds[s]);
+      if (failed(tried))
+        return failure();
+      changed |= tried->kind == Attempt::Taken;
+      noteWhy(*tried, why);
+      if (tried->kind == Attempt::Optimal)
+        break;
+    }
+    if (over() && reason.empty())
+      reason =
+          llvm::formatv("no order found fits memory space '{0}' in its "
+                        "capacity of {1} bytes (its bound stays at {2} "
+                        "bytes): {3}",
+                        spaceName(slabs[s]), capacities[s], current.bounds[s],
+                        why.empty() ? "the orders taken lower it that far "
+                                      "only"
+                                    : why)
+              .str();
+  }
+  return changed;
 }
 
 FailureOr<bool> FunctionSequencer::run() {
@@ -503,140 +703,69 @@ FailureOr<bool> FunctionSequencer::run() {
   std::optional<PlannerView> programView = view(*liveness);
   if (!recorded || !programView)
     return keep("a memory space's bound in program order overflows int64");
-  program = std::move(*programView);
+  current = std::move(*programView);
   if (slabs.empty())
     return false;
+  graph.emplace(body, *liveness, analyses.getPointsTo());
 
-  DependenceGraph graph(body, *liveness, analyses.getPointsTo());
-  std::vector<Operation *> programOps(graph.getOps().begin(),
-                                      graph.getOps().end());
-  // The model of the default space first; should the planner reject its
-  // order because of another space, the run-time sized buffers or a
-  // capacity, the same model where those buffers keep disjoint.
-  bool otherSpaces = slabs.size() > 1 || !dynamicOps.empty() ||
-                     llvm::any_of(capacities, [](int64_t c) { return c > 0; });
-  bool hasDefault = llvm::any_of(
-      slabs, [](const SlabBuffers &slab) { return !slab.memorySpace; });
+  // Every capacity first: a space over its capacity is the objective of its
+  // own models.
+  std::string capacityReason;
+  FailureOr<bool> fitted = fitCapacities(capacityReason);
+  if (failed(fitted))
+    return failure();
+  bool changed = *fitted;
+  auto finish = [&](bool optimal, const std::string &reason) {
+    if (optimal)
+      func->setAttr(kSequenceOptimalAttr, UnitAttr::get(func.getContext()));
+    if (changed) {
+      func->removeAttr(kSequenceKeptBecauseAttr);
+      return true;
+    }
+    if (!capacityReason.empty())
+      return keep(capacityReason);
+    if (reason.empty())
+      return false;
+    return keep(reason);
+  };
+
+  // Then the default space's bound: its model alone first; should the
+  // planner reject its order because of another space or the run-time sized
+  // buffers, the same model where those buffers keep disjoint.
+  std::optional<size_t> defaultSlab;
+  for (auto [i, slab] : llvm::enumerate(slabs))
+    if (!slab.memorySpace)
+      defaultSlab = i;
+  // Without default-space buffers, program order stays (unless a capacity
+  // was fitted), and the remark says so.
+  if (!defaultSlab)
+    return finish(
+        false,
+        "the function has no static buffers in the default memory space "
+        "(sequencing lowers the default space's bound, and another space's "
+        "only to fit its capacity; other spaces are only kept from growing)");
+  bool otherSpaces = slabs.size() > 1 || !dynamicOps.empty();
+  // The planner's bound of the default space in the current order.
+  int64_t bound = changed ? current.bounds[*defaultSlab] : *recorded;
   std::string reason;
-  bool optimal = false;
-  // The model orders the default space's buffers: without any, program
-  // order stays, and the remark says so (other spaces are only kept from
-  // growing, not lowered).
-  if (!hasDefault)
-    return keep("the function has no static buffers in the default memory "
-                "space (sequencing lowers the default space's bound; other "
-                "spaces are only kept from growing)");
   for (bool everySpace : {false, true}) {
     if (everySpace && !otherSpaces)
       continue;
-    FailureOr<SmallVector<ModelBuffer>> buffers = modelBuffers(everySpace);
-    if (failed(buffers)) {
-      reason = "the sizes of the buffers to order overflow int64";
-      continue;
+    SmallVector<Role> roles(slabs.size(),
+                            everySpace ? Role::KeepDisjoint : Role::Omit);
+    roles[*defaultSlab] = Role::Objective;
+    FailureOr<Attempt> tried = attempt(roles, everySpace, bound);
+    if (failed(tried))
+      return failure();
+    if (tried->kind == Attempt::Taken) {
+      changed = true;
+      return finish(tried->provenOptimal, "");
     }
-    std::string why;
-    FailureOr<Problem> problem = buildProblem(graph, *buffers, *liveness, why);
-    if (failed(problem)) {
-      reason = "the sequencing problem cannot be built: " + why;
-      continue;
-    }
-    ::mplan::SequenceOptions sequenceOptions;
-    sequenceOptions.mode = options.mode;
-    sequenceOptions.timeLimitSeconds = options.timeLimit;
-    sequenceOptions.workLimit = options.workLimit;
-    ::mplan::Expected<::mplan::Sequence> sequence =
-        ::mplan::sequenceGraph(problem->graph, sequenceOptions);
-    if (!sequence)
-      return mlir::emitError(func.getLoc(), "mplan-sequence: ")
-             << sequence.error();
-    // The model may count other bytes than the planner; the planner's live
-    // ranges judge every order below.
-    int64_t programBound = *recorded;
-    bool modelIsPlanner = !everySpace && sequence->programPeak == programBound;
-    if (sequence->peak >= sequence->programPeak) {
-      if (sequence->provenOptimal && modelIsPlanner) {
-        optimal = true;
-        break;
-      }
-      // The reason the unconstrained order was rejected says more.
-      if (!reason.empty())
-        continue;
-      if (sequence->provenOptimal)
-        reason = llvm::formatv(
-            "program order is optimal for the model, whose program-order "
-            "peak {0} differs from the planner's bound {1}",
-            sequence->programPeak, programBound);
-      else
-        reason = sequence->budgetExhausted
-                     ? "the search's work budget ran out before it found an "
-                       "order below program order's bound"
-                     : (options.mode == "greedy"
-                            ? "the list schedulers found no lower order "
-                              "(sequence=greedy proves nothing)"
-                            : "no order with a lower bound was found (not "
-                              "proven optimal)");
-      continue;
-    }
-
-    // The ops left out go right before their first user in the new order.
-    const std::vector<bool> &free = problem->free;
-    std::vector<bool> placed(graph.size(), false);
-    SmallVector<Operation *> order;
-    order.reserve(graph.size());
-    SmallVector<std::pair<int32_t, unsigned>> stack;
-    for (int32_t node : sequence->order) {
-      node = problem->nodes[node];
-      // Depth first through free predecessors, each placed before its users.
-      stack.push_back({node, 0});
-      while (!stack.empty()) {
-        auto &[v, next] = stack.back();
-        ArrayRef<int32_t> preds = graph.getPredecessors(v);
-        if (next < preds.size()) {
-          int32_t p = preds[next++];
-          if (free[p] && !placed[p])
-            stack.push_back({p, 0});
-          continue;
-        }
-        if (!placed[v]) {
-          placed[v] = true;
-          order.push_back(graph.getOps()[v]);
-        }
-        stack.pop_back();
-      }
-    }
-    reorder(order);
-    // The planner's live ranges judge the order (a fresh liveness, the one
-    // the steps after this one plan with); program order comes back unless
-    // it takes it. Aliasing did not change.
-    analyses.resetLiveness();
-    std::optional<PlannerView> afterView = view(analyses.getLiveness());
-    why = afterView ? judge(*afterView)
-                    : "a memory space's bound overflows int64 in the order "
-                      "found";
-    if (why.empty()) {
-      func->removeAttr(kSequenceKeptBecauseAttr);
-      // Proven for the model, which is the planner's bound here.
-      if (sequence->provenOptimal && modelIsPlanner)
-        func->setAttr(kSequenceOptimalAttr, UnitAttr::get(func.getContext()));
-      return true;
-    }
-    reorder(programOps);
-    analyses.resetLiveness();
-    liveness = &analyses.getLiveness();
-    if (!modelIsPlanner && !everySpace)
-      why += llvm::formatv(" (the model's program-order peak {0} differs "
-                           "from the planner's bound {1})",
-                           sequence->programPeak, programBound)
-                 .str();
-    reason = why;
+    if (tried->kind == Attempt::Optimal)
+      return finish(true, "");
+    noteWhy(*tried, reason);
   }
-  if (optimal) {
-    func->setAttr(kSequenceOptimalAttr, UnitAttr::get(func.getContext()));
-    return false;
-  }
-  if (reason.empty())
-    return false;
-  return keep(reason);
+  return finish(false, reason);
 }
 
 FailureOr<bool>
