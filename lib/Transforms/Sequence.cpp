@@ -1,9 +1,11 @@
 //===- Sequence.cpp - Order a function's ops to lower the max-live bound --===//
 //
 // mplan-sequence: the ops of a function body are reordered, within what the
-// dependence graph allows, so that the max-live bound of the buffers the
-// planner will place (collectSlabBuffers, default memory space) is as low as
-// the sequencer finds, never above program order's.
+// dependence graph allows, so that every memory space with a capacity fits it
+// (a space over its capacity is lowered first) and then the max-live bound of
+// the buffers the planner will place (collectSlabBuffers) in the default
+// memory space is as low as the sequencer finds. The planner's live ranges
+// judge every order (FunctionSequencer::judge).
 //
 //===----------------------------------------------------------------------===//
 
@@ -639,7 +641,21 @@ static void noteWhy(const Attempt &attempt, std::string &reason) {
 
 FailureOr<bool> FunctionSequencer::fitCapacities(std::string &reason) {
   bool changed = false;
-  for (size_t s = 0; s < slabs.size(); ++s) {
+  // The spaces most over their capacities first (then by name): the same
+  // whatever the order in which the function allocates them (one slab per
+  // space: the names differ).
+  SmallVector<size_t> spaces;
+  SmallVector<std::pair<int64_t, std::string>> keys;
+  for (auto [i, slab] : llvm::enumerate(slabs)) {
+    spaces.push_back(i);
+    keys.push_back({capacities[i] > 0 ? current.bounds[i] - capacities[i] : 0,
+                    formatMemorySpace(slab.memorySpace)});
+  }
+  llvm::sort(spaces, [&](size_t a, size_t b) {
+    return keys[a].first != keys[b].first ? keys[a].first > keys[b].first
+                                          : keys[a].second < keys[b].second;
+  });
+  for (size_t s : spaces) {
     auto over = [&] {
       return capacities[s] > 0 && current.bounds[s] > capacities[s];
     };

@@ -232,9 +232,11 @@ def MPlanSequence : Pass<"mplan-sequence", "func::FuncOp"> {
   let summary = "Order the ops of a function to lower the max-live bound";
   let description = [{
     Reorders the ops of a function body (a single block; ops nested in loops
-    and other regions stay where they are, inside their op) so that the
-    max-live bound of the buffers `mplan-plan-buffers` will place -- the
-    largest total padded size of the default memory space's unplanned
+    and other regions stay where they are, inside their op) so that every
+    memory space with a `capacity` fits it (a space over its capacity is
+    lowered first, even in a function without default-space buffers) and
+    then the max-live bound of the buffers `mplan-plan-buffers` will place --
+    the largest total padded size of the default memory space's unplanned
     `mplan.alloc_tensor` buffers live at one point, with the live ranges of
     `BufferLiveness` (views, copies written in place and loops included) --
     is as low as the sequencer finds, and never above program order's (when
@@ -254,9 +256,11 @@ def MPlanSequence : Pass<"mplan-sequence", "func::FuncOp"> {
     as a safety net when given), so the order does not depend on the machine's
     load.
 
-    The planner's own live ranges judge the order: it is taken only if no
-    memory space's bound grows, run-time sized buffers disjoint in program
-    order stay disjoint and the bytes over `capacity` do not grow; if the
+    The planner's own live ranges judge the order: run-time sized buffers
+    disjoint in program order stay disjoint; an order that lowers the bytes
+    over the capacities is taken if every capped space that grows stays
+    within its capacity (a space without one may grow); any other order is
+    taken only if no memory space's bound grows and one gets lower. If the
     default space's order is rejected for another space or a run-time sized
     buffer, a second order keeps those buffers disjoint. Whenever program order
     stays for another reason than its being optimal, the function gets
@@ -308,8 +312,8 @@ def MPlanSequence : Pass<"mplan-sequence", "func::FuncOp"> {
            "Emit a remark saying why program order is kept whenever it is "
            "kept for another reason than being optimal">,
     ListOption<"capacity", "capacity", "std::string",
-               "SPACE:BYTES,... as mplan-plan-buffers': an order is taken "
-               "only if it fits every capacity program order fits">,
+               "SPACE:BYTES,... as mplan-plan-buffers': fitting every "
+               "capacity comes first, then the default space's bound">,
   ];
 }
 
