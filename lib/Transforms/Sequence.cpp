@@ -373,8 +373,9 @@ private:
   /// else: first with every other space kept from growing, then with the
   /// spaces without a capacity free, then with every other space free.
   /// Returns whether an order was taken; `reason` says why a space still
-  /// does not fit.
-  FailureOr<bool> fitCapacities(std::string &reason);
+  /// does not fit, unless its order is proven optimal; `optimal` is set if
+  /// a space was over its capacity and every such space's order is.
+  FailureOr<bool> fitCapacities(std::string &reason, bool &optimal);
   /// Orders the ops of the body as `order` (dependence-graph nodes with the
   /// free ops placed before their first users).
   void reorder(ArrayRef<Operation *> ops);
@@ -385,7 +386,8 @@ private:
   /// The function's analyses; `liveness` is theirs, of the current order.
   PlanAnalyses &analyses;
   BufferLiveness *liveness = nullptr;
-  /// The dependence graph of the current order.
+  /// The dependence graph of the current order (built when a model needs
+  /// it).
   std::optional<DependenceGraph> graph;
   SmallVector<SlabBuffers> slabs;
   SmallVector<AllocDynamicOp> dynamicOps;
@@ -533,6 +535,8 @@ FailureOr<Attempt> FunctionSequencer::attempt(ArrayRef<Role> roles,
   if (failed(buffers))
     return Attempt{Attempt::Rejected,
                    "the sizes of the buffers to order overflow int64"};
+  if (!graph)
+    graph.emplace(body, *liveness, analyses.getPointsTo());
   std::string why;
   FailureOr<Problem> problem = buildProblem(*graph, *buffers, *liveness, why);
   if (failed(problem))
@@ -558,6 +562,11 @@ FailureOr<Attempt> FunctionSequencer::attempt(ArrayRef<Role> roles,
     if (sequence->provenOptimal && modelIsPlanner)
       return Attempt{Attempt::Optimal,
                      "program order's bound is proven optimal"};
+    if (sequence->provenOptimal && !alone)
+      return Attempt{Attempt::NotFound,
+                     "program order is optimal for the model that keeps the "
+                     "other spaces and the run-time sized buffers from "
+                     "growing"};
     if (sequence->provenOptimal)
       return Attempt{
           Attempt::NotFound,
@@ -614,7 +623,8 @@ FailureOr<Attempt> FunctionSequencer::attempt(ArrayRef<Role> roles,
               : "a memory space's bound overflows int64 in the order found";
   if (why.empty()) {
     current = std::move(*after);
-    graph.emplace(body, *liveness, analyses.getPointsTo());
+    // Built again should another model start from this order.
+    graph.reset();
     Attempt taken{Attempt::Taken, ""};
     taken.provenOptimal = sequence->provenOptimal && modelIsPlanner;
     return taken;
@@ -639,8 +649,9 @@ static void noteWhy(const Attempt &attempt, std::string &reason) {
     reason = attempt.reason;
 }
 
-FailureOr<bool> FunctionSequencer::fitCapacities(std::string &reason) {
-  bool changed = false;
+FailureOr<bool> FunctionSequencer::fitCapacities(std::string &reason,
+                                                 bool &optimal) {
+  bool changed = false, anyOver = false, allProven = true;
   // The spaces most over their capacities first (then by name): the same
   // whatever the order in which the function allocates them (one slab per
   // space: the names differ).
@@ -661,6 +672,8 @@ FailureOr<bool> FunctionSequencer::fitCapacities(std::string &reason) {
     };
     if (!over())
       continue;
+    anyOver = true;
+    bool proven = false;
     std::string why;
     SmallVector<Role> previous;
     for (int variant = 0; variant < 3 && over(); ++variant) {
@@ -679,10 +692,13 @@ FailureOr<bool> FunctionSequencer::fitCapacities(std::string &reason) {
         return failure();
       changed |= tried->kind == Attempt::Taken;
       noteWhy(*tried, why);
-      if (tried->kind == Attempt::Optimal)
+      proven = tried->kind == Attempt::Optimal;
+      if (proven)
         break;
     }
-    if (over() && reason.empty())
+    // No order fits where this one is proven optimal: nothing to say.
+    allProven &= proven || !over();
+    if (over() && !proven && reason.empty())
       reason =
           llvm::formatv("no order found fits memory space '{0}' in its "
                         "capacity of {1} bytes (its bound stays at {2} "
@@ -693,6 +709,7 @@ FailureOr<bool> FunctionSequencer::fitCapacities(std::string &reason) {
                                     : why)
               .str();
   }
+  optimal = anyOver && allProven;
   return changed;
 }
 
@@ -722,17 +739,19 @@ FailureOr<bool> FunctionSequencer::run() {
   current = std::move(*programView);
   if (slabs.empty())
     return false;
-  graph.emplace(body, *liveness, analyses.getPointsTo());
 
   // Every capacity first: a space over its capacity is the objective of its
   // own models.
   std::string capacityReason;
-  FailureOr<bool> fitted = fitCapacities(capacityReason);
+  bool fitOptimal = false;
+  FailureOr<bool> fitted = fitCapacities(capacityReason, fitOptimal);
   if (failed(fitted))
     return failure();
   bool changed = *fitted;
+  // `optimal`: the order is proven optimal for the default space; it is
+  // for the objective unless a space over its capacity is not.
   auto finish = [&](bool optimal, const std::string &reason) {
-    if (optimal)
+    if (optimal && capacityReason.empty())
       func->setAttr(kSequenceOptimalAttr, UnitAttr::get(func.getContext()));
     if (changed) {
       func->removeAttr(kSequenceKeptBecauseAttr);
@@ -753,13 +772,16 @@ FailureOr<bool> FunctionSequencer::run() {
     if (!slab.memorySpace)
       defaultSlab = i;
   // Without default-space buffers, program order stays (unless a capacity
-  // was fitted), and the remark says so.
-  if (!defaultSlab)
-    return finish(
-        false,
-        "the function has no static buffers in the default memory space "
-        "(sequencing lowers the default space's bound, and another space's "
-        "only to fit its capacity; other spaces are only kept from growing)");
+  // was fitted), and the remark says so unless the capped spaces' orders
+  // are proven optimal.
+  if (!defaultSlab) {
+    if (fitOptimal)
+      return finish(true, "");
+    return finish(false, "the function has no static buffers in the default "
+                         "memory space (sequencing lowers the default "
+                         "space's bound, and another space's only to fit its "
+                         "capacity; other spaces are only kept from growing)");
+  }
   bool otherSpaces = slabs.size() > 1 || !dynamicOps.empty();
   // The planner's bound of the default space in the current order.
   int64_t bound = changed ? current.bounds[*defaultSlab] : *recorded;

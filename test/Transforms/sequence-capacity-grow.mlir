@@ -4,6 +4,7 @@
 // RUN: mplan-opt %s --split-input-file --mplan-plan-pipeline="sequence=best capacity=1:1024 remarks=true" --mplan-verify-plan --mlir-print-op-on-diagnostic=false -verify-diagnostics | FileCheck %s
 // RUN: mplan-opt %s --split-input-file --mplan-plan-pipeline="sequence=best" --mplan-verify-plan | FileCheck %s --check-prefix=NONE
 // RUN: mplan-opt %s --split-input-file --mplan-capture-buffers="fold-views=1" --mplan-sequence="capacity=1:1024" | FileCheck %s --check-prefix=SEQ
+// RUN: mplan-opt %s --split-input-file --mplan-capture-buffers="fold-views=1" --mplan-sequence="capacity=1:1024 work-limit=0 remarks=true" --mlir-print-op-on-diagnostic=false 2>&1 | FileCheck %s --check-prefix=BUDGET
 
 // Every op reads or writes the arguments, so the generic runs first and
 // the two writes of %out2 last. In program order %x (space 1) is live until
@@ -57,11 +58,15 @@ func.func @grow(%in: memref<256xf32>, %out: memref<256xf32>, %out2: memref<256xf
 // -----
 
 // Every order runs the second head while %x and the first head's output are
-// live: space 1 needs 3072 bytes in any order, program order stays and the
-// sequencer says why before the planner fails.
+// live: space 1 needs 3072 bytes in any order. The exact search proves it,
+// so program order stays as the optimal order (no remark) and the planner
+// fails; when the search cannot prove it (no work budget), the sequencer
+// says why it kept program order.
 // SEQ-LABEL: func.func @no_order_fits
-// SEQ-SAME: mplan.sequence_kept_because = "no order found fits memory space '1' in its capacity of 1024 bytes (its bound stays at 3072 bytes): program order's bound is proven optimal"
-// expected-remark @below {{mplan-sequence kept program order: no order found fits memory space '1' in its capacity of 1024 bytes (its bound stays at 3072 bytes): program order's bound is proven optimal}}
+// SEQ-SAME: mplan.sequence_optimal
+// SEQ-NOT: mplan.sequence_kept_because
+// BUDGET: remark: mplan-sequence kept program order: no order found fits memory space '1' in its capacity of 1024 bytes (its bound stays at 3072 bytes): the search's work budget ran out before it found an order below program order's bound
+// BUDGET-NEXT: func.func @no_order_fits
 // expected-error @below {{memory space '1' of function 'no_order_fits' needs 3072 bytes}}
 // expected-note @below {{3 buffers live at op}}
 func.func @no_order_fits(%in: memref<256xf32>, %out: memref<256xf32>) {
