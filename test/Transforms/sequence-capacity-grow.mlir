@@ -1,10 +1,8 @@
 // Fitting a capacity comes before every other space's bound (issue 32): a
-// space without a capacity may grow when that is what fits a capped one,
-// and when no order fits, the sequencer says why.
-// RUN: mplan-opt %s --split-input-file --mplan-plan-pipeline="sequence=best capacity=1:1024 remarks=true" --mplan-verify-plan --mlir-print-op-on-diagnostic=false -verify-diagnostics | FileCheck %s
-// RUN: mplan-opt %s --split-input-file --mplan-plan-pipeline="sequence=best" --mplan-verify-plan | FileCheck %s --check-prefix=NONE
-// RUN: mplan-opt %s --split-input-file --mplan-capture-buffers="fold-views=1" --mplan-sequence="capacity=1:1024" | FileCheck %s --check-prefix=SEQ
-// RUN: mplan-opt %s --split-input-file --mplan-capture-buffers="fold-views=1" --mplan-sequence="capacity=1:1024 work-limit=0 remarks=true" --mlir-print-op-on-diagnostic=false 2>&1 | FileCheck %s --check-prefix=BUDGET
+// space without a capacity may grow when that is what fits a capped one.
+// RUN: mplan-opt %s --mplan-plan-pipeline="sequence=best capacity=1:1024 remarks=true" --mplan-verify-plan -verify-diagnostics | FileCheck %s
+// RUN: mplan-opt %s --mplan-plan-pipeline="sequence=best" --mplan-verify-plan | FileCheck %s --check-prefix=NONE
+// RUN: mplan-opt %s --mplan-capture-buffers="fold-views=1" --mplan-sequence="capacity=1:1024" | FileCheck %s --check-prefix=SEQ
 
 // Every op reads or writes the arguments, so the generic runs first and
 // the two writes of %out2 last. In program order %x (space 1) is live until
@@ -52,31 +50,5 @@ func.func @grow(%in: memref<256xf32>, %out: memref<256xf32>, %out2: memref<256xf
     %s = arith.addf %a, %b : f32
     linalg.yield %s : f32
   }
-  return
-}
-
-// -----
-
-// Every order runs the second head while %x and the first head's output are
-// live: space 1 needs 3072 bytes in any order. The exact search proves it,
-// so program order stays as the optimal order (no remark) and the planner
-// fails; when the search cannot prove it (no work budget), the sequencer
-// says why it kept program order.
-// SEQ-LABEL: func.func @no_order_fits
-// SEQ-SAME: mplan.sequence_optimal
-// SEQ-NOT: mplan.sequence_kept_because
-// BUDGET: remark: mplan-sequence kept program order: no order found fits memory space '1' in its capacity of 1024 bytes (its bound stays at 3072 bytes): the search's work budget ran out before it found an order below program order's bound
-// BUDGET-NEXT: func.func @no_order_fits
-// expected-error @below {{memory space '1' of function 'no_order_fits' needs 3072 bytes}}
-// expected-note @below {{3 buffers live at op}}
-func.func @no_order_fits(%in: memref<256xf32>, %out: memref<256xf32>) {
-  %x = memref.alloc() : memref<256xf32, 1>
-  linalg.map { math.absf } ins(%in : memref<256xf32>) outs(%x : memref<256xf32, 1>)
-  %a = memref.alloc() : memref<256xf32, 1>
-  // expected-note @below {{the op floor is 2048 bytes}}
-  linalg.map { math.exp } ins(%x : memref<256xf32, 1>) outs(%a : memref<256xf32, 1>)
-  %b = memref.alloc() : memref<256xf32, 1>
-  linalg.map { math.sin } ins(%x : memref<256xf32, 1>) outs(%b : memref<256xf32, 1>)
-  linalg.map { arith.addf } ins(%a, %b : memref<256xf32, 1>, memref<256xf32, 1>) outs(%out : memref<256xf32>)
   return
 }
