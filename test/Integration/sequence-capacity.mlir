@@ -9,9 +9,9 @@
 // RUN:   | mlir-runner -e main -entry-point-result=void -shared-libs=%mlir_runner_libs \
 // RUN:   | %normalize_addr > %t.base
 // RUN: FileCheck %s --check-prefix=OUT < %t.base
-// RUN: not mplan-opt %s --mplan-plan-pipeline="sequence=program capacity=1:2112" -o /dev/null 2>&1 \
+// RUN: not mplan-opt %s --mplan-plan-pipeline="sequence=program inplace=false capacity=1:2112" -o /dev/null 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=PROGRAM
-// RUN: mplan-opt %s --mplan-plan-pipeline="sequence=best capacity=1:2112" --mplan-verify-plan > %t.planned.mlir
+// RUN: mplan-opt %s --mplan-plan-pipeline="sequence=best inplace=false capacity=1:2112" --mplan-verify-plan > %t.planned.mlir
 // RUN: FileCheck %s --check-prefix=PLAN < %t.planned.mlir
 // RUN: mplan-opt %t.planned.mlir --convert-mplan-to-memref="arena=heap" --mplan-to-llvm \
 // RUN:   | mlir-runner -e main -entry-point-result=void -shared-libs=%mlir_runner_libs \

@@ -1,6 +1,6 @@
 // Fitting a capacity comes before every other space's bound (issue 32): a
 // space without a capacity may grow when that is what fits a capped one.
-// RUN: mplan-opt %s --mplan-plan-pipeline="sequence=best capacity=1:1024 remarks=true" --mplan-verify-plan -verify-diagnostics | FileCheck %s
+// RUN: mplan-opt %s --mplan-plan-pipeline="sequence=best inplace=false capacity=1:1024 remarks=true" --mplan-verify-plan -verify-diagnostics | FileCheck %s
 // RUN: mplan-opt %s --mplan-plan-pipeline="sequence=best" --mplan-verify-plan | FileCheck %s --check-prefix=NONE
 // RUN: mplan-opt %s --mplan-capture-buffers="fold-views=1" --mplan-sequence="capacity=1:1024" | FileCheck %s --check-prefix=SEQ
 
