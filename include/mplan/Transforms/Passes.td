@@ -106,7 +106,11 @@ def MPlanPlan : Pass<"mplan-plan", "ModuleOp"> {
     function, the work of `mplan-capture-buffers`, `mplan-fold-views` and
     `mplan-elide-copies` (with `views-and-copies`, the default) and
     `mplan-plan-buffers`, in that order and with the same options, in one
-    pass. The result is the same as running the passes one after the other;
+    pass (with `sequence=` and `inplace=`, `mplan-sequence` and
+    `mplan-inplace` before planning). A memory space whose bound is above
+    its `capacity` first gets sequencing and in-place reuse unless the user
+    set them, then its live ranges split by rematerialization (`remat`) and
+    offload to another memory space (`offload`) until it fits. The result is the same as running the passes one after the other;
     the pass manager verifies the module once instead of after each step
     (MLIR's verifier, linalg's structured-op checks above all, costs about as
     much per run as the mplan steps together on a large function).
