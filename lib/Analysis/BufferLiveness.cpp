@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "mplan/Analysis/BufferLiveness.h"
+#include "mplan/Analysis/PointsTo.h"
 #include "mplan/Dialect/MPlan/IR/MPlanOps.h"
 
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
@@ -122,9 +123,7 @@ static Operation *getDeallocatingOp(OpOperand &use) {
   return getDeallocatingOp(*metadata.getBaseBuffer().getUses().begin());
 }
 
-/// True if `use` is an operand of a call that mplan-mark-calls found its
-/// callee only uses while it runs: not kept, and not aliased by the results.
-static bool isNoCaptureUse(OpOperand &use) {
+bool BufferLiveness::isNoCaptureUse(OpOperand &use) {
   auto noCapture = use.getOwner()->getAttrOfType<DenseI64ArrayAttr>(
       BufferLiveness::kNoCaptureAttr);
   return noCapture && isa<CallOpInterface>(use.getOwner()) &&
@@ -213,70 +212,35 @@ void BufferLiveness::numberOp(Operation *op, int64_t index) {
 // Aliases
 //===----------------------------------------------------------------------===//
 
+/// Calls `fn` on every memref that `use`'s owner may make point where the
+/// value of `use` does (the points-to analysis's flow step,
+/// forEachPointerFlow), except results the op allocates: a new buffer (a
+/// root, or a buffer the analysis does not track) is not an alias.
+static void forEachAliasFlow(OpOperand &use, Operation *funcOp,
+                             function_ref<void(Value)> fn) {
+  forEachPointerFlow(use, funcOp, [&](Value flow) {
+    if (isMemRef(flow) && !isAllocatedResult(flow))
+      fn(flow);
+  });
+}
+
 void BufferLiveness::computeClosure(Value value, Operation *funcOp,
                                     SmallVectorImpl<Value> &closure) {
+  if (!isMemRef(value))
+    return;
   llvm::SmallPtrSet<Value, 16> seen;
   SmallVector<Value> worklist;
   auto push = [&](Value alias) {
-    if (isMemRef(alias) && (alias == value || !isAllocatedResult(alias)) &&
-        seen.insert(alias).second) {
+    if (seen.insert(alias).second) {
       worklist.push_back(alias);
       closure.push_back(alias);
     }
   };
-  auto pushRegionArgs = [&](Operation *op) {
-    for (Region &region : op->getRegions())
-      if (!region.empty())
-        for (BlockArgument arg : region.front().getArguments())
-          push(arg);
-  };
   push(value);
   while (!worklist.empty()) {
     Value current = worklist.pop_back_val();
-    for (OpOperand &use : current.getUses()) {
-      Operation *user = use.getOwner();
-      if (isDeallocUse(use)) {
-        // The base buffer of a metadata op feeding a dealloc still aliases.
-        if (auto metadata = dyn_cast<memref::ExtractStridedMetadataOp>(user))
-          push(metadata.getBaseBuffer());
-        continue;
-      }
-      if (user->hasTrait<OpTrait::IsTerminator>()) {
-        // Branches forward to successor block arguments.
-        if (user->getNumSuccessors() != 0) {
-          auto branch = dyn_cast<BranchOpInterface>(user);
-          std::optional<BlockArgument> arg;
-          if (branch)
-            arg = branch.getSuccessorBlockArgument(use.getOperandNumber());
-          if (arg) {
-            push(*arg);
-          } else {
-            for (Block *successor : user->getSuccessors())
-              for (BlockArgument successorArg : successor->getArguments())
-                push(successorArg);
-          }
-          continue;
-        }
-        // Region terminators forward to the parent's results and to the
-        // entry arguments of its regions (loop-carried values).
-        Operation *parent = user->getParentOp();
-        if (parent && parent != funcOp) {
-          for (Value result : parent->getResults())
-            push(result);
-          pushRegionArgs(parent);
-        }
-        continue;
-      }
-      // A callee that does not capture the buffer does not return it either.
-      if (isNoCaptureUse(use))
-        continue;
-      // Any memref an op produces from the buffer may alias it (views, casts,
-      // selects, results of region ops), and a buffer passed into a region op
-      // may be seen through its regions' arguments.
-      for (Value result : user->getResults())
-        push(result);
-      pushRegionArgs(user);
-    }
+    for (OpOperand &use : current.getUses())
+      forEachAliasFlow(use, funcOp, push);
   }
 }
 
@@ -758,16 +722,21 @@ void BufferLiveness::notifyOpInserted(Operation *op) {
       }
     }
   });
-  // Its memref results alias the roots of its memref operands.
-  SmallVector<Value, 2> owners;
-  for (Value operand : op->getOperands())
-    for (Value owner : getRootsOf(operand))
-      if (!llvm::is_contained(owners, owner))
-        owners.push_back(owner);
-  for (Value result : op->getResults()) {
-    if (!isMemRef(result) || isAllocatedResult(result))
+  // What it makes of its operands (its views, casts, ...) aliases the
+  // operands' roots.
+  for (OpOperand &operand : op->getOpOperands()) {
+    ArrayRef<Value> owners = getRootsOf(operand.get());
+    if (owners.empty())
       continue;
-    extendRoots(owners, result);
+    SmallVector<Value, 2> flows;
+    forEachAliasFlow(operand, funcOp, [&](Value flow) {
+      if (!llvm::is_contained(flows, flow))
+        flows.push_back(flow);
+    });
+    // addAlias may grow the owner list `owners` points into: copy it.
+    SmallVector<Value, 2> ownerCopy(owners.begin(), owners.end());
+    for (Value flow : flows)
+      extendRoots(ownerCopy, flow);
   }
 }
 

@@ -306,42 +306,45 @@ PointsToAnalysis::transferView(Operation *op, Value result,
   return out;
 }
 
-void PointsToAnalysis::joinForwarded(OperandRange forwarded, ValueRange inputs,
-                                     unsigned operandNumber,
-                                     ArrayRef<PointsToTarget> targets) {
-  if (forwarded.empty())
-    return;
-  unsigned first = forwarded.getBeginOperandIndex();
-  if (operandNumber < first || operandNumber >= first + forwarded.size())
-    return;
-  unsigned index = operandNumber - first;
-  if (index < inputs.size())
-    join(inputs[index], targets);
-}
-
-void PointsToAnalysis::visitUse(OpOperand &use) {
-  Value value = use.get();
+void mlir::mplan::forEachPointerFlow(OpOperand &use, Operation *funcOp,
+                                     function_ref<void(Value)> fn) {
   Operation *owner = use.getOwner();
-  TargetList targets(getTargets(value));
-  if (BufferLiveness::getHiddenAccessReason(use, funcOp))
-    markEscaped(targets);
-
   unsigned operandNumber = use.getOperandNumber();
+  auto each = [&](auto values) {
+    for (Value value : values)
+      if (isPointer(value))
+        fn(value);
+  };
+  auto forwarded = [&](OperandRange operands, ValueRange inputs) {
+    if (operands.empty())
+      return;
+    unsigned first = operands.getBeginOperandIndex();
+    if (operandNumber < first || operandNumber >= first + operands.size())
+      return;
+    unsigned index = operandNumber - first;
+    if (index < inputs.size() && isPointer(inputs[index]))
+      fn(inputs[index]);
+  };
+  auto regionArguments = [&](Operation *op) {
+    for (Region &region : op->getRegions())
+      if (!region.empty())
+        each(region.front().getArguments());
+  };
   // Control flow: forwarded operands flow into successor arguments/results.
   if (auto branch = dyn_cast<BranchOpInterface>(owner)) {
     if (std::optional<BlockArgument> arg =
             branch.getSuccessorBlockArgument(operandNumber))
-      join(*arg, targets);
+      if (isPointer(*arg))
+        fn(*arg);
     return;
   }
   if (auto terminator = dyn_cast<RegionBranchTerminatorOpInterface>(owner)) {
-    auto parent = dyn_cast<RegionBranchOpInterface>(owner->getParentOp());
-    if (parent) {
+    if (auto parent = dyn_cast<RegionBranchOpInterface>(owner->getParentOp())) {
       SmallVector<RegionSuccessor> successors;
       parent.getSuccessorRegions(RegionBranchPoint(terminator), successors);
       for (RegionSuccessor &successor : successors)
-        joinForwarded(terminator.getSuccessorOperands(successor),
-                      successor.getSuccessorInputs(), operandNumber, targets);
+        forwarded(terminator.getSuccessorOperands(successor),
+                  successor.getSuccessorInputs());
       return;
     }
   }
@@ -349,8 +352,8 @@ void PointsToAnalysis::visitUse(OpOperand &use) {
     SmallVector<RegionSuccessor> successors;
     regionBranch.getSuccessorRegions(RegionBranchPoint::parent(), successors);
     for (RegionSuccessor &successor : successors)
-      joinForwarded(regionBranch.getEntrySuccessorOperands(successor),
-                    successor.getSuccessorInputs(), operandNumber, targets);
+      forwarded(regionBranch.getEntrySuccessorOperands(successor),
+                successor.getSuccessorInputs());
     return;
   }
   if (owner->hasTrait<OpTrait::IsTerminator>()) {
@@ -359,29 +362,41 @@ void PointsToAnalysis::visitUse(OpOperand &use) {
     if (parent == funcOp || isa<FunctionOpInterface>(parent))
       return;
     // A terminator the analysis does not understand: the value may reach
-    // the parent's results and its regions' arguments.
-    if (owner->getNumSuccessors())
-      for (Block *successor : owner->getSuccessors())
-        for (BlockArgument arg : successor->getArguments())
-          join(arg, targets);
-    for (Value result : parent->getResults())
-      join(result, targets);
-    for (Region &region : parent->getRegions())
-      if (!region.empty())
-        for (BlockArgument arg : region.front().getArguments())
-          join(arg, targets);
+    // its successors' arguments, the parent's results and its regions'
+    // arguments.
+    for (Block *successor : owner->getSuccessors())
+      each(successor->getArguments());
+    each(parent->getResults());
+    regionArguments(parent);
     return;
   }
-  if (auto call = dyn_cast<CallOpInterface>(owner)) {
+  if (isa<CallOpInterface>(owner)) {
     // A callee that does not keep an operand does not return it either.
-    if (auto noCapture = owner->getAttrOfType<DenseI64ArrayAttr>(
-            BufferLiveness::kNoCaptureAttr))
-      if (llvm::is_contained(noCapture.asArrayRef(), int64_t(operandNumber)))
-        return;
-    for (Value result : owner->getResults())
-      join(result, targets);
+    if (!BufferLiveness::isNoCaptureUse(use))
+      each(owner->getResults());
     return;
   }
+  // A memref loaded from memory is whatever was stored there (unknown
+  // memory), never the memref it is loaded from.
+  if (isa<memref::LoadOp>(owner))
+    return;
+  if (isa<arith::SelectOp>(owner)) {
+    if (operandNumber != 0)
+      each(owner->getResults());
+    return;
+  }
+  // A planned buffer (its bytes of the slab), a view of its source, and
+  // any other op: its pointer results and region arguments may be the value.
+  each(owner->getResults());
+  regionArguments(owner);
+}
+
+PointsToAnalysis::TargetList
+PointsToAnalysis::transfer(OpOperand &use, Value to,
+                           ArrayRef<PointsToTarget> targets) const {
+  Operation *owner = use.getOwner();
+  if (to.getDefiningOp() != owner)
+    return TargetList(targets.begin(), targets.end());
   if (auto planned = dyn_cast<AllocTensorOp>(owner)) {
     // A planned buffer: its bytes of the slab.
     std::optional<int64_t> offset = planned.getOffset();
@@ -405,33 +420,20 @@ void PointsToAnalysis::visitUse(OpOperand &use) {
       }
       out.push_back(next);
     }
-    join(planned.getResult(), out);
-    return;
+    return out;
   }
-  if (auto view = dyn_cast<ViewLikeOpInterface>(owner)) {
-    if (view.getViewSource() == value) {
-      for (Value result : owner->getResults())
-        if (isPointer(result))
-          join(result, transferView(owner, result, targets));
-      return;
-    }
-  }
-  // A memref loaded from memory is whatever was stored there: unknown
-  // memory (seeded), never the memref it is loaded from.
-  if (isa<memref::LoadOp>(owner))
-    return;
-  if (auto select = dyn_cast<arith::SelectOp>(owner)) {
-    if (operandNumber != 0)
-      join(select.getResult(), targets);
-    return;
-  }
-  // Any other op: its pointer results and region arguments may be the value.
-  for (Value result : owner->getResults())
-    join(result, targets);
-  for (Region &region : owner->getRegions())
-    if (!region.empty())
-      for (BlockArgument arg : region.front().getArguments())
-        join(arg, targets);
+  if (auto view = dyn_cast<ViewLikeOpInterface>(owner))
+    if (view.getViewSource() == use.get())
+      return transferView(owner, to, targets);
+  return TargetList(targets.begin(), targets.end());
+}
+
+void PointsToAnalysis::visitUse(OpOperand &use) {
+  TargetList targets(getTargets(use.get()));
+  if (BufferLiveness::getHiddenAccessReason(use, funcOp))
+    markEscaped(targets);
+  forEachPointerFlow(use, funcOp,
+                     [&](Value to) { join(to, transfer(use, to, targets)); });
 }
 
 void PointsToAnalysis::propagate() {

@@ -89,7 +89,7 @@ func.func @scf_for(%arg0: memref<4xf32>, %n: index) {
 // body and yielded to the next iteration cannot have one slot.
 // CHECK-LABEL: func @scf_for_iter_args
 // CHECK: memref.alloc() {mplan.live = array<i64: 1, 9>}
-// CHECK: memref.alloc() {mplan.unmanaged = "yielded out of the region it is allocated in"}
+// CHECK: memref.alloc() {mplan.unmanaged = "carried across loop iterations"}
 func.func @scf_for_iter_args(%arg0: memref<4xf32>, %n: index) {
   %a = memref.alloc() : memref<4xf32>
   memref.copy %arg0, %a : memref<4xf32> to memref<4xf32>

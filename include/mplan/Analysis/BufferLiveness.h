@@ -189,6 +189,9 @@ public:
   /// callee does not capture (see getArgumentCaptureReason): a buffer passed
   /// there is used by the call and free again when it returns.
   static constexpr llvm::StringLiteral kNoCaptureAttr = "mplan.nocapture";
+  /// True if `use` is an operand of a call that lists it in kNoCaptureAttr:
+  /// the callee neither keeps it nor returns it.
+  static bool isNoCaptureUse(OpOperand &use);
 
   //===--------------------------------------------------------------------===//
   // In-place updates (call them while rewriting; each is local)

@@ -63,6 +63,7 @@
 #include "mlir/Pass/AnalysisManager.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallVector.h"
 
 #include <limits>
@@ -106,6 +107,24 @@ struct PointsToTarget {
            (!exact || (begin == other.begin && end == other.end));
   }
 };
+
+/// The flow step of the analysis, the one statement in mplan of how a
+/// pointer (a memref or an `!mplan.slab`) value propagates: calls `fn` on
+/// every pointer value that `use`'s owner may make point where the value of
+/// `use` points (the transfer of the file comment, without the byte
+/// ranges): the successor argument a branch forwards it to, the successor
+/// inputs a region branch or region terminator forwards it to, every
+/// successor argument, result and region argument of the parent of a
+/// terminator that says nothing (nothing for a function's return), the
+/// results of a call that may keep it (not listed in `mplan.nocapture`),
+/// nothing for a `memref.load` or the condition of an `arith.select`, and
+/// every result and entry-block region argument of any other op (views,
+/// casts, selects, planned buffers, unknown ops). `funcOp` is the function
+/// whose return ends the flow. Each value may be given more than once.
+/// The points-to analysis propagates its targets along these edges;
+/// BufferLiveness's alias sets are their forward closure from a buffer.
+void forEachPointerFlow(OpOperand &use, Operation *funcOp,
+                        function_ref<void(Value)> fn);
 
 class PointsToAnalysis {
 public:
@@ -183,12 +202,12 @@ private:
   void joinOne(TargetList &list, const PointsToTarget &target, bool &changed);
   /// Seeds the sources of `op` (allocations, globals, unknown results).
   void seed(Operation *op);
-  /// Joins `targets` into the input of `inputs` that operand
-  /// `operandNumber` is forwarded to, if it is one of `forwarded`.
-  void joinForwarded(OperandRange forwarded, ValueRange inputs,
-                     unsigned operandNumber, ArrayRef<PointsToTarget> targets);
   /// Re-evaluates what `use`'s owner makes of a change of `use`'s value.
   void visitUse(OpOperand &use);
+  /// The targets `to` gets from `targets`, the targets of `use`'s value,
+  /// along the flow edge forEachPointerFlow gives from `use` to `to`.
+  TargetList transfer(OpOperand &use, Value to,
+                      ArrayRef<PointsToTarget> targets) const;
   /// The targets of view-like result `result` from its source's `targets`.
   TargetList transferView(Operation *op, Value result,
                           ArrayRef<PointsToTarget> targets) const;
