@@ -340,3 +340,49 @@ func.func @async(%arg0: memref<4xf32>) {
   async.await %t : !async.token
   return
 }
+
+// -----
+
+// Aliases are the values the points-to analysis's flow edges reach: an
+// iter arg, a loop result or an scf.if result aliases only what is forwarded
+// at its position (the buffer passed at position 0 is not live while result
+// 1 is used), and a memref loaded from a memref of memrefs is not an alias
+// of it (it points to whatever was stored there).
+// CHECK-LABEL: func @flow_positions
+// CHECK: memref.alloc() {mplan.live = array<i64: 1, 7>}
+// CHECK: memref.alloc() {mplan.live = array<i64: 8, 10>}
+// CHECK: memref.alloc() {mplan.live = array<i64: 11, 13>} : memref<memref<4xf32>>
+// CHECK: memref.alloc() {mplan.live = array<i64: 14, 16>}
+// CHECK: memref.alloc() {mplan.live = array<i64: 17, 21>}
+// CHECK: memref.alloc() {mplan.live = array<i64: 22, 24>}
+func.func @flow_positions(%arg0: memref<4xf32>, %n: index, %c: i1) {
+  %a = memref.alloc() : memref<4xf32>
+  memref.copy %arg0, %a : memref<4xf32> to memref<4xf32>
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %r:2 = scf.for %i = %c0 to %n step %c1 iter_args(%x = %a, %y = %arg0)
+      -> (memref<4xf32>, memref<4xf32>) {
+    memref.copy %x, %y : memref<4xf32> to memref<4xf32>
+    scf.yield %x, %y : memref<4xf32>, memref<4xf32>
+  }
+  %b = memref.alloc() : memref<4xf32>
+  memref.copy %r#1, %b : memref<4xf32> to memref<4xf32>
+  memref.copy %b, %arg0 : memref<4xf32> to memref<4xf32>
+  %mm = memref.alloc() : memref<memref<4xf32>>
+  memref.store %arg0, %mm[] : memref<memref<4xf32>>
+  %m = memref.load %mm[] : memref<memref<4xf32>>
+  %d = memref.alloc() : memref<4xf32>
+  memref.copy %m, %d : memref<4xf32> to memref<4xf32>
+  memref.copy %d, %arg0 : memref<4xf32> to memref<4xf32>
+  %e = memref.alloc() : memref<4xf32>
+  memref.copy %arg0, %e : memref<4xf32> to memref<4xf32>
+  %s:2 = scf.if %c -> (memref<4xf32>, memref<4xf32>) {
+    scf.yield %e, %arg0 : memref<4xf32>, memref<4xf32>
+  } else {
+    scf.yield %e, %arg0 : memref<4xf32>, memref<4xf32>
+  }
+  %f = memref.alloc() : memref<4xf32>
+  memref.copy %s#1, %f : memref<4xf32> to memref<4xf32>
+  memref.copy %f, %arg0 : memref<4xf32> to memref<4xf32>
+  return
+}

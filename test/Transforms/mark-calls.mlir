@@ -139,3 +139,37 @@ func.func @caller_box(%box: memref<1xmemref<16xf32>>) {
   call @boxes(%a, %box) : (memref<16xf32>, memref<1xmemref<16xf32>>) -> ()
   return
 }
+
+// -----
+
+// An argument's aliases are the values the points-to analysis's flow edges
+// reach from it: a memref of memrefs the callee only loads from is not
+// captured by a call on what it loads, and an argument yielded at a position
+// whose result the callee does not keep is not captured by a call on the
+// result at another position.
+
+// CHECK-LABEL: func.func @caller_flow
+// CHECK: call @reads_table(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) {mplan.nocapture = array<i64: 0, 1>}
+// PLAN-LABEL: func.func @caller_flow
+// PLAN: mplan.alloc_tensor id(0)
+// PLAN: memref.alloc() {mplan.unplanned = "passed to a call to reads_table"}
+func.func private @keep(memref<4xf32>)
+func.func @reads_table(%t: memref<memref<4xf32>>, %u: memref<4xf32>,
+                       %v: memref<4xf32>, %c: i1) {
+  %m = memref.load %t[] : memref<memref<4xf32>>
+  call @keep(%m) : (memref<4xf32>) -> ()
+  %r:2 = scf.if %c -> (memref<4xf32>, memref<4xf32>) {
+    scf.yield %u, %v : memref<4xf32>, memref<4xf32>
+  } else {
+    scf.yield %u, %v : memref<4xf32>, memref<4xf32>
+  }
+  call @keep(%r#1) : (memref<4xf32>) -> ()
+  return
+}
+func.func @caller_flow(%t: memref<memref<4xf32>>, %c: i1) {
+  %a = memref.alloc() : memref<4xf32>
+  %b = memref.alloc() : memref<4xf32>
+  call @reads_table(%t, %a, %b, %c)
+      : (memref<memref<4xf32>>, memref<4xf32>, memref<4xf32>, i1) -> ()
+  return
+}
