@@ -12,9 +12,12 @@
 //
 // Roots. A root is a `memref.alloc`, `mplan.alloc_tensor` or
 // `mplan.alloc_dynamic` result of the function. Its aliases are every memref
-// value that may designate the same bytes: results of view-like ops and
-// casts, `arith.select`, results and block arguments of region ops it flows
-// into, successor block arguments. Results of ops that allocate
+// value that may designate the same bytes: the forward closure of the root
+// along the flow edges of the points-to analysis (forEachPointerFlow in
+// PointsTo.h, the one statement of how memref values propagate: views and
+// casts, `arith.select`, region branch and branch operands into exactly the
+// successor inputs they are forwarded to, calls that may keep it, unknown
+// ops' results and region arguments). Results of ops that allocate
 // (bufferization.clone, memref.alloc, ...) are new buffers, not aliases.
 //
 // Live ranges. Let R be the region holding the root's definition and use(x)
@@ -147,7 +150,8 @@ public:
   /// Why the function may keep, free or hand on the memref argument `arg`
   /// past its return (through a return, a store, a call, a deallocation,
   /// ...), or std::nullopt if it only reads and writes it while it runs.
-  /// Needs no analysis of the function (no instance).
+  /// Follows the same flow edges as the aliases of a root; needs no
+  /// analysis of the function (no instance).
   static std::optional<std::string> getArgumentCaptureReason(BlockArgument arg);
 
   /// Why `use` lets the bytes of the buffer it uses be read, written, kept or
@@ -198,8 +202,8 @@ public:
   //===--------------------------------------------------------------------===//
 
   /// `op` (and the ops nested in it) was just inserted: numbers it like its
-  /// next numbered sibling, adds its memref results that alias a memref
-  /// operand (views, casts) to the operand's roots and extends those roots'
+  /// next numbered sibling, adds what the flow edges from its operands reach
+  /// (its views, casts, ...) to the operands' roots and extends those roots'
   /// ranges by the op. An op with an allocating result becomes a new root if
   /// it is a memref.alloc or mplan.alloc_tensor.
   void notifyOpInserted(Operation *op);

@@ -22,7 +22,9 @@
 // from that pointer, so an exact range is computed from `base` and the
 // result's own layout, never inherited from the source's range.
 //
-// Transfer. Interfaces first, a conservative default for the rest:
+// Transfer. Along the flow edges of forEachPointerFlow (below), which
+// BufferLiveness follows too for a buffer's aliases. Interfaces first, a
+// conservative default for the rest:
 //  * ViewLikeOpInterface results point where their source does (re-ranged as
 //    above); `memref.extract_strided_metadata`'s base buffer keeps the base
 //    and spans the whole place;
