@@ -330,33 +330,41 @@ void mlir::mplan::forEachPointerFlow(OpOperand &use, Operation *funcOp,
       if (!region.empty())
         each(region.front().getArguments());
   };
-  // Control flow: forwarded operands flow into successor arguments/results.
-  if (auto branch = dyn_cast<BranchOpInterface>(owner)) {
-    if (std::optional<BlockArgument> arg =
-            branch.getSuccessorBlockArgument(operandNumber))
-      if (isPointer(*arg))
-        fn(*arg);
-    return;
-  }
-  if (auto terminator = dyn_cast<RegionBranchTerminatorOpInterface>(owner)) {
-    if (auto parent = dyn_cast<RegionBranchOpInterface>(owner->getParentOp())) {
-      SmallVector<RegionSuccessor> successors;
-      parent.getSuccessorRegions(RegionBranchPoint(terminator), successors);
-      for (RegionSuccessor &successor : successors)
-        forwarded(terminator.getSuccessorOperands(successor),
-                  successor.getSuccessorInputs());
-      return;
-    }
-  }
-  if (auto regionBranch = dyn_cast<RegionBranchOpInterface>(owner)) {
+  // Region ops that say how operands reach their regions and results.
+  auto regionBranchEntry = [&] {
+    auto regionBranch = dyn_cast<RegionBranchOpInterface>(owner);
+    if (!regionBranch)
+      return false;
     SmallVector<RegionSuccessor> successors;
     regionBranch.getSuccessorRegions(RegionBranchPoint::parent(), successors);
     for (RegionSuccessor &successor : successors)
       forwarded(regionBranch.getEntrySuccessorOperands(successor),
                 successor.getSuccessorInputs());
-    return;
-  }
+    return true;
+  };
+  // Control flow: forwarded operands flow into successor arguments/results.
+  // (The interfaces are asked only of the ops that can have them: a branch
+  // or a region terminator is a terminator, a region branch op has regions.)
   if (owner->hasTrait<OpTrait::IsTerminator>()) {
+    if (auto branch = dyn_cast<BranchOpInterface>(owner)) {
+      if (std::optional<BlockArgument> arg =
+              branch.getSuccessorBlockArgument(operandNumber))
+        if (isPointer(*arg))
+          fn(*arg);
+      return;
+    }
+    if (auto terminator = dyn_cast<RegionBranchTerminatorOpInterface>(owner))
+      if (auto parent =
+              dyn_cast<RegionBranchOpInterface>(owner->getParentOp())) {
+        SmallVector<RegionSuccessor> successors;
+        parent.getSuccessorRegions(RegionBranchPoint(terminator), successors);
+        for (RegionSuccessor &successor : successors)
+          forwarded(terminator.getSuccessorOperands(successor),
+                    successor.getSuccessorInputs());
+        return;
+      }
+    if (owner->getNumRegions() && regionBranchEntry())
+      return;
     Operation *parent = owner->getParentOp();
     // A function's return hands the value to the caller.
     if (parent == funcOp || isa<FunctionOpInterface>(parent))
@@ -368,6 +376,14 @@ void mlir::mplan::forEachPointerFlow(OpOperand &use, Operation *funcOp,
       each(successor->getArguments());
     each(parent->getResults());
     regionArguments(parent);
+    return;
+  }
+  if (owner->getNumRegions() && regionBranchEntry())
+    return;
+  // Without results, only region arguments can take the value (an op that
+  // only reads or writes it, a call without results).
+  if (owner->getNumResults() == 0) {
+    regionArguments(owner);
     return;
   }
   if (isa<CallOpInterface>(owner)) {
