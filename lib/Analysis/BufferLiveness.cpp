@@ -51,9 +51,7 @@ static bool hasEffectOn(Operation *op, Value value) {
   });
 }
 
-/// True if `value` is a fresh allocation made by its defining op (a new
-/// buffer, not an alias of the op's operands).
-static bool isAllocatedResult(Value value) {
+bool BufferLiveness::isAllocatedResult(Value value) {
   auto result = dyn_cast<OpResult>(value);
   return result &&
          hasEffectOn<MemoryEffects::Allocate>(result.getOwner(), value);
@@ -219,7 +217,7 @@ void BufferLiveness::numberOp(Operation *op, int64_t index) {
 static void forEachAliasFlow(OpOperand &use, Operation *funcOp,
                              function_ref<void(Value)> fn) {
   forEachPointerFlow(use, funcOp, [&](Value flow) {
-    if (isMemRef(flow) && !isAllocatedResult(flow))
+    if (isMemRef(flow) && !BufferLiveness::isAllocatedResult(flow))
       fn(flow);
   });
 }

@@ -10,6 +10,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/Pass/Pass.h"
 #include "mlir/Pass/PassRegistry.h"
+#include "llvm/ADT/SmallPtrSet.h"
 
 using namespace mlir;
 using namespace mlir::mplan;
@@ -267,6 +268,58 @@ struct TestPointsToPass
   }
 };
 
+/// Checks that the liveness's aliases and the points-to analysis tell one
+/// story (both follow forEachPointerFlow): every alias of a root that is a
+/// place points into that place, and the aliases are closed under the flow
+/// edges except into results their op allocates (a new buffer). Emits an
+/// error at the first value that breaks this.
+struct TestAliasesAgreePass
+    : public PassWrapper<TestAliasesAgreePass, OperationPass<func::FuncOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(TestAliasesAgreePass)
+  StringRef getArgument() const final { return "test-mplan-aliases-agree"; }
+  StringRef getDescription() const final {
+    return "Check BufferLiveness's aliases against the points-to analysis";
+  }
+  void runOnOperation() override {
+    func::FuncOp func = getOperation();
+    if (func.isExternal())
+      return;
+    BufferLiveness liveness(func);
+    PointsToAnalysis pointsTo(func);
+    for (Value root : liveness.getRoots()) {
+      std::optional<unsigned> place = pointsTo.lookupPlace(root);
+      if (!place)
+        continue;
+      ArrayRef<Value> aliases = liveness.getAliases(root);
+      llvm::SmallPtrSet<Value, 16> aliasSet(aliases.begin(), aliases.end());
+      for (Value alias : aliases) {
+        if (!pointsTo.mayPointInto(alias, *place)) {
+          emitError(alias.getLoc())
+              << "an alias of a buffer that the points-to analysis does not "
+                 "let point into it";
+          return signalPassFailure();
+        }
+        for (OpOperand &use : alias.getUses()) {
+          Value missing;
+          forEachPointerFlow(use, func, [&](Value flow) {
+            if (!missing && isa<BaseMemRefType>(flow.getType()) &&
+                !aliasSet.contains(flow) &&
+                !BufferLiveness::isAllocatedResult(flow))
+              missing = flow;
+          });
+          if (missing) {
+            emitError(missing.getLoc())
+                << "a value the flow edges reach from an alias of a buffer "
+                   "that is not one of its aliases";
+            return signalPassFailure();
+          }
+        }
+      }
+    }
+    markAllAnalysesPreserved();
+  }
+};
+
 } // namespace
 
 namespace mlir {
@@ -277,6 +330,7 @@ void registerTestPasses() {
   PassRegistration<TestSinkOpsPass>();
   PassRegistration<TestBufferLivenessUpdatesPass>();
   PassRegistration<TestRewritesKeepLivenessPass>();
+  PassRegistration<TestAliasesAgreePass>();
 }
 } // namespace mplan
 } // namespace mlir

@@ -131,6 +131,11 @@ public:
   /// a non-root value, appends the value and its forward alias closure.
   void getAliases(Value buffer, SmallVectorImpl<Value> &aliases) const;
 
+  /// True if `value` is a fresh allocation made by its defining op (an
+  /// `Allocate` effect on it): a new buffer, never an alias of the op's
+  /// operands.
+  static bool isAllocatedResult(Value value);
+
   /// True if `use` only deallocates (memref.dealloc, a bufferization.dealloc
   /// memref operand, or an extract_strided_metadata feeding only those).
   static bool isDeallocUse(OpOperand &use);
