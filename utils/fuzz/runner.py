@@ -81,8 +81,9 @@ import sys
 import time
 
 from . import batch
+from . import capacity
 from . import kinds as kindreg
-from .builder import GPU_WG
+from .builder import GPU_WG, MemrefProgram
 from .kind import Cfg, TextProgram, random_cfgs, seq_opts
 from .paths import ROOT, mp
 
@@ -204,6 +205,10 @@ class Result:
         self.generator = None               # upstream rejected the program: a generator bug
         self.runs = 0
         self.batch = 0                      # the number of programs of a batch (0: one program)
+        # Capacity runs (capacity.py): splits recorded in the planned IR, the uncapped bound B
+        # and the op floor (None: none found).
+        self.splits = {"remat": 0, "offload": 0}
+        self.cap_bound, self.cap_floor = None, None
 
     @property
     def outcome(self):
@@ -329,8 +334,13 @@ def run_tensor(seed, args, src, res, kind):
     base = norm(base)
     if lost_program(base, res) or reads_uninitialised(run, ll, base, res):
         return
-    kind.plan(Context(seed, kind.name, args, res, None, f"{opt} {src} {mp.BUFFERIZE} | {args.mplan_opt}",
-                      base, run))
+    plan_runs(kind, args)(Context(seed, kind.name, args, res, None,
+                                  f"{opt} {src} {mp.BUFFERIZE} | {args.mplan_opt}", base, run))
+
+
+def plan_runs(kind, args):
+    """The planned runs of a program: its kind's, or with --capacity the capacity runs."""
+    return capacity.capacity_runs if getattr(args, "capacity", False) else kind.plan
 
 
 def plan_cmd(c, ctx, extra=""):
@@ -432,7 +442,8 @@ def planned_memref(c, ctx):
                                      re.sub(r"function '\w+'", "function F", msg)))
             return report
         if st == "ok" and c.expect == "reject":
-            res.fails.append((what, f"capacity {c.capacity} below the reference lower bound planned"))
+            why = getattr(c, "reject_why", "below the reference lower bound")
+            res.fails.append((what, f"capacity {c.capacity} {why} planned"))
             return report
     if st == "rejected":
         res.rejects.append((what, msg))
@@ -442,9 +453,12 @@ def planned_memref(c, ctx):
         return report
     if c.seq_inplace:
         res.seq_inplace = True
+    if c.capacity is not None:
+        capacity.count_splits(res, mid)
     check_report(c, report, res, what)
     if res.unplanned and not c.mid:
-        kept = len(re.findall(r"memref\.alloca?\(\)[^\n]*mplan\.unplanned", mid))
+        # (the unit attribute: a buffer mplan leaves unplanned gets `mplan.unplanned = "why"`)
+        kept = len(re.findall(r"memref\.alloca?\(\)[^\n]*mplan\.unplanned(?!\s*=)", mid))
         if kept != res.unplanned:
             res.fails.append((what, f"{res.unplanned} mplan.unplanned allocations in the source, "
                                     f"{kept} in the planned memref IR"))
@@ -556,8 +570,8 @@ def run_memref(seed, args, src, res, prog, kind):
                               f"rc {rc}: {(err.strip().splitlines() or [''])[-1][:300]}"))
         elif norm(out) != base:
             res.fails.append(("baseline +observer", "output differs from baseline"))
-    kind.plan(Context(seed, kind.name, args, res, prog, f"{mpo} {src}", base, run, needs, env, libs,
-                      pre_lower, post_lower))
+    plan_runs(kind, args)(Context(seed, kind.name, args, res, prog, f"{mpo} {src}", base, run, needs,
+                                  env, libs, pre_lower, post_lower))
 
 
 def run_seed(seed, args, kind_name="tensor", prog=None):
@@ -703,6 +717,9 @@ def main():
                     help="observe only the runs a kind asks to (default: every planned run)")
     ap.add_argument("--batch", type=int, default=BATCH,
                     help=f"run up to K programs of one kind in one module (default {BATCH}; 1: each alone)")
+    ap.add_argument("--capacity", action="store_true",
+                    help="capacity mode (issue 33): every program gets the capacity runs of "
+                    "utils/fuzz/capacity.py instead of its kind's runs, each program alone")
     ap.add_argument("--list-kinds", action="store_true", help="print every kind's summary and exit")
     ap.add_argument("--quiet", action="store_true", help="print failing seeds and the summary only")
     a = ap.parse_args()
@@ -717,6 +734,9 @@ def main():
     which = (f" --build {a.build}" if a.build else
              "" if a.mplan_opt == os.path.join(ROOT, "build", "bin", "mplan-opt") else f" --mplan-opt {a.mplan_opt}")
     kinds = parse_kinds(a.kinds)
+    if a.capacity:
+        a.batch = 1     # a program's capacities come from its own report
+        MemrefProgram.main_unplanned = True
     if a.gen is not None:
         sys.stdout.write(generate(a.gen, kind_of(a.gen, kinds)))
         return 0
@@ -733,8 +753,15 @@ def main():
     rejects = {}          # rejection signature -> [count, first seed, kind, message]
     expected = {}         # expected error signature -> [count, first seed, kind, message]
     nbatched = {}         # kind -> programs run in a batch
+    caps = {"programs": 0, "remat": 0, "offload": 0, "with_remat": 0, "with_offload": 0}
+
     def record(res):
         nonlocal nrun, nruns
+        if res.cap_bound:
+            caps["programs"] += 1
+            for k in ("remat", "offload"):
+                caps[k] += res.splits[k]
+                caps[f"with_{k}"] += res.splits[k] > 0
         s, kind = res.seed, res.kind
         nrun += 1
         nruns += res.runs
@@ -813,6 +840,12 @@ def main():
                   f" {nbatched.get(k, 0):>11}")
     print("(seq+inplace: seeds with a run planned with sequence=greedy|best|exact and inplace=true;\n"
           " batched: seeds whose program passed in a batch, not run alone)")
+    if caps["programs"]:
+        n = caps["programs"]
+        print(f"capacity runs: {n} programs with a capacity to meet; splits in the planned IR: "
+              f"remat {caps['remat']}, offload {caps['offload']} ({100 * caps['remat'] / n:.0f} and "
+              f"{100 * caps['offload'] / n:.0f} per 100 programs); programs with a remat "
+              f"{caps['with_remat']}, with an offload {caps['with_offload']}")
     if sigs:
         print("failure signatures (count, first seed, kind, run):")
         for sg, (n, s, k, what, msg) in sorted(sigs.items(), key=lambda x: -x[1][0]):
