@@ -328,3 +328,158 @@ def test_bounds_passes_sizes_within_the_stated_bounds():
         for ci, k, v in re.findall(r"%v(\d+)_(\d+) = arith\.constant (\d+) : index", text):
             ub = bounds[int(k)]
             assert ub is None or int(v) <= ub, (seed, ci, k, v, ub)
+
+
+# ---- capacity runs (utils/fuzz/capacity.py, kind budget, --capacity; issue 33) -------------
+
+from fuzz import capacity  # noqa: E402
+
+
+def fake_capacity_sh(bound=1000, floor=500, other_error=False):
+    """A stand-in for runner.sh: planning without a capacity reports an arena of `bound`
+    bytes; a capacity below `floor` is the planner's capacity error with the op floor's note
+    (other_error: any capacity gets an error that is not the capacity's); a capacity at or
+    above it plans (arena = the capacity) with one rematerialization and one offload recorded
+    in the planned IR; every execution prints the reference's output."""
+    log = []
+
+    def sh(cmd, inp=None, timeout=120, env=None):
+        log.append(cmd)
+        if "mplan-plan-pipeline" in cmd:
+            src = re.search(r"(\S+seed-\d+\.mlir)", cmd).group(1)
+            cap = re.search(r"capacity=default:(\d+)", cmd)
+            cap = int(cap.group(1)) if cap else None
+            if cap is not None and other_error:
+                return 1, "", f"{src}:3:1: error: 'mplan.alloc_tensor' op something else\n"
+            if cap is not None and cap < floor:
+                return 1, "", (f"{src}:3:1: error: memory space 'default' of function 'f0' needs "
+                               f"{floor} bytes (strategy best), above its capacity of {cap} bytes; "
+                               f"the max-live lower bound is {floor} bytes\n"
+                               f"{src}:9:3: note: the op floor is {floor} bytes: this op touches "
+                               "that many bytes\n")
+            rep = re.search(r"report=(\S+?)[\s\"]", cmd).group(1)
+            arena = bound if cap is None else min(cap, bound)
+            opted = open(src).read().count("{mplan.unplanned}")     # @main's, kept
+            with open(rep, "w") as f:
+                json.dump({"functions": [{"name": "f0", "arena_bytes": arena,
+                                          "lower_bound_bytes": arena},
+                                         {"name": "main", "arena_bytes": 0, "unmanaged": [
+                                             {"loc": "", "reason": "opted out (mplan.unplanned)"}
+                                         ] * opted}]}, f)
+            splits = ' attributes {mplan.splits = [{kind = "remat"}, {kind = "offload"}]}'
+            return 0, "MID" + (splits if cap is not None else "") + "\n" + (
+                "%a = memref.alloc() {mplan.unplanned} : memref<4xf32>\n" * opted), ""
+        if "--mplan-to-llvm" in cmd:
+            return 0, "LL", ""
+        if "mlir-runner" in cmd:
+            return 0, "same\n", ("mplan-rt: planned buffers 2, errors 0\n"
+                                 if "libmplan_runtime" in cmd else "")
+        return 0, "", ""
+    return sh, log
+
+
+def _capacities(log):
+    return [int(c) for cmd in log if "mplan-plan-pipeline" in cmd
+            for c in re.findall(r"capacity=default:(\d+)", cmd)]
+
+
+def test_capacity_runs_plan_below_the_uncapped_arena_with_the_levers(tmp_path, monkeypatch):
+    """Kind budget: a probe without a capacity (B = 1000), one at capacity 1 (the op floor,
+    500, from its note), then RUNS runs with capacities between the floor and B, or below the
+    floor (a capacity error, expected), each with its own arena kind; the splits of the
+    planned IR are counted."""
+    below = levers = 0
+    for seed in range(12):
+        sh, log = fake_capacity_sh()
+        monkeypatch.setattr(runner, "sh", sh)
+        res = runner.run_seed(seed, FakeArgs(tmp_path), "budget")
+        assert res.outcome == "ok", res.fails
+        caps = _capacities(log)
+        assert caps[0] == 1, caps      # the floor's probe comes first
+        runs = caps[1:]
+        assert len(runs) == capacity.RUNS and all(250 <= c <= 1000 for c in runs), runs
+        assert len(res.expected) == sum(c < 500 for c in runs)
+        assert res.splits == {"remat": sum(c >= 500 for c in runs),
+                              "offload": sum(c >= 500 for c in runs)}
+        assert (res.cap_bound, res.cap_floor) == (1000, 500)
+        plans = [c for c in log if "capacity=default:" in c and "capacity=default:1\"" not in c
+                 and "capacity=default:1 " not in c]
+        arenas = [re.search(r"arena=(\S+?)\"", c).group(1) for c in plans]
+        assert len(set(arenas)) == len(arenas), arenas
+        below += any(c < 500 for c in runs)
+        levers += sum("offload=default:1" in c or "remat=false" in c for c in plans)
+    assert below and levers
+
+
+def test_a_capacity_run_that_fails_for_another_reason_is_a_failure(tmp_path, monkeypatch):
+    sh, _ = fake_capacity_sh(other_error=True)
+    monkeypatch.setattr(runner, "sh", sh)
+    res = runner.run_seed(0, FakeArgs(tmp_path), "budget")
+    assert res.outcome == "fail"
+    assert all("rejected for another reason" in m or "plan/convert" in m for _, m in res.fails)
+
+
+def test_a_capacity_below_the_floor_that_plans_is_a_failure(tmp_path, monkeypatch):
+    """The floor's probe says 500, the planner then plans every capacity (floor 0 in the
+    fake): a run below 500 must have been an error."""
+    def floor_lies(sh):
+        def sh2(cmd, inp=None, timeout=120, env=None):
+            if "capacity=default:1\"" in cmd or "capacity=default:1 " in cmd:
+                return 1, "", (re.search(r"(\S+seed-\d+\.mlir)", cmd).group(1) +
+                               ":3:1: error: memory space 'default' of function 'f0' needs 500 "
+                               "bytes, above its capacity of 1 bytes\nx: note: the op floor is "
+                               "500 bytes: y\n")
+            return sh(cmd, inp, timeout, env)
+        return sh2
+    failed = False
+    for seed in range(12):
+        sh, log = fake_capacity_sh(floor=0)
+        monkeypatch.setattr(runner, "sh", floor_lies(sh))
+        res = runner.run_seed(seed, FakeArgs(tmp_path), "budget")
+        if any(c < 500 for c in _capacities(log)[1:]):
+            assert any("below the op floor 500 planned" in m for _, m in res.fails), res.fails
+            failed = True
+    assert failed
+
+
+def test_capacity_mode_makes_mains_buffers_unplanned(monkeypatch):
+    """--capacity: @main's inputs and outputs are opted out (its call touches them all and
+    would set every capacity's floor); the opted-out count includes them."""
+    monkeypatch.setattr(runner.MemrefProgram, "main_unplanned", True)
+    prog = kinds.get("escape").program(0)
+    text = prog.text()
+    main = text[text.index("func.func @main"):]
+    n = len(prog.ins) + len(prog.outs)
+    assert len(re.findall(r"memref\.alloc\(\) \{mplan\.unplanned\}", main)) == n
+    assert prog.n_unplanned == n
+    assert "mplan.unplanned" in runner.generate(0, "budget")
+
+
+def test_budget_programs_get_rematerialized_and_offloaded(mplan_opt, tmp_path):
+    """The generator of kind budget makes both levers fire: planned at 70 % of its uncapped
+    arena with offload=default:1, seeds 0-9 record rematerializations and offloads."""
+    found = {"remat": 0, "offload": 0}
+    for seed in range(10):
+        src = tmp_path / f"b{seed}.mlir"
+        src.write_text(runner.generate(seed, "budget"))
+        rep = tmp_path / "r.json"
+        subprocess.run([str(mplan_opt), str(src), f"--mplan-plan-pipeline=report={rep}", "-o",
+                        "/dev/null"], check=True)
+        b = max(fn["arena_bytes"] for fn in json.loads(rep.read_text())["functions"])
+        p = subprocess.run([str(mplan_opt), str(src), "--mplan-plan-pipeline=capacity=default:"
+                            f"{b * 7 // 10} offload=default:1", "--mplan-verify-plan"],
+                           capture_output=True, text=True)
+        for k in capacity.SPLIT_RE.findall(p.stdout):
+            found[k] += 1
+    assert found["remat"] >= 1 and found["offload"] >= 1, found
+
+
+def test_capacity_mode_runs_a_handful_of_seeds(build, tmp_path):
+    """utils/fuzz_pipeline.py --capacity on a few programs of kind budget and tensor, for real:
+    no failure, and the summary counts the splits."""
+    p = subprocess.run([sys.executable, str(REPO / "utils" / "fuzz_pipeline.py"), "--capacity",
+                        "--kinds", "budget,tensor", "--seeds", "6,7", "--build", str(build),
+                        "--out", str(tmp_path), "--quiet"], capture_output=True, text=True)
+    assert p.returncode == 0, p.stdout + p.stderr
+    m = re.search(r"capacity runs: (\d+) programs .* remat (\d+), offload (\d+)", p.stdout)
+    assert m and int(m.group(1)) == 2 and int(m.group(2)) + int(m.group(3)) >= 1, p.stdout
