@@ -16,7 +16,8 @@ Per program (kind `budget` always; every kind with --capacity, instead of its ow
 Each run is runner.planned_memref's: --mplan-verify-plan, the lowering, the plain and observed
 executions against the reference; a capacity error (a located error that names the capacity
 and the default space) is an accepted outcome (counted as expected), any other error, a crash,
-an arena above C in the report, or a wrong output a failure. The splits the planned IR records
+an arena above C in the report, a wrong output, or planning that takes more than SLOW_CPU
+seconds of CPU and SLOW_FACTOR times the uncapped probe's a failure. The splits the planned IR records
 (mplan.splits, `kind = "remat"` / `kind = "offload"`) are counted per run (Result.splits)."""
 import math
 import os
@@ -35,6 +36,22 @@ FLOOR_RE = re.compile(r"the op floor is (\d+) bytes")
 SPLIT_RE = re.compile(r'kind = "(remat|offload)"')
 
 
+# A capacity run's plan + convert may take at most this many CPU seconds, or SLOW_FACTOR times
+# the uncapped probe's, whichever is more (the pass has a work budget; seed 95047 of kind
+# budget spent 10 s of CPU rematerializing two buffers in turn, thousands of times).
+SLOW_CPU = 5.0
+SLOW_FACTOR = 20
+
+
+def too_slow(res, cpu):
+    """Why a capacity run's planning took too long (cpu: its CPU seconds), or None."""
+    ref = res.cap_cpu or 0.0
+    if cpu > max(SLOW_CPU, SLOW_FACTOR * ref):
+        return (f"planning under the capacity took {cpu:.1f} s of CPU (without a capacity "
+                f"{ref:.2f} s)")
+    return None
+
+
 def count_splits(res, planned_ir):
     """Adds the splits recorded in planned_ir (mplan.splits) to res.splits."""
     for k in SPLIT_RE.findall(planned_ir):
@@ -47,7 +64,10 @@ def plan_only(ctx, c):
     from . import runner
     import json
     rep = os.path.join(ctx.args.out, f"seed-{ctx.res.seed}-probe.json")
+    cpu0 = runner.children_cpu()
     rc, _, err = runner.sh(runner.plan_cmd(c, ctx, f"report={rep}"))
+    if c.capacity is None:
+        ctx.res.cap_cpu = runner.children_cpu() - cpu0
     st, msg = runner.classify_compile(rc, err)
     report = None
     if os.path.exists(rep):

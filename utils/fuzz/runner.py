@@ -76,6 +76,7 @@ import json
 import os
 import random
 import re
+import resource
 import subprocess
 import sys
 import time
@@ -209,6 +210,7 @@ class Result:
         # and the op floor (None: none found).
         self.splits = {"remat": 0, "offload": 0}
         self.cap_bound, self.cap_floor = None, None
+        self.cap_cpu = None                 # CPU seconds of the uncapped probe's planning
 
     @property
     def outcome(self):
@@ -338,6 +340,12 @@ def run_tensor(seed, args, src, res, kind):
                                   f"{opt} {src} {mp.BUFFERIZE} | {args.mplan_opt}", base, run))
 
 
+def children_cpu():
+    """CPU seconds (user + system) of the finished child processes so far."""
+    ru = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return ru.ru_utime + ru.ru_stime
+
+
 def plan_runs(kind, args):
     """The planned runs of a program: its kind's, or with --capacity the capacity runs."""
     return capacity.capacity_runs if getattr(args, "capacity", False) else kind.plan
@@ -412,10 +420,16 @@ def planned_memref(c, ctx):
     rep = os.path.join(args.out, f"seed-{res.seed}-run{res.runs}.json")
     step1 = plan_cmd(c, ctx, f"report={rep}")
     try:
+        cpu0 = children_cpu()
         rc, mid, err = sh(step1)
+        cpu = children_cpu() - cpu0
     except subprocess.TimeoutExpired:
         res.fails.append((what, "plan/convert timed out"))
         return None
+    if c.capacity is not None:
+        slow = capacity.too_slow(res, cpu)
+        if slow:
+            res.fails.append((what, slow))
     st, msg = classify_compile(rc, err)
     report = None
     if os.path.exists(rep):
