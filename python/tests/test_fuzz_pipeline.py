@@ -483,3 +483,15 @@ def test_capacity_mode_runs_a_handful_of_seeds(build, tmp_path):
     assert p.returncode == 0, p.stdout + p.stderr
     m = re.search(r"capacity runs: (\d+) programs .* remat (\d+), offload (\d+)", p.stdout)
     assert m and int(m.group(1)) == 2 and int(m.group(2)) + int(m.group(3)) >= 1, p.stdout
+
+
+def test_a_capacity_run_that_plans_for_long_is_a_failure():
+    """Planning under a capacity may take SLOW_CPU seconds of CPU, or SLOW_FACTOR times the
+    uncapped plan's when that is more (budget seed 95047 took 10 s: thousands of
+    rematerializations of two buffers in turn)."""
+    res = runner.Result("budget")
+    res.cap_cpu = 0.05
+    assert capacity.too_slow(res, 4.9) is None
+    assert "took 9.3 s of CPU (without a capacity 0.05 s)" in capacity.too_slow(res, 9.3)
+    res.cap_cpu = 1.0
+    assert capacity.too_slow(res, 19.0) is None and capacity.too_slow(res, 21.0)

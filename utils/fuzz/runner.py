@@ -54,17 +54,26 @@ reproduces from (kind, seed) alone. Per kind:
   parallel: with programs of the same number of iterations (OMP_NUM_THREADS is that number and
     the callee's barrier waits for them all);
   alone: branchres, argslice, optout (issue-20 runs: the capacity and its expected rejection
-    come from the program's own reference report) and dynamic (arg-upper-bound= is drawn from
-    the program's own largest size; the report must list its returned buffers); they draw
-    their runs per seed.
+    come from the program's own reference report), dynamic (arg-upper-bound= is drawn from
+    the program's own largest size; the report must list its returned buffers) and budget
+    (capacity runs, below); they draw their runs per seed.
 Under arena=argument and shared-global a program's @main is a callee of the batch's @main, so
 its arena nests in that one's as a callee's does; nested capacities are checked only in
 capacity runs, which are of the kinds that run alone.
 
+Capacity runs (issue 33; capacity.py says what they are): the uncapped plan's arena B and the
+op floor, then runs with capacity=default:C for C between ~40 % of B and B, rematerialization
+on or off, offload=default:1 or not, every arena kind; a located capacity error is an accepted
+outcome, counted among the expected errors. Kind budget's programs get them; --capacity gives
+them to every program instead of its kind's runs, each program alone and with @main's
+inputs and outputs opted out (mplan.unplanned: @main's call touches them all, which would
+make every capacity below B unreachable). The summary counts the rematerializations and
+offloads the planned IR records (mplan.splits), per 100 programs.
+
 Usage:
   utils/fuzz_pipeline.py --seeds 0:300 [--kinds escape,realloc,...] [--build build]
                         [--out /tmp/mplan-fuzz] [--variants] [--time-budget SECONDS] [--quiet]
-                        [--opt-level 3] [--no-observer] [--batch 8]
+                        [--opt-level 3] [--no-observer] [--batch 8] [--capacity]
   utils/fuzz_pipeline.py --kinds escape --gen 17      # print the program of seed 17 only
   utils/fuzz_pipeline.py --list-kinds
 --build DIR takes mplan-opt from DIR/bin and the observer's runtime from DIR/lib (--mplan-opt
@@ -116,8 +125,9 @@ RUN_TIMEOUT = 30
 # --batch's default: programs a batch holds at most.
 BATCH = 8
 # The runs of a batched kind are drawn per group of this many seeds (Context.rng): a batch
-# holds programs of one group. BATCH x 19 kinds: with every kind, a group gives each kind one
-# batch.
+# holds programs of one group. BATCH x 19 kinds: with the kinds of issue 30, a group gives each
+# batched kind one batch (kept when kind budget, which runs alone, came: the runs of earlier
+# seeds stay what they were).
 CFG_GROUP = 152
 
 
