@@ -4,7 +4,9 @@ reference like any other planned run.
 
 Per program (kind `budget` always; every kind with --capacity, instead of its own runs):
   1. B: the program planned (plan only, default options) without a capacity: the largest
-     arena_bytes of its report's functions (the default space);
+     arena_bytes of its report's functions (the default space); planned again with
+     remat=false offload=default:1, the memref IR must be the same (without a capacity the
+     levers change nothing);
   2. F: the op floor, from the note of the error the program gets at capacity=default:1
      ("the op floor is N bytes"; none when that plan passes or names no floor);
   3. RUNS planned runs with capacity=default:C, C drawn between max(ceil(0.4 B), F) and B (one
@@ -60,12 +62,12 @@ def count_splits(res, planned_ir):
 
 def plan_only(ctx, c):
     """Plans (no lowering, no run) with c's options and a report: (status, message, stderr,
-    report or None). A crash or a broken error is a failure of the seed."""
+    report or None, the memref IR). A crash or a broken error is a failure of the seed."""
     from . import runner
     import json
     rep = os.path.join(ctx.args.out, f"seed-{ctx.res.seed}-probe.json")
     cpu0 = runner.children_cpu()
-    rc, _, err = runner.sh(runner.plan_cmd(c, ctx, f"report={rep}"))
+    rc, out, err = runner.sh(runner.plan_cmd(c, ctx, f"report={rep}"))
     if c.capacity is None:
         ctx.res.cap_cpu = runner.children_cpu() - cpu0
     st, msg = runner.classify_compile(rc, err)
@@ -79,21 +81,26 @@ def plan_only(ctx, c):
         os.remove(rep)
     if st == "fail":
         ctx.res.fails.append((f"probe {c}", f"plan/convert: {msg}"))
-    return st, msg, err, report
+    return st, msg, err, report, out
 
 
 def bounds(ctx):
     """(B, F): the uncapped default-space arena (largest over the functions) and the op floor
     (None if unknown); (0, None) when the program has nothing to cap or does not plan."""
-    st, msg, _, report = plan_only(ctx, Cfg("heap"))
+    st, msg, _, report, out = plan_only(ctx, Cfg("heap"))
     if st != "ok" or not report or not report.get("functions"):
         if st == "rejected":
             ctx.res.rejects.append(("probe heap", msg))
         return 0, None
+    # Without a capacity the levers change nothing (the brief's contract).
+    levers = Cfg("heap", "remat=false offload=default:1")
+    if plan_only(ctx, levers)[4] != out:
+        ctx.res.fails.append((f"probe {levers}", "without a capacity, remat=false "
+                              "offload=default:1 changes the planned memref IR"))
     b = max(fn.get("arena_bytes", 0) for fn in report["functions"])
     if b <= 1:
         return b, None
-    st, msg, err, _ = plan_only(ctx, Cfg("heap", capacity=1))
+    err = plan_only(ctx, Cfg("heap", capacity=1))[2]
     m = FLOOR_RE.search(err)
     return b, int(m.group(1)) if m else None
 
