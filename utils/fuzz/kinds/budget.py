@@ -95,7 +95,7 @@ class Program(MemrefProgram):
             """A long-lived buffer computed from the arguments (or from another long-lived
             buffer): (1-D value, buffer to dealloc, meta)."""
             how = r.choice(["ew", "ew", "iota", "copy", "matmul", "matmul", "derived", "inplace",
-                            "chain"])
+                            "chain", "global"])
             k = r.choice([16, 24, 32, 48, 64, 96])
             meta = {"args": set(), "views": []}
             if how == "matmul":
@@ -125,6 +125,15 @@ class Program(MemrefProgram):
                 f.dealloc(t)
                 return b, meta
             b = f.alloc(k, align=r.choice([None, None, 64]))
+            if how == "global":
+                # From a memref.global: a constant one, or a mutable one a hazard may write.
+                g = global_value(k, r.random() < 0.5)
+                if r.random() < 0.5:
+                    f.copy(g, b)
+                else:
+                    f.ew(b, [g])
+                meta["args"].add(g.name)
+                return b, meta
             if how == "iota":
                 f.iota(b)
             elif how == "copy":
@@ -156,6 +165,19 @@ class Program(MemrefProgram):
                     f.ew(sv, [sv])
             return b, meta
 
+        globals_ = []
+
+        def global_value(k, const):
+            """A memref.global of k f32 (constant or not) and its get_global in @f0."""
+            name = f"@fz_g{len(globals_)}"
+            vals = ", ".join(f"{(i * 5 % 17 - 8) * 0.25:.2f}" for i in range(k))
+            self.decls.append(f"memref.global \"private\" {'constant ' if const else ''}{name} : "
+                              f"{mty(k)} = dense<[{vals}]>")
+            g = MBuf(f.fresh("gv"), k)
+            f.emit(f"{g.name} = memref.get_global {name} : {g.ty}")
+            globals_.append((g, const))
+            return g
+
         def early_use(b, meta):
             """Reads b (or a view of it made now, kept for the late use too)."""
             u = r.random()
@@ -171,6 +193,11 @@ class Program(MemrefProgram):
 
         def hazard():
             """Writes an argument (or calls a callee that may), between early and late uses."""
+            mutable = [g for g, const in globals_ if not const]
+            if mutable and r.random() < 0.4:
+                g = r.choice(mutable)
+                f.emit(f"linalg.fill ins({f.cf(-2.5)} : f32) outs({g.name} : {g.ty})")
+                return
             x = r.choice(xs)
             h = r.random()
             kk = r.randint(1, x.n)
