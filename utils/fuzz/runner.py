@@ -759,6 +759,7 @@ def main():
              "" if a.mplan_opt == os.path.join(ROOT, "build", "bin", "mplan-opt") else f" --mplan-opt {a.mplan_opt}")
     kinds = parse_kinds(a.kinds)
     if a.capacity:
+        which += " --capacity"
         a.batch = 1     # a program's capacities come from its own report
         MemrefProgram.main_unplanned = True
     if a.gen is not None:
