@@ -10,7 +10,7 @@ arith.select or scf.if), then a peak of temporaries, then read late (an elementw
 a loop of loads, through the early views), with hazards in between: the arguments a buffer was
 computed from written (memref.copy into one, an elementwise op or a fill over a slice of one, a
 store), a buffer written again after its first read, a second writer over part of it, a callee
-writing an argument. A recomputation that reads a written argument, or misses a write, shows in
+writing an argument, a buffer handed to a callee that returns a fresh buffer made from it. A recomputation that reads a written argument, or misses a write, shows in
 the output."""
 from ..builder import MBuf, MemrefProgram, mty, svty
 from ..kind import MemrefKind
@@ -272,6 +272,17 @@ class Program(MemrefProgram):
             mb = MBuf(m, a[0].n, ty=a[0].ty)
             to_out(mb)
             merged.append(mb)
+        # A long-lived buffer handed to a callee that returns a fresh buffer made from it (the
+        # result may alias the argument for the analysis; it is freed here).
+        self.fresh_fn = False
+        if longs and r.random() < 0.3:
+            b = r.choice(longs)[0]
+            self.fresh_fn = True
+            c, res_ = f.fresh("fc"), f.fresh("fr")
+            f.emit(f"{c} = memref.cast {b.name} : {b.ty} to memref<?xf32>")
+            f.emit(f"{res_} = call @fresh({c}) : (memref<?xf32>) -> memref<?xf32>")
+            f.checksum(MBuf(res_, b.n, ty="memref<?xf32>"), out_buf(1), 0)
+            f.emit(f"memref.dealloc {res_} : memref<?xf32>")
         # Hazards and peaks, interleaved.
         for _ in range(r.randint(1, 3)):
             if r.random() < 0.3:
@@ -322,6 +333,14 @@ class Program(MemrefProgram):
         if self.clobber_fn:
             g = self.clobber_text()
             self.funcs.append(g)
+        if self.fresh_fn:
+            self.funcs.append([
+                "func.func private @fresh(%m: memref<?xf32>) -> memref<?xf32> {",
+                "  %c0 = arith.constant 0 : index",
+                "  %n = memref.dim %m, %c0 : memref<?xf32>",
+                "  %r = memref.alloc(%n) : memref<?xf32>",
+                "  memref.copy %m, %r : memref<?xf32> to memref<?xf32>",
+                "  return %r : memref<?xf32>", "}"])
 
     def clobber_text(self):
         return ["func.func private @clobber(%m: memref<?xf32>) {",
