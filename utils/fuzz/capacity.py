@@ -21,6 +21,7 @@ and the default space) is an accepted outcome (counted as expected), any other e
 an arena above C in the report, a wrong output, or planning that takes more than SLOW_CPU
 seconds of CPU and SLOW_FACTOR times the uncapped probe's a failure. The splits the planned IR records
 (mplan.splits, `kind = "remat"` / `kind = "offload"`) are counted per run (Result.splits)."""
+import json
 import math
 import os
 import random
@@ -64,7 +65,6 @@ def plan_only(ctx, c):
     """Plans (no lowering, no run) with c's options and a report: (status, message, stderr,
     report or None, the memref IR). A crash or a broken error is a failure of the seed."""
     from . import runner
-    import json
     rep = os.path.join(ctx.args.out, f"seed-{ctx.res.seed}-probe.json")
     cpu0 = runner.children_cpu()
     rc, out, err = runner.sh(runner.plan_cmd(c, ctx, f"report={rep}"))

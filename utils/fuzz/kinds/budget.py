@@ -12,7 +12,7 @@ computed from written (memref.copy into one, an elementwise op or a fill over a 
 store), a buffer written again after its first read, a second writer over part of it, a callee
 writing an argument, a buffer handed to a callee that returns a fresh buffer made from it. A recomputation that reads a written argument, or misses a write, shows in
 the output."""
-from ..builder import MBuf, MemrefProgram, mty, svty
+from ..builder import MBuf, MemrefProgram, mty
 from ..kind import MemrefKind
 from .. import capacity
 
