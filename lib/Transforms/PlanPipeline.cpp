@@ -35,15 +35,14 @@ struct MPlanPlanPass : public mlir::mplan::impl::MPlanPlanBase<MPlanPlanPass> {
   /// Whether the user set `time-limit` (the pipeline always sets the
   /// pass's option).
   bool timeLimitGiven = true;
-  /// Whether the user set `sequence`, `inplace` and `peak-guard` (unset:
-  /// the pass's own parse says).
-  std::optional<bool> sequenceGiven, inplaceGiven, peakGuardGiven;
+  /// Whether the user set `sequence` and `inplace` (unset: the pass's own
+  /// parse says).
+  std::optional<bool> sequenceGiven, inplaceGiven;
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
     bool userSetSequence = sequenceGiven.value_or(sequence.hasValue());
     bool userSetInplace = inplaceGiven.value_or(inplace.hasValue());
-    bool userSetPeakGuard = peakGuardGiven.value_or(peakGuard.hasValue());
     // The time limit is the sequencer's safety net only if the user set it;
     // its work budget alone makes the order independent of the load.
     MPlanSequenceOptions sequenceOptions{
@@ -99,14 +98,7 @@ struct MPlanPlanPass : public mlir::mplan::impl::MPlanPlanBase<MPlanPlanPass> {
         PlanAnalyses::Listener listener(analyses);
         if (failed(foldViewsInFunction(func, &listener)))
           return failure();
-        // With a capacity, a copy whose removal would raise the bound is kept
-        // (every rewrite guarded) unless the user chose the guard.
-        (void)elideCopiesInFunction(func,
-                                    !userSetPeakGuard &&
-                                            !budget.planner.capacity.empty()
-                                        ? PeakGuard::All
-                                        : PeakGuard(peakGuard),
-                                    analyses);
+        (void)elideCopiesInFunction(func, peakGuard, analyses);
       }
       // A space above its capacity gets the default pipeline's levers that
       // the user left unset: sequencing (fitting every capacity first) and
@@ -174,7 +166,6 @@ void mlir::mplan::buildPlanPipeline(OpPassManager &pm,
   pass->timeLimitGiven = options.timeLimit.hasValue();
   pass->sequenceGiven = options.sequence.hasValue();
   pass->inplaceGiven = options.inplace.hasValue();
-  pass->peakGuardGiven = options.peakGuard.hasValue();
   pm.addPass(std::move(pass));
 }
 

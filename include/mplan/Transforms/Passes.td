@@ -107,11 +107,9 @@ def MPlanPlan : Pass<"mplan-plan", "ModuleOp"> {
     `mplan-elide-copies` (with `views-and-copies`, the default) and
     `mplan-plan-buffers`, in that order and with the same options, in one
     pass (with `sequence=` and `inplace=`, `mplan-sequence` and
-    `mplan-inplace` before planning). With a `capacity`, copy elision keeps
-    the copies whose removal would raise the bound unless `peak-guard` is
-    given, and a memory space whose bound is above its capacity first gets
-    sequencing and in-place reuse unless the user set them, then its live
-    ranges split by rematerialization (`remat`) and
+    `mplan-inplace` before planning). A memory space whose bound is above
+    its `capacity` first gets sequencing and in-place reuse unless the user
+    set them, then its live ranges split by rematerialization (`remat`) and
     offload to another memory space (`offload`) until it fits. The result is the same as running the passes one after the other;
     the pass manager verifies the module once instead of after each step
     (MLIR's verifier, linalg's structured-op checks above all, costs about as
