@@ -152,8 +152,8 @@ public:
   LogicalResult run();
 
 private:
-  /// The max-live bound of `slab` and the first index where it is reached.
-  std::pair<int64_t, int64_t> peakOf(const SlabBuffers &slab) const;
+  /// The max-live bound of `slab` (padded as the planner pads).
+  int64_t boundOf(const SlabBuffers &slab) const;
   /// The first point of greatest max-live bytes of each run of points where
   /// `slab` is above `target`.
   SmallVector<int64_t> peaksAbove(const SlabBuffers &slab,
@@ -232,28 +232,10 @@ private:
 };
 } // namespace
 
-std::pair<int64_t, int64_t>
-CapacitySplitter::peakOf(const SlabBuffers &slab) const {
-  // (time, +bytes at a start / -bytes at an end); ends before starts at the
-  // same time (ranges are half-open).
-  SmallVector<std::pair<int64_t, int64_t>> events;
-  events.reserve(2 * slab.buffers.size());
-  for (const ::mplan::Buffer &buffer : slab.buffers) {
-    int64_t padded = paddedSize(buffer);
-    events.push_back({buffer.start, padded});
-    events.push_back({buffer.end, -padded});
-  }
-  llvm::sort(events);
-  int64_t live = 0, best = 0, at = -1;
-  for (auto [time, delta] : events) {
-    live = ::mplan::checkedAdd(live, delta)
-               .value_or(std::numeric_limits<int64_t>::max() / 2);
-    if (live > best) {
-      best = live;
-      at = time;
-    }
-  }
-  return {best, at};
+int64_t CapacitySplitter::boundOf(const SlabBuffers &slab) const {
+  // An overflowing bound is no bound: above every capacity.
+  return ::mplan::lowerBound(slab.buffers, options.planner.alignment)
+      .value_or(std::numeric_limits<int64_t>::max());
 }
 
 Operation *CapacitySplitter::topOpAt(int64_t index) const {
@@ -306,19 +288,13 @@ CapacitySplitter::getUsers(Value root, std::string &why) {
   return users;
 }
 
-/// The byte size of a statically shaped memref type.
+/// The byte size of a statically shaped memref type, if it has one.
 static std::optional<int64_t> staticByteSize(Type type) {
   auto memref = dyn_cast<MemRefType>(type);
-  if (!memref || !memref.hasStaticShape())
+  if (!memref)
     return std::nullopt;
-  FailureOr<ElementLayout> layout = getElementLayout(memref.getElementType());
-  if (failed(layout))
-    return std::nullopt;
-  std::optional<int64_t> bytes = layout->size;
-  for (int64_t dim : memref.getShape())
-    if (bytes)
-      bytes = ::mplan::checkedMul(*bytes, dim);
-  return bytes;
+  FailureOr<int64_t> bytes = getMemRefByteSize(memref);
+  return succeeded(bytes) ? std::optional<int64_t>(*bytes) : std::nullopt;
 }
 
 std::optional<int64_t> CapacitySplitter::workOf(Operation *op) const {
@@ -612,7 +588,7 @@ CapacitySplitter::planOffload(Split &split, Attribute toSpace,
     int64_t bound = 0;
     for (const SlabBuffers &slab : slabs)
       if (slab.memorySpace == toSpace)
-        bound = peakOf(slab).first;
+        bound = boundOf(slab);
     if (::mplan::checkedAdd(bound, split.bytes)
             .value_or(std::numeric_limits<int64_t>::max()) > capacity->second) {
       why = "memory space '" + formatMemorySpace(toSpace) +
@@ -997,7 +973,7 @@ LogicalResult CapacitySplitter::run() {
       if (!state.boundBefore) {
         state.capacity = capacity->second;
         state.target = capacity->second;
-        state.boundBefore = peakOf(slab).first;
+        state.boundBefore = boundOf(slab);
         state.belowFloor =
             state.boundBefore > state.target &&
             computeOpFloor(func, slab, pointsTo).first > state.target;
@@ -1025,7 +1001,7 @@ LogicalResult CapacitySplitter::run() {
         if (plan->arenaSize > state->second.capacity) {
           state->second.target = std::min(
               state->second.target,
-              peakOf(slab).first - (plan->arenaSize - state->second.capacity));
+              boundOf(slab) - (plan->arenaSize - state->second.capacity));
           lowered = state->second.target > 0;
         }
       }
@@ -1051,7 +1027,9 @@ LogicalResult CapacitySplitter::run() {
     };
     DenseMap<const SlabBuffers *, Sweep> sweeps;
     DenseMap<const SlabBuffers *, Profile> profiles;
-    for (auto [peakIndex, slab] : peaks) {
+    for (const auto &peak : peaks) {
+      int64_t peakIndex = peak.first;
+      const SlabBuffers *slab = peak.second;
       Sweep &sweep = sweeps[slab];
       auto [entry, fresh] = profiles.try_emplace(slab);
       if (fresh) {
