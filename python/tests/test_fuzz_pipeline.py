@@ -496,3 +496,35 @@ def test_a_capacity_run_that_plans_for_long_is_a_failure():
     assert "took 9.3 s of CPU (without a capacity 0.05 s)" in capacity.too_slow(res, 9.3)
     res.cap_cpu = 1.0
     assert capacity.too_slow(res, 19.0) is None and capacity.too_slow(res, 21.0)
+
+
+def _summary_with_jobs(jobs, tmp_path, monkeypatch, capsys):
+    """runner.main over 48 seeds of two kinds (one batched, one alone) with run_unit faked:
+    seed 13 fails, seed 20 is rejected. Returns the summary without its time."""
+    def fake_unit(kind_name, part, args):
+        out = []
+        for s, _ in part:
+            r = runner.Result(kind_name, s)
+            r.runs = 2
+            if s == 13:
+                r.fails.append(("heap", f"output differs (seed {s})"))
+            if s == 20:
+                r.rejects.append(("heap", "unsupported"))
+            r.batch = len(part) if len(part) > 1 else 0
+            out.append(r)
+        return out
+    monkeypatch.setattr(runner, "run_unit", fake_unit)
+    monkeypatch.setattr(sys, "argv", ["fuzz_pipeline.py", "--seeds", "0:48", "--kinds", "merge,budget",
+                                      "--quiet", "--out", str(tmp_path), "--jobs", str(jobs)])
+    rc = runner.main()
+    out = capsys.readouterr().out
+    return rc, re.sub(r"\(\d+ s\)", "", out)
+
+
+def test_jobs_run_every_unit_once_and_give_the_summary_of_one_job(tmp_path, monkeypatch, capsys):
+    one = _summary_with_jobs(1, tmp_path, monkeypatch, capsys)
+    two = _summary_with_jobs(2, tmp_path, monkeypatch, capsys)
+    assert one[0] == two[0] == 1
+    assert "48 seeds run (96 planned runs), 1 failed" in one[1]
+    lines = lambda out: sorted(out[1].splitlines())
+    assert lines(one) == lines(two)

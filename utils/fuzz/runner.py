@@ -28,9 +28,12 @@ within a capacity, the arena bounds a run asks for, opted-out buffers reported.
 Each run is ok, rejected (mplan-opt exits non-zero with located errors only, no crash, no
 verifier-like or lowering message: an unsupported input) or a failure; the summary counts
 seeds per kind and outcome (and seeds with a run planned with sequencing and in-place on) and
-lists failure signatures and the rejection messages. Seeds run sequentially (one process at a
+lists failure signatures and the rejection messages. Seeds run in turn (one process at a
 time), under `nice` (the caller's niceness if it is niced); with batches (below), a group's
-programs run when the group is complete, so --time-budget may be overrun by one group.
+programs run when the group is complete, so --time-budget may be overrun by one group. With
+--jobs N, N programs or batches run at a time in worker processes (each regenerates its
+programs from their seeds), recorded as they finish: the same checks and the same summary,
+seeds printed out of order.
 
 Batches (--batch K, default BATCH = 8; issue 30): programs of one kind, with equal
 batch_key, from one group of CFG_GROUP = 152 consecutive seeds (8 of each kind when every kind
@@ -692,6 +695,62 @@ def run_one(seed, args, kind_name, prog=None):
         return res
 
 
+def run_unit(kind_name, part, args):
+    """One unit of work: a program alone or a batch (part: [(seed, program or None)]). With
+    --jobs, a worker process regenerates the programs from their seeds (a program is
+    deterministic in (kind, seed)), so nothing but seeds and Results crosses processes."""
+    k = kindreg.get(kind_name)
+    seeds = [s for s, _ in part]
+    progs = [p if p is not None else k.program(s) for s, p in part]
+    if len(part) == 1:
+        return [run_one(seeds[0], args, kind_name, progs[0])]
+    return run_batch(seeds, progs, args, kind_name)
+
+
+def _run_unit_in_worker(kind_name, seeds, args):
+    return run_unit(kind_name, [(s, None) for s in seeds], args)
+
+
+class Pool:
+    """Runs units (run_unit) and records their Results in the caller's process: in turn when
+    jobs is 1, else in that many worker processes (fork: they inherit the parent's settings,
+    e.g. --capacity's), recorded as they finish. Units never share a file (every file a run
+    writes is named after its first seed), and a unit is the same alone or in a pool."""
+
+    def __init__(self, jobs, record):
+        self.record, self.ex, self.futs = record, None, []
+        if jobs > 1:
+            import concurrent.futures
+            import multiprocessing
+            self.cf = concurrent.futures
+            self.ex = concurrent.futures.ProcessPoolExecutor(
+                jobs, mp_context=multiprocessing.get_context("fork"))
+            self.jobs = jobs
+
+    def submit(self, kind_name, part, args):
+        if self.ex is None:
+            for r in run_unit(kind_name, part, args):
+                self.record(r)
+            return
+        self.futs.append(self.ex.submit(_run_unit_in_worker, kind_name, [s for s, _ in part], args))
+        # Keep a few units queued per worker, no more: --time-budget stops submitting.
+        while len(self.futs) > 2 * self.jobs:
+            self._drain(self.cf.FIRST_COMPLETED)
+
+    def _drain(self, when):
+        done, rest = self.cf.wait(self.futs, return_when=when)
+        self.futs = list(rest)
+        for f in done:
+            for r in f.result():
+                self.record(r)
+
+    def close(self):
+        if self.ex is not None:
+            if self.futs:
+                self._drain(self.cf.ALL_COMPLETED)
+            self.ex.shutdown()
+
+
 def remove_files(d, names):
     for p in names:
         if os.path.exists(os.path.join(d, p)):
@@ -744,6 +803,9 @@ def main():
     ap.add_argument("--capacity", action="store_true",
                     help="capacity mode (issue 33): every program gets the capacity runs of "
                     "utils/fuzz/capacity.py instead of its kind's runs, each program alone")
+    ap.add_argument("--jobs", "-j", type=int, default=1,
+                    help="run this many programs or batches at a time, each in a worker process "
+                    "(default 1: in turn)")
     ap.add_argument("--list-kinds", action="store_true", help="print every kind's summary and exit")
     ap.add_argument("--quiet", action="store_true", help="print failing seeds and the summary only")
     a = ap.parse_args()
@@ -758,6 +820,8 @@ def main():
     which = (f" --build {a.build}" if a.build else
              "" if a.mplan_opt == os.path.join(ROOT, "build", "bin", "mplan-opt") else f" --mplan-opt {a.mplan_opt}")
     kinds = parse_kinds(a.kinds)
+    if a.jobs < 1:
+        raise SystemExit("--jobs must be at least 1")
     if a.capacity:
         which += " --capacity"
         a.batch = 1     # a program's capacities come from its own report
@@ -819,6 +883,10 @@ def main():
         sys.stdout.flush()
 
     pending = {}          # (kind, group, batch key) -> [(seed, program)]
+    pool = Pool(a.jobs, record)
+
+    def out_of_time():
+        return a.time_budget and time.monotonic() - t0 > a.time_budget
 
     def flush_group():
         """Runs the programs of the group gathered so far: those of one key in batches of at
@@ -828,22 +896,18 @@ def main():
             nb = -(-len(items) // a.batch)
             for i in range(nb):
                 part = items[i * len(items) // nb:(i + 1) * len(items) // nb]
-                if a.time_budget and time.monotonic() - t0 > a.time_budget:
+                if out_of_time():
                     return
-                if len(part) == 1:
-                    record(run_one(part[0][0], a, key[0], part[0][1]))
-                else:
-                    for r in run_batch([x[0] for x in part], [x[1] for x in part], a, key[0]):
-                        record(r)
+                pool.submit(key[0], part, a)
 
     group = None
     for s in seeds:
-        if a.time_budget and time.monotonic() - t0 > a.time_budget:
+        if out_of_time():
             break
         kind = kind_of(s, kinds)
         k = kindreg.get(kind)
         if a.batch <= 1 or not k.batched:
-            record(run_one(s, a, kind))
+            pool.submit(kind, [(s, None)], a)
             continue
         if group is not None and s // CFG_GROUP != group:
             flush_group()
@@ -851,10 +915,11 @@ def main():
         prog = k.program(s)
         bk = k.batch_key(prog, s, a)
         if bk is None:
-            record(run_one(s, a, kind, prog))
+            pool.submit(kind, [(s, prog)], a)
             continue
         pending.setdefault((kind, group, bk), []).append((s, prog))
     flush_group()
+    pool.close()
     nfail = sum(t.get("fail", 0) + t.get("generator", 0) for t in table.values())
     print(f"{nrun} seeds run ({nruns} planned runs), {nfail} failed ({time.monotonic() - t0:.0f} s)")
     outcomes = ["ok", "rejected", "fail", "generator", "seq+inplace"]
