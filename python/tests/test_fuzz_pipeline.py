@@ -528,3 +528,20 @@ def test_jobs_run_every_unit_once_and_give_the_summary_of_one_job(tmp_path, monk
     assert "48 seeds run (96 planned runs), 1 failed" in one[1]
     lines = lambda out: sorted(out[1].splitlines())
     assert lines(one) == lines(two)
+
+
+def test_a_timeout_counts_only_when_it_recurs_with_longer_timeouts(tmp_path, monkeypatch):
+    calls = []
+
+    def fake_seed(seed, args, kind_name="tensor", prog=None):
+        calls.append(runner.TIMEOUT_SCALE[0])
+        r = runner.Result(kind_name, seed)
+        if seed == 1 or len(calls) == 1:     # seed 1 always hangs; seed 0 only at first
+            r.fails.append(("heap", f"planned run timed out ({runner.RUN_TIMEOUT} s)"))
+        return r
+    monkeypatch.setattr(runner, "run_seed", fake_seed)
+    assert runner.run_one(0, None, "merge").outcome == "ok"
+    assert calls == [1, runner.RETRY_TIMEOUT_SCALE] and runner.TIMEOUT_SCALE[0] == 1
+    calls.clear()
+    hung = runner.run_one(1, None, "merge")
+    assert hung.outcome == "fail" and "timed out again" in hung.fails[-1][1]
