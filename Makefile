@@ -8,6 +8,8 @@ DEBIAN_PACKAGES = cmake ninja-build g++ make git \
   libmlir-22-dev mlir-22-tools llvm-22-dev llvm-22-tools clang-22 lld-22 \
   libgtest-dev libgmock-dev libbenchmark-dev \
   pybind11-dev python3-dev python3-pytest python3-numpy chromium librsvg2-bin
+# Only `make bench` needs CBC (the exact reference of bench/budget/exact.py).
+BENCH_PACKAGES = coinor-cbc
 # Only `make sanitize` and `make fuzz` need the sanitizer and libFuzzer runtimes.
 SANITIZE_PACKAGES = libclang-rt-22-dev
 
@@ -76,6 +78,7 @@ demo: deps
 	bash examples/demo.sh $(BUILD)
 
 bench: deps
+	@$(call install_missing,$(BENCH_PACKAGES))
 	$(MAKE) build
 	$(PYTHON) bench/run-all.py --build $(BUILD)
 

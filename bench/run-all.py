@@ -16,6 +16,8 @@ go into docs/benchmarks.md together with the command and the machine:
                 scaling)
   budget        bench/budget/run.py (capacities of 100-60 % of the default bound on the
                 model zoo: met or not, splits, extra work, bytes moved, pass time)
+  budget-exact  bench/budget/exact.py (the same capacities: mplan's splits against the
+                least-cost ones, an integer program solved by CBC)
 """
 
 import argparse
@@ -40,7 +42,7 @@ def main():
     parser.add_argument("--build", default=os.path.join(ROOT, "build"))
     parser.add_argument("--only", action="append",
                         choices=["planner", "compile-time", "views", "e2e", "sequence",
-                                 "budget"])
+                                 "budget", "budget-exact"])
     args = parser.parse_args()
     build = os.path.abspath(args.build)
     benches = {
@@ -55,6 +57,8 @@ def main():
                      "--mplan-opt", os.path.join(build, "bin", "mplan-opt")],
         "budget": [PYTHON, os.path.join(ROOT, "bench", "budget", "run.py"),
                    "--mplan-opt", os.path.join(build, "bin", "mplan-opt")],
+        "budget-exact": [PYTHON, os.path.join(ROOT, "bench", "budget", "exact.py"),
+                         "--mplan-opt", os.path.join(build, "bin", "mplan-opt")],
     }
     print(f"# mplan benchmarks\nmachine: {machine()}\n", flush=True)
     failed = []

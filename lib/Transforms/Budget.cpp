@@ -66,6 +66,7 @@
 #include "mplan/Analysis/PlanAnalyses.h"
 #include "mplan/Dialect/MPlan/IR/MPlanOps.h"
 #include "mplan/Support/CheckedMath.h"
+#include "mplan/Support/SplitCover.h"
 #include "mplan/Transforms/Passes.h"
 #include "mplan/Transforms/PlanBuffers.h"
 
@@ -78,6 +79,8 @@
 #include "mlir/Interfaces/ViewLikeInterface.h"
 
 #include <limits>
+#include <set>
+#include <tuple>
 
 using namespace mlir;
 using namespace mlir::mplan;
@@ -110,7 +113,19 @@ struct Split {
   /// Work units (rematerialization) or weighted bytes moved (offload).
   int64_t cost = 0;
   int64_t bytes = 0;
+  /// Rematerialization: the most bytes of the slab live while it runs.
+  int64_t lateBytes = 0;
+  /// What the split takes off the bytes above the target (Profile::relief).
+  double relief = 0.0;
+  /// A split of the least-cost cover (SlabState::preferred).
+  bool preferred = false;
 };
+
+/// A split as the covering problem names it: its gap and its lever.
+using SplitKey = std::tuple<Operation *, Operation *, int>;
+static SplitKey keyOf(const Split &split) {
+  return {split.lastEarly, split.firstLate, static_cast<int>(split.kind)};
+}
 
 /// The max-live bytes of one slab at each point of the current numbering:
 /// live at index i, starting at i, ending right before i.
@@ -126,6 +141,33 @@ struct Profile {
   int64_t across(int64_t index) const {
     return at(live, index) - at(starting, index);
   }
+  /// Prefix sums over the points above `target`: how many there are and by
+  /// how many bytes (overCount[i], overBytes[i]: of the points before i).
+  std::vector<int64_t> overCount, overBytes;
+  void setTarget(int64_t target) {
+    overCount.assign(live.size() + 1, 0);
+    overBytes.assign(live.size() + 1, 0);
+    for (size_t i = 0; i < live.size(); ++i) {
+      int64_t excess = std::max<int64_t>(live[i] - target, 0);
+      overCount[i + 1] = overCount[i] + (excess > 0);
+      overBytes[i + 1] = ::mplan::checkedAdd(overBytes[i], excess)
+                             .value_or(std::numeric_limits<int64_t>::max() / 2);
+    }
+  }
+  /// What freeing `bytes` over the points [from, to) takes off the bytes
+  /// above the target, at most: min(bytes x the points above it, their
+  /// excess).
+  double relief(int64_t bytes, int64_t from, int64_t to) const {
+    auto clamp = [&](int64_t index) {
+      return static_cast<size_t>(std::clamp<int64_t>(
+          index, 0, static_cast<int64_t>(overCount.size()) - 1));
+    };
+    if (overCount.empty() || from >= to)
+      return 0.0;
+    double points = overCount[clamp(to)] - overCount[clamp(from)];
+    double excess = overBytes[clamp(to)] - overBytes[clamp(from)];
+    return std::min(static_cast<double>(bytes) * points, excess);
+  }
 };
 
 /// What the loop knows of one capped slab at the current step.
@@ -138,6 +180,11 @@ struct SlabState {
   std::optional<int64_t> boundBefore;
   /// The op floor is above the target: no split can meet it.
   bool belowFloor = false;
+  /// The splits of the least-cost cover of the points above the target
+  /// (solveSplitCover), taken first where they apply, each once; computed
+  /// for the target `preferredFor`.
+  std::set<SplitKey> preferred;
+  std::optional<int64_t> preferredFor;
 };
 
 /// Splits live ranges in one function until every capped space fits.
@@ -210,6 +257,24 @@ private:
                              Attribute space);
   /// Whether `value` is `root` or a view of it (one view-like op away).
   bool isDirectAlias(Value value, Value root) const;
+  /// Every legal split of a buffer of `slab` between two consecutive uses
+  /// whose gap holds a point above `target` (`current`: the slab's profile),
+  /// with the covering problem they form (one candidate per split).
+  void collectCandidates(const SlabBuffers &slab, int64_t target,
+                         const SmallVector<SlabBuffers> &slabs,
+                         const llvm::StringMap<Attribute> &offloadTo,
+                         const Profile &current, SmallVectorImpl<Split> &splits,
+                         ::mplan::CoverProblem &problem);
+  /// The splitting problem of `slab` as it is (kSplitProblemAttr).
+  DictionaryAttr recordProblem(const SlabBuffers &slab, int64_t capacity,
+                               const SmallVector<SlabBuffers> &slabs,
+                               const llvm::StringMap<Attribute> &offloadTo);
+  /// Solves the covering problem of `slab` at `state`'s target and keeps the
+  /// splits of the least-cost cover as `state.preferred`.
+  void choosePreferred(const SlabBuffers &slab, SlabState &state,
+                       const SmallVector<SlabBuffers> &slabs,
+                       const llvm::StringMap<Attribute> &offloadTo,
+                       const Profile &current);
 
   func::FuncOp func;
   const BudgetOptions &options;
@@ -218,6 +283,8 @@ private:
   PointsToAnalysis &pointsTo;
   /// The profile of the slab whose peak is being split (this step's).
   const Profile *profile = nullptr;
+  /// The splits of that slab's least-cost cover not taken yet.
+  std::set<SplitKey> *preferredSet = nullptr;
   /// The bytes live at the peak being split: the points a split creates must
   /// stay below them, or the split only moves the peak (so every split lowers
   /// a highest point of its run, and the loop ends).
@@ -560,6 +627,7 @@ LogicalResult CapacitySplitter::planRemat(Split &split, const SlabBuffers &slab,
     for (size_t i = 0; i <= k; ++i)
       if (lastReader[i] >= static_cast<int64_t>(k))
         live += sizes[i];
+    split.lateBytes = std::max(split.lateBytes, live);
     if (steps.size() > 1 && live > target) {
       why = "recomputing its inputs as well would raise the bound";
       return failure();
@@ -610,6 +678,7 @@ CapacitySplitter::planOffload(Split &split, Attribute toSpace,
   }
   split.kind = Split::Kind::Offload;
   split.toSpace = toSpace;
+  split.lateBytes = profile->across(in);
   double cost = 2.0 * static_cast<double>(split.bytes) * options.offloadCost;
   split.cost = cost >= 9.0e18 ? std::numeric_limits<int64_t>::max()
                               : static_cast<int64_t>(cost);
@@ -851,7 +920,32 @@ std::optional<Split> CapacitySplitter::chooseAt(
     }
     std::optional<Split> cheapest;
     std::string whyNotHere;
-    if (options.remat) {
+    // A split of the least-cost cover goes first; the points it creates may
+    // stand as high as the peak, as the cover's other splits lower them.
+    for (Split::Kind kind : {Split::Kind::Remat, Split::Kind::Offload}) {
+      split.kind = kind;
+      if (cheapest || !preferredSet || !preferredSet->count(keyOf(split)))
+        continue;
+      Split chosen = split;
+      std::string whyPreferred;
+      int64_t savedPeak = peakBytes;
+      peakBytes = std::numeric_limits<int64_t>::max();
+      LogicalResult planned =
+          kind == Split::Kind::Remat
+              ? planRemat(chosen, slab, target, whyPreferred)
+          : offload != offloadTo.end()
+              ? planOffload(chosen, offload->second, slabs, whyPreferred)
+              : failure();
+      peakBytes = savedPeak;
+      if (succeeded(planned)) {
+        chosen.preferred = true;
+        cheapest = std::move(chosen);
+      }
+    }
+    split.kind = Split::Kind::Remat;
+    if (cheapest) {
+      // Taken as the cover chose it.
+    } else if (options.remat) {
       Split remat = split;
       std::string whyRemat;
       if (succeeded(planRemat(remat, slab, target, whyRemat)))
@@ -861,7 +955,9 @@ std::optional<Split> CapacitySplitter::chooseAt(
     } else {
       whyNotHere = "rematerialization is off";
     }
-    if (offload != offloadTo.end()) {
+    if (cheapest) {
+      // Taken as the cover chose it.
+    } else if (offload != offloadTo.end()) {
       Split moved = split;
       std::string whyOffload;
       if (succeeded(planOffload(moved, offload->second, slabs, whyOffload))) {
@@ -877,11 +973,17 @@ std::optional<Split> CapacitySplitter::chooseAt(
       whyNot.push_back({op, whyNotHere});
       continue;
     }
-    // Least cost per byte freed at the peak; then more bytes; then the
-    // earlier buffer.
+    // Least cost per byte taken off the points above the target (a split
+    // whose gap spans several peaks lowers them all, as a set cover counts
+    // it); then more bytes; then the earlier buffer.
+    cheapest->relief = profile->relief(
+        paddedSize(buffer), liveness.getSubtreeEnd(cheapest->lastEarly) + 1,
+        liveness.getIndex(cheapest->firstLate));
     auto ratioBelow = [](const Split &a, const Split &b) {
-      double lhs = static_cast<double>(a.cost) / static_cast<double>(a.bytes);
-      double rhs = static_cast<double>(b.cost) / static_cast<double>(b.bytes);
+      if (a.preferred != b.preferred)
+        return a.preferred;
+      double lhs = static_cast<double>(a.cost) / std::max(a.relief, 1.0);
+      double rhs = static_cast<double>(b.cost) / std::max(b.relief, 1.0);
       if (lhs != rhs)
         return lhs < rhs;
       return a.bytes > b.bytes;
@@ -923,6 +1025,118 @@ SmallVector<int64_t> CapacitySplitter::peaksAbove(const SlabBuffers &slab,
   return peaks;
 }
 
+void CapacitySplitter::collectCandidates(
+    const SlabBuffers &slab, int64_t target,
+    const SmallVector<SlabBuffers> &slabs,
+    const llvm::StringMap<Attribute> &offloadTo, const Profile &current,
+    SmallVectorImpl<Split> &splits, ::mplan::CoverProblem &problem) {
+  const BufferLiveness &liveness = analyses.getLiveness();
+  const Profile *saved = profile;
+  int64_t savedPeak = peakBytes;
+  profile = &current;
+  // Legality only: the bytes at the points a split creates are constraints
+  // of the problem, not a rule of the search.
+  peakBytes = std::numeric_limits<int64_t>::max();
+  problem.live = current.live;
+  problem.target = target;
+  auto offload = offloadTo.find(formatMemorySpace(slab.memorySpace));
+  for (size_t position = 0; position < slab.ops.size(); ++position) {
+    AllocTensorOp op = slab.ops[position];
+    const ::mplan::Buffer &buffer = slab.buffers[position];
+    if (buffer.size <= 0 || work > options.workLimit)
+      continue;
+    // Only gaps that hold a point above the target can help.
+    if (current.relief(1, buffer.start, buffer.end) <= 0.0)
+      continue;
+    std::string why;
+    FailureOr<SmallVector<Operation *>> users = getUsers(op.getResult(), why);
+    if (failed(users))
+      continue;
+    for (size_t i = 0; i + 1 < users->size(); ++i) {
+      Split split;
+      split.buffer = op;
+      split.bytes = buffer.size;
+      split.lastEarly = (*users)[i];
+      split.firstLate = (*users)[i + 1];
+      int64_t from = liveness.getSubtreeEnd(split.lastEarly) + 1;
+      int64_t to = liveness.getIndex(split.firstLate);
+      if (current.relief(1, from, to) <= 0.0)
+        continue;
+      int64_t group = static_cast<int64_t>(splits.size());
+      auto add = [&](Split &&chosen) {
+        ::mplan::CoverCandidate candidate;
+        candidate.from = from;
+        candidate.to = to;
+        candidate.bytes = paddedSize(buffer);
+        candidate.cost = chosen.cost;
+        candidate.group = group;
+        candidate.lateBytes = chosen.lateBytes;
+        problem.candidates.push_back(candidate);
+        splits.push_back(std::move(chosen));
+      };
+      if (options.remat) {
+        Split remat = split;
+        if (succeeded(planRemat(remat, slab,
+                                std::numeric_limits<int64_t>::max(), why)))
+          add(std::move(remat));
+      }
+      if (offload != offloadTo.end()) {
+        Split moved = split;
+        if (succeeded(planOffload(moved, offload->second, slabs, why)))
+          add(std::move(moved));
+      }
+    }
+  }
+  profile = saved;
+  peakBytes = savedPeak;
+}
+
+DictionaryAttr
+CapacitySplitter::recordProblem(const SlabBuffers &slab, int64_t capacity,
+                                const SmallVector<SlabBuffers> &slabs,
+                                const llvm::StringMap<Attribute> &offloadTo) {
+  const BufferLiveness &liveness = analyses.getLiveness();
+  Profile initial = profileOf(slab, liveness.getNumIndices());
+  initial.setTarget(capacity);
+  SmallVector<Split> splits;
+  ::mplan::CoverProblem problem;
+  collectCandidates(slab, capacity, slabs, offloadTo, initial, splits, problem);
+  Builder b(func.getContext());
+  SmallVector<Attribute> rows;
+  for (auto [split, candidate] : llvm::zip(splits, problem.candidates))
+    rows.push_back(b.getDenseI64ArrayAttr(
+        {static_cast<int64_t>(split.buffer.getId()),
+         split.kind == Split::Kind::Remat ? 0 : 1, candidate.from, candidate.to,
+         candidate.bytes, candidate.cost, candidate.lateBytes}));
+  std::string space = formatMemorySpace(slab.memorySpace);
+  return b.getDictionaryAttr(
+      {b.getNamedAttr("space",
+                      b.getStringAttr(space.empty() ? "default" : space)),
+       b.getNamedAttr("capacity", b.getI64IntegerAttr(capacity)),
+       b.getNamedAttr("live", b.getDenseI64ArrayAttr(initial.live)),
+       b.getNamedAttr("candidates", b.getArrayAttr(rows))});
+}
+
+void CapacitySplitter::choosePreferred(
+    const SlabBuffers &slab, SlabState &state,
+    const SmallVector<SlabBuffers> &slabs,
+    const llvm::StringMap<Attribute> &offloadTo, const Profile &current) {
+  state.preferredFor = state.target;
+  state.preferred.clear();
+  SmallVector<Split> splits;
+  ::mplan::CoverProblem problem;
+  collectCandidates(slab, state.target, slabs, offloadTo, current, splits,
+                    problem);
+  // Half of what is left of the budget: the splits themselves need the rest.
+  int64_t budget = work + (options.workLimit - work) / 2;
+  std::optional<::mplan::CoverResult> cover =
+      ::mplan::solveSplitCover(problem, budget, work);
+  if (!cover)
+    return;
+  for (size_t index : cover->chosen)
+    state.preferred.insert(keyOf(splits[index]));
+}
+
 LogicalResult CapacitySplitter::run() {
   if (!func.getBody().hasOneBlock())
     return success();
@@ -947,6 +1161,7 @@ LogicalResult CapacitySplitter::run() {
     offloadTo[from] = to;
 
   llvm::StringMap<SlabState> states;
+  SmallVector<Attribute> problems;
   int64_t plannerRounds = 0;
   while (true) {
     if (work > options.workLimit)
@@ -977,6 +1192,9 @@ LogicalResult CapacitySplitter::run() {
         state.belowFloor =
             state.boundBefore > state.target &&
             computeOpFloor(func, slab, pointsTo).first > state.target;
+        if (options.recordProblem && *state.boundBefore > state.target)
+          problems.push_back(
+              recordProblem(slab, state.capacity, *slabs, offloadTo));
       }
       if (state.belowFloor)
         continue;
@@ -1032,11 +1250,17 @@ LogicalResult CapacitySplitter::run() {
       const SlabBuffers *slab = peak.second;
       Sweep &sweep = sweeps[slab];
       auto [entry, fresh] = profiles.try_emplace(slab);
+      SlabState &state = states[formatMemorySpace(slab->memorySpace)];
       if (fresh) {
         entry->second = profileOf(*slab, liveness.getNumIndices());
+        entry->second.setTarget(state.target);
         work += liveness.getNumIndices();
+        // The least-cost cover, once per target.
+        if (state.preferredFor != state.target)
+          choosePreferred(*slab, state, *slabs, offloadTo, entry->second);
       }
       profile = &entry->second;
+      preferredSet = &state.preferred;
       if (sweep.byStart.empty()) {
         sweep.byStart = llvm::to_vector(llvm::seq<unsigned>(
             0, static_cast<unsigned>(slab->buffers.size())));
@@ -1077,13 +1301,21 @@ LogicalResult CapacitySplitter::run() {
     }
     if (batch.empty())
       break;
-    for (const Split &split : batch)
+    for (const Split &split : batch) {
+      if (split.preferred)
+        states[formatMemorySpace(
+                   AllocTensorOp(split.buffer).getType().getMemorySpace())]
+            .preferred.erase(keyOf(split));
       apply(split);
+    }
+    preferredSet = nullptr;
   }
 
+  Builder attrs(func.getContext());
+  if (!problems.empty())
+    func->setAttr(kSplitProblemAttr, attrs.getArrayAttr(problems));
   if (records.empty() && blocked.empty())
     return success();
-  Builder attrs(func.getContext());
   if (!records.empty()) {
     if (auto old = func->getAttrOfType<ArrayAttr>(kSplitsAttr))
       records.insert(records.begin(), old.begin(), old.end());

@@ -9,6 +9,10 @@
 
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
+#include "mlir/Support/FileUtilities.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/ToolOutputFile.h"
 
 namespace mlir {
 namespace mplan {
@@ -19,6 +23,60 @@ namespace mplan {
 
 using namespace mlir;
 using namespace mlir::mplan;
+
+/// Moves `func`'s splitting problems (kSplitProblemAttr) into `problems`,
+/// one JSON object per space, and drops the attribute.
+static void takeSplitProblems(func::FuncOp func, llvm::json::Array &problems) {
+  auto recorded = func->getAttrOfType<ArrayAttr>(kSplitProblemAttr);
+  if (!recorded)
+    return;
+  func->removeAttr(kSplitProblemAttr);
+  for (auto problem : recorded.getAsRange<DictionaryAttr>()) {
+    llvm::json::Object entry;
+    entry["function"] = func.getSymName().str();
+    if (auto space = problem.getAs<StringAttr>("space"))
+      entry["memory_space"] = space.str();
+    if (auto capacity = problem.getAs<IntegerAttr>("capacity"))
+      entry["capacity_bytes"] = capacity.getInt();
+    llvm::json::Array live, candidates;
+    if (auto bytes = problem.getAs<DenseI64ArrayAttr>("live"))
+      for (int64_t value : bytes.asArrayRef())
+        live.push_back(value);
+    if (auto rows = problem.getAs<ArrayAttr>("candidates"))
+      for (auto row : rows.getAsRange<DenseI64ArrayAttr>()) {
+        ArrayRef<int64_t> v = row.asArrayRef();
+        if (v.size() != 7)
+          continue;
+        candidates.push_back(
+            llvm::json::Object{{"buffer", v[0]},
+                               {"kind", v[1] == 0 ? "remat" : "offload"},
+                               {"from", v[2]},
+                               {"to", v[3]},
+                               {"bytes", v[4]},
+                               {"cost", v[5]},
+                               {"late_bytes", v[6]}});
+      }
+    entry["live_bytes"] = std::move(live);
+    entry["candidates"] = std::move(candidates);
+    problems.push_back(std::move(entry));
+  }
+}
+
+/// Writes `problems` to `path` as `{"problems": [...]}`.
+static LogicalResult writeSplitProblems(ModuleOp module, StringRef pass,
+                                        StringRef path,
+                                        llvm::json::Array problems) {
+  std::string error;
+  std::unique_ptr<llvm::ToolOutputFile> file = openOutputFile(path, &error);
+  if (!file)
+    return emitOptionError(module, pass, "split-problem",
+                           "cannot write the splitting problem: " + error);
+  file->os() << llvm::formatv("{0:2}", llvm::json::Value(llvm::json::Object{
+                                           {"problems", std::move(problems)}}))
+             << "\n";
+  file->keep();
+  return success();
+}
 
 namespace {
 struct MPlanPlanPass : public mlir::mplan::impl::MPlanPlanBase<MPlanPlanPass> {
@@ -68,6 +126,8 @@ struct MPlanPlanPass : public mlir::mplan::impl::MPlanPlanBase<MPlanPlanPass> {
     budget.offloadCost = offloadCost;
     budget.workLimit = ::mplan::SequenceOptions().workLimit;
     budget.emitRemarks = emitRemarks;
+    budget.recordProblem = !splitProblem.empty();
+    llvm::json::Array problems;
     if (!(offloadCost >= 0.0 && offloadCost <= 1.0e12)) {
       (void)emitOptionError(module, userName, "offload-cost",
                             "must be between 0 and 1e12");
@@ -128,9 +188,18 @@ struct MPlanPlanPass : public mlir::mplan::impl::MPlanPlanBase<MPlanPlanPass> {
       }
       // Last, what the order, the copies and in-place reuse left above a
       // capacity is split.
-      return meetCapacitiesInFunction(func, budget, analyses);
+      LogicalResult met = meetCapacitiesInFunction(func, budget, analyses);
+      takeSplitProblems(func, problems);
+      return met;
     };
-    if (failed(planModule(module, userName, planOptions, prepare)))
+    LogicalResult planned = planModule(module, userName, planOptions, prepare);
+    // Written when planning fails too: the problem of a capacity the levers
+    // did not meet is the one an exact search asks about.
+    if (!splitProblem.empty() &&
+        failed(writeSplitProblems(module, userName, splitProblem,
+                                  std::move(problems))))
+      planned = failure();
+    if (failed(planned))
       signalPassFailure();
   }
 };
@@ -157,6 +226,7 @@ void mlir::mplan::buildPlanPipeline(OpPassManager &pm,
   plan.remat = options.remat;
   plan.offload.assign(options.offload.begin(), options.offload.end());
   plan.offloadCost = options.offloadCost;
+  plan.splitProblem = options.splitProblem;
   plan.emitRemarks = options.remarks;
   plan.maxBoundBytes = options.maxBoundBytes;
   plan.argUpperBound = options.argUpperBound;

@@ -80,6 +80,12 @@ struct PlanPipelineOptions : public PassPipelineOptions<PlanPipelineOptions> {
       *this, "offload-cost",
       llvm::cl::desc("The cost of moving one byte (offload), in payload ops"),
       llvm::cl::init(1.0)};
+  PassOptions::Option<std::string> splitProblem{
+      *this, "split-problem",
+      llvm::cl::desc("Write the splitting problem of each space above its "
+                     "capacity, before the first split, to this JSON file "
+                     "(for an exact search over the same levers)"),
+      llvm::cl::init("")};
   PassOptions::Option<bool> viewsAndCopies{
       *this, "views-and-copies",
       llvm::cl::desc("Run mplan-fold-views and mplan-elide-copies before "
@@ -182,6 +188,8 @@ struct BudgetOptions {
   /// Steps (ops and uses visited) the search may take.
   int64_t workLimit = 10000000;
   bool emitRemarks = false;
+  /// Record the splitting problem before the first split (kSplitProblemAttr).
+  bool recordProblem = false;
 };
 
 /// The function attributes meetCapacitiesInFunction records: the splits it
@@ -195,6 +203,14 @@ constexpr llvm::StringLiteral kBoundsBeforeSplitsAttr =
 constexpr llvm::StringLiteral kUnsplitAttr = "mplan.unsplit";
 /// The work of the function's ops before the splits (the unit of `cost`).
 constexpr llvm::StringLiteral kProgramWorkAttr = "mplan.program_work";
+/// With BudgetOptions::recordProblem: per space above its capacity, the
+/// problem the splits solve, before the first one (`{space, capacity, live,
+/// candidates}`: the padded bytes live at each point of the numbering, and
+/// each legal split of a buffer between two consecutive uses as `[buffer,
+/// kind (0 remat, 1 offload), first freed point, end of the freed points,
+/// bytes freed, cost, bytes live while recomputing]`). The pipeline's
+/// `split-problem` writes it to a file and drops the attribute.
+constexpr llvm::StringLiteral kSplitProblemAttr = "mplan.split_problem";
 
 /// Lowers the max-live bound of every memory space of `func` with a
 /// capacity (`options.planner.capacity`) that its buffers exceed, by

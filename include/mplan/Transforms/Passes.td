@@ -170,6 +170,11 @@ def MPlanPlan : Pass<"mplan-plan", "ModuleOp"> {
     Option<"offloadCost", "offload-cost", "double", /*default=*/"1.0",
            "The cost of moving one byte (offload), in payload ops of a "
            "recomputation">,
+    Option<"splitProblem", "split-problem", "std::string", /*default=*/"",
+           "Write the splitting problem of each space above its capacity, "
+           "before the first split, to this JSON file (the bytes live at "
+           "each point and every legal split of every buffer between two of "
+           "its uses), for an exact search over the same levers">,
     Option<"emitRemarks", "remarks", "bool", /*default=*/"false",
            "Emit a remark for every buffer that is left unplanned">,
     Option<"maxBoundBytes", "max-bound-bytes", "int64_t",

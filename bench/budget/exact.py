@@ -1,0 +1,206 @@
+#!/usr/bin/env python3
+"""Budget benchmark, exact side: the least extra work that meets a capacity with
+the same levers, by an integer program solved with CBC, beside what mplan reaches.
+
+For every bundled model (as bench/budget/run.py: B is the default pipeline's
+arena without a capacity) or every program of --files (memref IR), and each
+capacity C of --fractions x B, with the levers of LEVERS (rematerialization
+alone, and with offload=default:1), the pipeline runs with
+`capacity=default:C split-problem=FILE report=FILE`:
+  * mplan: whether it met C (the pass succeeds; every arena is within C) and
+    the cost of its splits (the report's splits: work units of the
+    recomputations plus the offloads' weighted bytes);
+  * exact: the splitting problem mplan wrote (per function and space above its
+    capacity, before the first split: the padded bytes live at each point of
+    the order that sequencing and in-place reuse chose, and every legal split
+    of every buffer between two consecutive uses whose gap holds a point above
+    C, with its cost, its freed points and the bytes live at the point it
+    creates right before the later use), solved by CBC (coinor-cbc): a binary
+    per split, minimise the total cost such that at every point the bytes left
+    live are at most C, at every taken split's own point too, and one lever per
+    gap of a buffer. The solution is checked here, not taken on CBC's word.
+The program does not require a recomputation's inputs to stay live where
+another split frees them (mplan then recomputes them too, at a cost the
+program does not count) and it bounds the max-live bytes, not the planner's
+arena: it is a relaxation at that order, so "infeasible" proves that no
+rematerialization and offload meet C at that order, and its optimum is a lower
+bound on the extra work (mplan / exact <= 1.10 is issue 33's bar). mplan solves
+the same covering problem itself (mplan::solveSplitCover, branch and bound
+within a work budget) and takes the cover's splits first.
+
+Usage: exact.py [--mplan-opt PATH] [--mlir-opt PATH] [--cbc PATH]
+                [--models a,b] [--fractions 0.9,0.8,0.7] [--time-limit 60]
+Prints one markdown row per model, capacity and lever set.
+"""
+
+import argparse
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+from run import BUFFERIZE, MODELS, ROOT  # noqa: E402
+
+LEVERS = {"remat": "", "remat+offload": "offload=default:1"}
+
+
+def pipeline(mplan_opt, path, options):
+    """Runs the pipeline; returns (returncode, report functions or [], problems, stderr)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        rep, prob = os.path.join(tmp, "r.json"), os.path.join(tmp, "p.json")
+        proc = subprocess.run(
+            [mplan_opt, path,
+             f"--mplan-plan-pipeline={options} report={rep} split-problem={prob}",
+             "-o", os.devnull], capture_output=True, text=True)
+        functions, problems = [], []
+        if os.path.exists(rep):
+            with open(rep) as f:
+                functions = json.load(f)["functions"]
+        if os.path.exists(prob):
+            with open(prob) as f:
+                problems = json.load(f)["problems"]
+    return proc.returncode, functions, problems, proc.stderr
+
+
+def constraints(problem):
+    """The integer program of one problem: (costs, rows, exclusive pairs), rows as
+    (coefficients {candidate: coefficient}, right-hand side) meaning sum >= rhs,
+    or None when a point no split frees is above the capacity."""
+    cap = problem["capacity_bytes"]
+    cands = problem["candidates"]
+    live = problem["live_bytes"]
+    # Which candidates free each point: a sweep over the freed intervals.
+    starts = {}
+    for k, c in enumerate(cands):
+        starts.setdefault(c["from"], []).append(k)
+    rows, active = [], set()
+    ends = {}
+    for i, bytes_here in enumerate(live):
+        for k in starts.get(i, []):
+            active.add(k)
+            ends.setdefault(cands[k]["to"], []).append(k)
+        for k in ends.pop(i, []):
+            active.discard(k)
+        if bytes_here > cap:
+            if not active:
+                return None
+            rows.append(({k: cands[k]["bytes"] for k in active}, bytes_here - cap))
+    # A recomputation or a copy back runs right before the later use (point `to`):
+    # the bytes live then must fit too, less what other splits free there (those
+    # whose early part ended by then and whose later part starts after it).
+    for k, c in enumerate(cands):
+        over = c["late_bytes"] - cap
+        if over <= 0:
+            continue
+        coef = {j: d["bytes"] for j, d in enumerate(cands)
+                if j != k and d["from"] <= c["to"] and d["to"] >= c["to"] + 1}
+        coef[k] = coef.get(k, 0) - over
+        rows.append((coef, 0))
+    gaps = {}
+    for k, c in enumerate(cands):
+        gaps.setdefault((c["buffer"], c["from"], c["to"]), []).append(k)
+    pairs = [g for g in gaps.values() if len(g) > 1]
+    return [c["cost"] for c in cands], rows, pairs
+
+
+def solve(problem, cbc, time_limit):
+    """('optimal', cost) | ('infeasible', None) | ('stopped', best cost or None)."""
+    built = constraints(problem)
+    if built is None:
+        return "infeasible", None
+    costs, rows, pairs = built
+    if not rows:
+        return "optimal", 0
+    with tempfile.TemporaryDirectory() as tmp:
+        lp, sol = os.path.join(tmp, "m.lp"), os.path.join(tmp, "m.sol")
+        with open(lp, "w") as f:
+            f.write("Minimize\n obj: " +
+                    " + ".join(f"{c} x{k}" for k, c in enumerate(costs)) + "\nSubject To\n")
+            for r, (coef, rhs) in enumerate(rows):
+                terms = " ".join(f"{'+' if v >= 0 else '-'} {abs(v)} x{k}" for k, v in coef.items())
+                f.write(f" r{r}: {terms} >= {rhs}\n")
+            for p, group in enumerate(pairs):
+                f.write(f" g{p}: " + " + ".join(f"x{k}" for k in group) + " <= 1\n")
+            f.write("Binary\n " + " ".join(f"x{k}" for k in range(len(costs))) + "\nEnd\n")
+        out = subprocess.run([cbc, lp, "sec", str(time_limit), "solve", "solu", sol],
+                             capture_output=True, text=True).stdout
+        chosen = set()
+        if os.path.exists(sol):
+            with open(sol) as f:
+                for line in f:
+                    m = re.match(r"\s*\d+\s+x(\d+)\s+([-0-9.e+]+)", line)
+                    if m and float(m.group(2)) > 0.5:
+                        chosen.add(int(m.group(1)))
+    if "infeasible" in out.lower() and "optimal" not in out.lower():
+        return "infeasible", None
+    # The solution checked here, not taken on CBC's word.
+    ok = all(sum(v for k, v in coef.items() if k in chosen) >= rhs for coef, rhs in rows) and \
+        all(sum(1 for k in g if k in chosen) <= 1 for g in pairs)
+    cost = sum(costs[k] for k in chosen) if ok else None
+    if "Optimal solution found" in out and ok:
+        return "optimal", cost
+    return "stopped", cost
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--mplan-opt", default=os.path.join(ROOT, "build", "bin", "mplan-opt"))
+    ap.add_argument("--mlir-opt", default="/usr/lib/llvm-22/bin/mlir-opt")
+    ap.add_argument("--cbc", default=shutil.which("cbc") or "/usr/bin/cbc")
+    ap.add_argument("--models", default=",".join(MODELS))
+    ap.add_argument("--files", default="",
+                    help="comma list of memref-level programs (already bufferized) instead of "
+                    "the models")
+    ap.add_argument("--fractions", default="0.9,0.8,0.7")
+    ap.add_argument("--time-limit", type=int, default=60)
+    a = ap.parse_args()
+    if not os.path.exists(a.cbc):
+        sys.exit("exact.py: CBC not found (apt-get install coinor-cbc)")
+    print("| model | C (% of B) | levers | mplan | mplan cost | exact | exact cost | mplan / exact |")
+    print("|---|---:|---|---|---:|---|---:|---:|")
+    with tempfile.TemporaryDirectory() as tmp:
+        inputs = ([(os.path.basename(f), f) for f in a.files.split(",")] if a.files else
+                  [(m, None) for m in a.models.split(",")])
+        for model, buf in inputs:
+            if buf is None:
+                buf = os.path.join(tmp, model + ".mlir")
+                subprocess.run([a.mlir_opt, os.path.join(ROOT, "models", model + ".mlir"),
+                                BUFFERIZE, "-o", buf], check=True)
+            rc, functions, _, err = pipeline(a.mplan_opt, buf, "")
+            if rc:
+                sys.exit(f"exact.py: {model} does not plan: {err.strip()[:300]}")
+            bound = max(f["arena_bytes"] for f in functions)
+            for frac in map(float, a.fractions.split(",")):
+                cap = int(bound * frac)
+                for name, opts in LEVERS.items():
+                    rc, functions, problems, err = pipeline(
+                        a.mplan_opt, buf, f"capacity=default:{cap} {opts}".strip())
+                    met = rc == 0 and all(f["arena_bytes"] <= cap for f in functions)
+                    mplan_cost = sum(s["cost"] for f in functions for s in f.get("splits", []))
+                    status, exact = "optimal", 0
+                    for p in problems:
+                        st, c = solve(p, a.cbc, a.time_limit)
+                        if st == "infeasible":
+                            status, exact = st, None
+                            break
+                        if st == "stopped":
+                            status = st
+                        exact = None if c is None or exact is None else exact + c
+                    if not problems and not met:
+                        status = "no problem written"
+                    ratio = (f"{mplan_cost / exact:.2f}" if met and exact else
+                             "1.00" if met and exact == 0 and mplan_cost == 0 else "")
+                    print(f"| {model} | {cap:,} ({round(100 * frac)} %) | {name} | "
+                          f"{'met' if met else 'not met'} | {mplan_cost:,} | {status} | "
+                          f"{'' if exact is None else f'{exact:,}'} | {ratio} |", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
