@@ -50,6 +50,8 @@ private:
   int64_t &work;
   /// The steps the current component may take up to.
   int64_t limit = 0;
+  /// The index of the first late row of `rows` (they follow its point rows).
+  size_t firstLate = 0;
   /// Every row, then those of the component being solved.
   std::vector<Row> allRows, rows;
   std::vector<std::vector<size_t>> groupMembers;
@@ -149,7 +151,9 @@ void Search::untake(size_t c, std::vector<size_t> &banned) {
 }
 
 /// `firstRow`: the rows before it are covered (taking candidates only adds
-/// to what rows get, and late rows come after every point row).
+/// to what rows get, and late rows come after every point row; a candidate
+/// taken for a late row may make an earlier late row count, so the search
+/// below a late row starts again at the first late row).
 void Search::dfs(int64_t cost, size_t firstRow) {
   if (outOfWork || cost >= best)
     return;
@@ -216,7 +220,7 @@ void Search::dfs(int64_t cost, size_t firstRow) {
     take(c, banned);
     dfs(checkedAdd(cost, problem.candidates[c].cost)
             .value_or(std::numeric_limits<int64_t>::max()),
-        rowIndex);
+        std::min(rowIndex, firstLate));
     untake(c, banned);
     if (outOfWork)
       break;
@@ -233,6 +237,12 @@ bool Search::solveComponent() {
   bestSet.clear();
   outOfWork = false;
   covered.assign(rows.size(), 0);
+  firstLate = rows.size();
+  for (size_t r = 0; r < rows.size(); ++r)
+    if (rows[r].owner != static_cast<size_t>(-1)) {
+      firstLate = r;
+      break;
+    }
   for (size_t r = 0; r < rows.size(); ++r)
     for (size_t c : rows[r].candidates)
       rowsOf[c].push_back(r);

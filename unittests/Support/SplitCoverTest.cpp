@@ -128,6 +128,29 @@ TEST(SplitCoverTest, ALatePointAboveTheTargetNeedsAnotherSplit) {
   EXPECT_EQ(result->chosen, (std::vector<size_t>{2}));
 }
 
+TEST(SplitCoverTest, ALateRowOfASplitTakenForALaterLateRowCounts) {
+  // Point 0 needs candidate 1, whose late point (before 2) needs candidate 0;
+  // candidate 0's own late point (before 3) holds 10 bytes and only candidate
+  // 2 (1 byte) frees there: no cover. Candidate 0's late row comes before
+  // candidate 1's, so taking 0 for the later row must not skip it.
+  CoverProblem problem;
+  problem.live = {10, 0, 0, 0, 0};
+  problem.target = 5;
+  problem.candidates = {cand(1, 3, 10, 1, -1, /*late=*/10),
+                        cand(0, 2, 10, 1, -1, /*late=*/10), cand(3, 4, 1, 100)};
+  int64_t work = 0;
+  std::optional<CoverResult> result = solveSplitCover(problem, kWork, work);
+  EXPECT_FALSE(result && !isCover(problem, result->chosen));
+  EXPECT_FALSE(result);
+  // With candidate 2 freeing enough, the three together are the cover.
+  problem.candidates[2].bytes = 5;
+  result = solveSplitCover(problem, kWork, work);
+  ASSERT_TRUE(result);
+  EXPECT_TRUE(isCover(problem, result->chosen));
+  EXPECT_EQ(result->chosen, (std::vector<size_t>{0, 1, 2}));
+  EXPECT_EQ(result->cost, 102);
+}
+
 TEST(SplitCoverTest, MatchesExhaustiveSearchOnRandomProblems) {
   std::mt19937_64 rng(7);
   for (int round = 0; round < 300; ++round) {
