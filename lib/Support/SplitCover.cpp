@@ -62,6 +62,11 @@ private:
   int64_t best = std::numeric_limits<int64_t>::max();
   std::vector<size_t> bestSet;
   bool outOfWork = false;
+  /// The candidates taken on the current branch: the search recurses once
+  /// per taken candidate, and stops as out of work past kMaxDepth (a cover
+  /// of that many splits would overflow the stack first).
+  size_t depth = 0;
+  static constexpr size_t kMaxDepth = 10000;
 };
 } // namespace
 
@@ -157,7 +162,7 @@ void Search::untake(size_t c, std::vector<size_t> &banned) {
 void Search::dfs(int64_t cost, size_t firstRow) {
   if (outOfWork || cost >= best)
     return;
-  if (++work > limit) {
+  if (++work > limit || depth > kMaxDepth) {
     outOfWork = true;
     return;
   }
@@ -218,9 +223,11 @@ void Search::dfs(int64_t cost, size_t firstRow) {
     if (bans[c])
       continue;
     take(c, banned);
+    ++depth;
     dfs(checkedAdd(cost, problem.candidates[c].cost)
             .value_or(std::numeric_limits<int64_t>::max()),
         std::min(rowIndex, firstLate));
+    --depth;
     untake(c, banned);
     if (outOfWork)
       break;

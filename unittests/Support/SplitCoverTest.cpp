@@ -195,6 +195,20 @@ TEST(SplitCoverTest, MatchesExhaustiveSearchOnRandomProblems) {
   }
 }
 
+TEST(SplitCoverTest, ACoverOfManySplitsDoesNotOverflowTheStack) {
+  // 200,000 points one byte above the target, each freed by the two
+  // candidates spanning it: the first dive takes a candidate per level, far
+  // deeper than a stack holds. The search stops, as out of work.
+  CoverProblem problem;
+  problem.live.assign(200000, 1);
+  problem.target = 0;
+  for (int64_t i = 0; i < 200000; ++i)
+    problem.candidates.push_back(cand(i, i + 2, 1, 1));
+  int64_t work = 0;
+  std::optional<CoverResult> result = solveSplitCover(problem, kWork, work);
+  EXPECT_TRUE(!result || !result->optimal);
+}
+
 TEST(SplitCoverTest, StopsAtItsWorkBudget) {
   // 40 interchangeable candidates over 40 short runs: a budget of 50 steps
   // cannot finish, and the answer says so (or there is none).
