@@ -185,6 +185,9 @@ def main():
                     mplan_cost = sum(s["cost"] for f in functions for s in f.get("splits", []))
                     status, exact = "optimal", 0
                     for p in problems:
+                        if not p.get("complete", True):
+                            status, exact = "incomplete problem", None
+                            break
                         st, c = solve(p, a.cbc, a.time_limit)
                         if st == "infeasible":
                             status, exact = st, None

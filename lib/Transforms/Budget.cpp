@@ -185,6 +185,10 @@ struct SlabState {
   /// for the target `preferredFor`.
   std::set<SplitKey> preferred;
   std::optional<int64_t> preferredFor;
+  /// The planned buffers the cover's rematerializations read: splitting one
+  /// of them first would leave a recomputation reading a buffer no longer
+  /// live at its later use, so their gaps are not taken together.
+  DenseSet<Value> preferredInputs;
 };
 
 /// Splits live ranges in one function until every capped space fits.
@@ -221,6 +225,12 @@ private:
   /// deallocations are not uses), in program order, or failure with why the
   /// buffer cannot be split.
   FailureOr<SmallVector<Operation *>> getUsers(Value root, std::string &why);
+  FailureOr<SmallVector<Operation *>> computeUsers(Value root,
+                                                   std::string &why);
+  /// Whether an op of the body strictly between `from` and `to`, other than
+  /// those of `chain`, may write memory `input` points into.
+  bool writtenBetween(Value input, Operation *from, Operation *to,
+                      ArrayRef<Operation *> chain);
   /// The rematerialization of `split.buffer` around the peak, or failure
   /// with why not.
   LogicalResult planRemat(Split &split, const SlabBuffers &slab, int64_t target,
@@ -244,8 +254,10 @@ private:
   /// The work of one chain op (iterations x payload ops; bytes of a fill or
   /// copy), or std::nullopt if it cannot be recomputed.
   std::optional<int64_t> workOf(Operation *op) const;
-  /// Applies `split`; records it for the report.
-  void apply(const Split &split);
+  /// Applies `split`; records it for the report. `updateRoot` false: the
+  /// split buffer's range is left for a later split of it in this step to
+  /// recompute (a buffer split at many gaps is not rescanned for each).
+  void apply(const Split &split, bool updateRoot = true);
   /// Moves every use of `root`'s aliases by an op after `peakOp` onto
   /// `newRoot` (cloning views of `root` before `peakOp`'s successor where
   /// both sides use them); appends the ops it inserted and changed.
@@ -259,8 +271,9 @@ private:
   bool isDirectAlias(Value value, Value root) const;
   /// Every legal split of a buffer of `slab` between two consecutive uses
   /// whose gap holds a point above `target` (`current`: the slab's profile),
-  /// with the covering problem they form (one candidate per split).
-  void collectCandidates(const SlabBuffers &slab, int64_t target,
+  /// with the covering problem they form (one candidate per split); false
+  /// when a quarter of the work budget left did not suffice to list them all.
+  bool collectCandidates(const SlabBuffers &slab, int64_t target,
                          const SmallVector<SlabBuffers> &slabs,
                          const llvm::StringMap<Attribute> &offloadTo,
                          const Profile &current, SmallVectorImpl<Split> &splits,
@@ -291,6 +304,17 @@ private:
   int64_t peakBytes = 0;
   /// The ops of the body and their indices (this step's numbering).
   SmallVector<std::pair<int64_t, Operation *>> topOps;
+  /// This step's answers of getUsers (why not, or the users), and the
+  /// indices of the body ops that may write each input asked about.
+  DenseMap<Value, std::pair<std::string, SmallVector<Operation *>>> usersCache;
+  DenseMap<Value, SmallVector<int64_t>> writersCache;
+  /// This step's writer chains: the leading users of a buffer that write
+  /// it, and the index of the first that writes it after a read (or max).
+  struct WriterChain {
+    SmallVector<Operation *> leading;
+    int64_t rewriteAt = 0;
+  };
+  DenseMap<Value, WriterChain> writersOfCache;
   int64_t nextId = 0;
   SmallVector<Attribute> records;
   /// Why each buffer at the last peak could not be split.
@@ -324,6 +348,23 @@ bool CapacitySplitter::isDirectAlias(Value value, Value root) const {
 
 FailureOr<SmallVector<Operation *>>
 CapacitySplitter::getUsers(Value root, std::string &why) {
+  // Asked again for every peak and every gap: once per step.
+  auto cached = usersCache.find(root);
+  if (cached != usersCache.end()) {
+    if (!cached->second.first.empty()) {
+      why = cached->second.first;
+      return failure();
+    }
+    return cached->second.second;
+  }
+  FailureOr<SmallVector<Operation *>> users = computeUsers(root, why);
+  usersCache[root] = {failed(users) ? why : std::string(),
+                      failed(users) ? SmallVector<Operation *>() : *users};
+  return users;
+}
+
+FailureOr<SmallVector<Operation *>>
+CapacitySplitter::computeUsers(Value root, std::string &why) {
   const BufferLiveness &liveness = analyses.getLiveness();
   Block &body = func.getBody().front();
   SmallVector<Operation *> users;
@@ -406,6 +447,41 @@ static bool mayWrite(Operation *op, Value value,
   return false;
 }
 
+bool CapacitySplitter::writtenBetween(Value input, Operation *from,
+                                      Operation *to,
+                                      ArrayRef<Operation *> chain) {
+  const BufferLiveness &liveness = analyses.getLiveness();
+  int64_t begin = liveness.getIndex(from), end = liveness.getIndex(to);
+  // A short stretch is scanned; a long one asks the body's writers of the
+  // input, found once per step (gaps of a long-lived buffer are many).
+  constexpr int64_t kScan = 64;
+  if (end - begin <= kScan || topOps.empty()) {
+    for (Operation *op = from->getNextNode(); op && op != to;
+         op = op->getNextNode()) {
+      ++work;
+      if (!llvm::is_contained(chain, op) && mayWrite(op, input, pointsTo))
+        return true;
+    }
+    return false;
+  }
+  auto [entry, fresh] = writersCache.try_emplace(input);
+  if (fresh)
+    for (const auto &[index, op] : topOps) {
+      ++work;
+      if (mayWrite(op, input, pointsTo))
+        entry->second.push_back(index);
+    }
+  const SmallVector<int64_t> &writers = entry->second;
+  for (auto it = llvm::upper_bound(writers, begin);
+       it != writers.end() && *it < end; ++it) {
+    ++work;
+    if (!llvm::any_of(
+            chain, [&](Operation *op) { return liveness.getIndex(op) == *it; }))
+      return true;
+  }
+  return false;
+}
+
 LogicalResult CapacitySplitter::collectRemat(AllocTensorOp buffer,
                                              Operation *firstLate,
                                              unsigned depth,
@@ -421,21 +497,36 @@ LogicalResult CapacitySplitter::collectRemat(AllocTensorOp buffer,
   FailureOr<SmallVector<Operation *>> users = getUsers(root, why);
   if (failed(users))
     return failure();
-  // The writer chain: the leading users that write the buffer.
+  // The writer chain: the leading users that write the buffer, before the
+  // later use; a writer after the first reader, before it, fails. The
+  // buffer's writers are found once per step (a buffer split at many gaps
+  // asks for every one).
   int64_t lateIndex = liveness.getIndex(firstLate);
-  SmallVector<Operation *> chain;
-  for (auto [i, user] : llvm::enumerate(*users)) {
-    if (liveness.getIndex(user) >= lateIndex)
-      break;
-    ++work;
-    if (!mayWrite(user, root, pointsTo))
-      continue;
-    if (chain.size() != i) {
-      why = "it is written again after it is first read";
-      return failure();
+  auto [writers, fresh] = writersOfCache.try_emplace(root);
+  if (fresh) {
+    writers->second.rewriteAt = std::numeric_limits<int64_t>::max();
+    bool read = false;
+    for (Operation *user : *users) {
+      ++work;
+      bool writes = mayWrite(user, root, pointsTo);
+      if (writes && !read)
+        writers->second.leading.push_back(user);
+      else if (writes) {
+        writers->second.rewriteAt = liveness.getIndex(user);
+        break;
+      } else {
+        read = true;
+      }
     }
-    chain.push_back(user);
   }
+  if (writers->second.rewriteAt < lateIndex) {
+    why = "it is written again after it is first read";
+    return failure();
+  }
+  SmallVector<Operation *> chain;
+  for (Operation *user : writers->second.leading)
+    if (liveness.getIndex(user) < lateIndex)
+      chain.push_back(user);
   if (chain.empty()) {
     why = "nothing writes it before it is read";
     return failure();
@@ -573,17 +664,11 @@ LogicalResult CapacitySplitter::collectRemat(AllocTensorOp buffer,
         return failure();
     }
   }
-  for (Operation *op = chain.front()->getNextNode(); op != firstLate;
-       op = op->getNextNode()) {
-    ++work;
-    if (llvm::is_contained(chain, op))
-      continue;
-    for (Value input : kept)
-      if (mayWrite(op, input, pointsTo)) {
-        why = "an input of its writer may be written before its later use";
-        return failure();
-      }
-  }
+  for (Value input : kept)
+    if (writtenBetween(input, chain.front(), firstLate, chain)) {
+      why = "an input of its writer may be written before its later use";
+      return failure();
+    }
   steps.push_back({buffer, std::move(chain)});
   return success();
 }
@@ -751,7 +836,7 @@ void CapacitySplitter::redirectLateUses(Value root, Value newRoot,
   }
 }
 
-void CapacitySplitter::apply(const Split &split) {
+void CapacitySplitter::apply(const Split &split, bool updateRoot) {
   AllocTensorOp buffer = split.buffer;
   Value root = buffer.getResult();
   SmallVector<Operation *> inserted, changed, erased;
@@ -826,7 +911,8 @@ void CapacitySplitter::apply(const Split &split) {
     op->erase();
   }
   BufferLiveness &liveness = analyses.getLiveness();
-  liveness.recomputeLiveRange(root);
+  if (updateRoot)
+    liveness.recomputeLiveRange(root);
   liveness.recomputeLiveRange(fresh.getResult());
   records.push_back(attrs.getDictionaryAttr(record));
   if (options.emitRemarks) {
@@ -1025,7 +1111,7 @@ SmallVector<int64_t> CapacitySplitter::peaksAbove(const SlabBuffers &slab,
   return peaks;
 }
 
-void CapacitySplitter::collectCandidates(
+bool CapacitySplitter::collectCandidates(
     const SlabBuffers &slab, int64_t target,
     const SmallVector<SlabBuffers> &slabs,
     const llvm::StringMap<Attribute> &offloadTo, const Profile &current,
@@ -1040,10 +1126,14 @@ void CapacitySplitter::collectCandidates(
   problem.live = current.live;
   problem.target = target;
   auto offload = offloadTo.find(formatMemorySpace(slab.memorySpace));
-  for (size_t position = 0; position < slab.ops.size(); ++position) {
+  // The splits themselves need the rest of the budget.
+  int64_t limit = work + std::max<int64_t>(options.workLimit - work, 0) / 4;
+  bool complete = true;
+  for (size_t position = 0; position < slab.ops.size() && complete;
+       ++position) {
     AllocTensorOp op = slab.ops[position];
     const ::mplan::Buffer &buffer = slab.buffers[position];
-    if (buffer.size <= 0 || work > options.workLimit)
+    if (buffer.size <= 0)
       continue;
     // Only gaps that hold a point above the target can help.
     if (current.relief(1, buffer.start, buffer.end) <= 0.0)
@@ -1053,6 +1143,10 @@ void CapacitySplitter::collectCandidates(
     if (failed(users))
       continue;
     for (size_t i = 0; i + 1 < users->size(); ++i) {
+      if (work > limit) {
+        complete = false;
+        break;
+      }
       Split split;
       split.buffer = op;
       split.bytes = buffer.size;
@@ -1089,6 +1183,7 @@ void CapacitySplitter::collectCandidates(
   }
   profile = saved;
   peakBytes = savedPeak;
+  return complete;
 }
 
 DictionaryAttr
@@ -1100,7 +1195,8 @@ CapacitySplitter::recordProblem(const SlabBuffers &slab, int64_t capacity,
   initial.setTarget(capacity);
   SmallVector<Split> splits;
   ::mplan::CoverProblem problem;
-  collectCandidates(slab, capacity, slabs, offloadTo, initial, splits, problem);
+  bool complete = collectCandidates(slab, capacity, slabs, offloadTo, initial,
+                                    splits, problem);
   Builder b(func.getContext());
   SmallVector<Attribute> rows;
   for (auto [split, candidate] : llvm::zip(splits, problem.candidates))
@@ -1113,6 +1209,7 @@ CapacitySplitter::recordProblem(const SlabBuffers &slab, int64_t capacity,
       {b.getNamedAttr("space",
                       b.getStringAttr(space.empty() ? "default" : space)),
        b.getNamedAttr("capacity", b.getI64IntegerAttr(capacity)),
+       b.getNamedAttr("complete", b.getBoolAttr(complete)),
        b.getNamedAttr("live", b.getDenseI64ArrayAttr(initial.live)),
        b.getNamedAttr("candidates", b.getArrayAttr(rows))});
 }
@@ -1123,18 +1220,35 @@ void CapacitySplitter::choosePreferred(
     const llvm::StringMap<Attribute> &offloadTo, const Profile &current) {
   state.preferredFor = state.target;
   state.preferred.clear();
+  state.preferredInputs.clear();
   SmallVector<Split> splits;
   ::mplan::CoverProblem problem;
-  collectCandidates(slab, state.target, slabs, offloadTo, current, splits,
-                    problem);
+  // A cover of some of the splits could be worse than the choice per peak.
+  if (!collectCandidates(slab, state.target, slabs, offloadTo, current, splits,
+                         problem))
+    return;
   // Half of what is left of the budget: the splits themselves need the rest.
   int64_t budget = work + (options.workLimit - work) / 2;
   std::optional<::mplan::CoverResult> cover =
       ::mplan::solveSplitCover(problem, budget, work);
   if (!cover)
     return;
-  for (size_t index : cover->chosen)
-    state.preferred.insert(keyOf(splits[index]));
+  for (size_t index : cover->chosen) {
+    const Split &split = splits[index];
+    state.preferred.insert(keyOf(split));
+    for (const RematStep &step : split.steps)
+      for (Operation *op : step.chain)
+        for (Value operand : op->getOperands()) {
+          if (!isa<BaseMemRefType>(operand.getType()))
+            continue;
+          for (const PointsToTarget &target : pointsTo.getTargets(operand)) {
+            const MemoryPlace &place = pointsTo.getPlace(target.place);
+            if (place.kind == MemoryPlace::Kind::Allocation && place.value &&
+                place.value != AllocTensorOp(step.buffer).getResult())
+              state.preferredInputs.insert(place.value);
+          }
+        }
+  }
 }
 
 LogicalResult CapacitySplitter::run() {
@@ -1172,6 +1286,9 @@ LogicalResult CapacitySplitter::run() {
     if (failed(slabs))
       return failure();
     topOps.clear();
+    usersCache.clear();
+    writersCache.clear();
+    writersOfCache.clear();
     for (Operation &op : body)
       topOps.push_back({liveness.getIndex(&op), &op});
     work += static_cast<int64_t>(topOps.size());
@@ -1276,9 +1393,23 @@ LogicalResult CapacitySplitter::run() {
         return slab->buffers[position].end <= peakIndex;
       });
       work += static_cast<int64_t>(sweep.live.size());
-      if (peakIndex < stretchEnd)
-        continue;
       SmallVector<unsigned> live(sweep.live);
+      // Inside the stretch of this step's last split, only another gap of
+      // its buffer may join (below).
+      bool inStretch = peakIndex < stretchEnd;
+      if (inStretch) {
+        if (batch.empty() ||
+            batch.back().buffer.getType().getMemorySpace() !=
+                slab->memorySpace ||
+            states[formatMemorySpace(slab->memorySpace)]
+                .preferredInputs.contains(batch.back().buffer.getResult()))
+          continue;
+        llvm::erase_if(live, [&](unsigned position) {
+          return slab->ops[position] != batch.back().buffer;
+        });
+        if (live.empty())
+          continue;
+      }
       llvm::sort(live);
       SmallVector<std::pair<AllocTensorOp, std::string>> whyNot;
       std::optional<Split> best =
@@ -1286,8 +1417,18 @@ LogicalResult CapacitySplitter::run() {
                    states[formatMemorySpace(slab->memorySpace)].target,
                    offloadTo, whyNot);
       if (!best) {
-        if (blocked.empty())
+        if (blocked.empty() && !inStretch)
           blocked = std::move(whyNot);
+        continue;
+      }
+      // Another gap of the buffer the last split of this step splits, one of
+      // the cover's: both go (applied from the later gap back, each takes
+      // the uses after its own later use), whatever their stretches.
+      if (inStretch) {
+        // Only a split of the cover: another split of this buffer was the
+        // best at this peak only among that buffer's.
+        if (best->preferred && batch.back().firstLate != best->firstLate)
+          batch.push_back(std::move(*best));
         continue;
       }
       LiveRange stretch = liveness.getLiveRange(best->buffer.getResult());
@@ -1301,12 +1442,17 @@ LogicalResult CapacitySplitter::run() {
     }
     if (batch.empty())
       break;
-    for (const Split &split : batch) {
+    // Later gaps first: a buffer split twice in this step hands the uses
+    // after its later gap to the later new buffer before the earlier split
+    // hands it the uses between the two.
+    std::reverse(batch.begin(), batch.end());
+    for (auto [i, split] : llvm::enumerate(batch)) {
       if (split.preferred)
         states[formatMemorySpace(
                    AllocTensorOp(split.buffer).getType().getMemorySpace())]
             .preferred.erase(keyOf(split));
-      apply(split);
+      apply(split, /*updateRoot=*/i + 1 == batch.size() ||
+                       batch[i + 1].buffer != split.buffer);
     }
     preferredSet = nullptr;
   }

@@ -38,6 +38,9 @@ static void takeSplitProblems(func::FuncOp func, llvm::json::Array &problems) {
       entry["memory_space"] = space.str();
     if (auto capacity = problem.getAs<IntegerAttr>("capacity"))
       entry["capacity_bytes"] = capacity.getInt();
+    // False when the work budget ended the list of candidates early.
+    if (auto complete = problem.getAs<BoolAttr>("complete"))
+      entry["complete"] = complete.getValue();
     llvm::json::Array live, candidates;
     if (auto bytes = problem.getAs<DenseI64ArrayAttr>("live"))
       for (int64_t value : bytes.asArrayRef())

@@ -27,6 +27,7 @@
 // PROBLEM-NEXT: "late_bytes": 384,
 // PROBLEM-NEXT: "to": 106
 // PROBLEM: "capacity_bytes": 358,
+// PROBLEM-NEXT: "complete": true,
 // PROBLEM-NEXT: "function": "f0",
 // PROBLEM-NEXT: "live_bytes": [
 // PROBLEM: "memory_space": "default"

@@ -204,7 +204,8 @@ constexpr llvm::StringLiteral kUnsplitAttr = "mplan.unsplit";
 /// The work of the function's ops before the splits (the unit of `cost`).
 constexpr llvm::StringLiteral kProgramWorkAttr = "mplan.program_work";
 /// With BudgetOptions::recordProblem: per space above its capacity, the
-/// problem the splits solve, before the first one (`{space, capacity, live,
+/// problem the splits solve, before the first one (`{space, capacity,
+/// complete (false: the work budget cut the list of candidates), live,
 /// candidates}`: the padded bytes live at each point of the numbering, and
 /// each legal split of a buffer between two consecutive uses as `[buffer,
 /// kind (0 remat, 1 offload), first freed point, end of the freed points,
