@@ -1276,10 +1276,13 @@ LogicalResult CapacitySplitter::run() {
 
   llvm::StringMap<SlabState> states;
   SmallVector<Attribute> problems;
+  bool outOfWork = false;
   int64_t plannerRounds = 0;
   while (true) {
-    if (work > options.workLimit)
+    if (work > options.workLimit) {
+      outOfWork = true;
       break;
+    }
     BufferLiveness &liveness = analyses.getExactLiveness();
     FailureOr<SmallVector<SlabBuffers>> slabs =
         collectSlabBuffers(func, liveness, options.planner.alignment);
@@ -1460,6 +1463,9 @@ LogicalResult CapacitySplitter::run() {
   Builder attrs(func.getContext());
   if (!problems.empty())
     func->setAttr(kSplitProblemAttr, attrs.getArrayAttr(problems));
+  if (outOfWork)
+    func->setAttr(kSplitWorkLimitAttr,
+                  attrs.getI64IntegerAttr(options.workLimit));
   if (records.empty() && blocked.empty())
     return success();
   if (!records.empty()) {

@@ -391,6 +391,12 @@ static FailureOr<AllocSlabOp> planSlab(func::FuncOp func,
         diag << " (" << bound.getInt()
              << " before rematerialization and offload)";
     diag.attachNote() << describePeak(slab);
+    if (auto limit = func->getAttrOfType<IntegerAttr>(kSplitWorkLimitAttr))
+      diag.attachNote(func.getLoc())
+          << "rematerialization and offload stopped at their work budget of "
+          << limit.getInt()
+          << " steps (a budget, not seconds, so that the plan does not depend "
+             "on the machine's load): more splits might meet the capacity";
     // Why the levers could not split the buffers live at the peak.
     if (auto unsplit = func->getAttrOfType<ArrayAttr>(kUnsplitAttr))
       for (auto entry : unsplit.getAsRange<DictionaryAttr>()) {

@@ -201,6 +201,9 @@ constexpr llvm::StringLiteral kSplitsAttr = "mplan.splits";
 constexpr llvm::StringLiteral kBoundsBeforeSplitsAttr =
     "mplan.bounds_before_splits";
 constexpr llvm::StringLiteral kUnsplitAttr = "mplan.unsplit";
+/// The work budget the splits stopped at, when they did (the capacity error
+/// says so).
+constexpr llvm::StringLiteral kSplitWorkLimitAttr = "mplan.split_work_limit";
 /// The work of the function's ops before the splits (the unit of `cost`).
 constexpr llvm::StringLiteral kProgramWorkAttr = "mplan.program_work";
 /// With BudgetOptions::recordProblem: per space above its capacity, the
