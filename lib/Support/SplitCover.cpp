@@ -55,6 +55,8 @@ private:
   /// Every row, then those of the component being solved.
   std::vector<Row> allRows, rows;
   std::vector<std::vector<size_t>> groupMembers;
+  /// The candidates each one conflicts with.
+  std::vector<std::vector<size_t>> conflictsOf;
   std::vector<std::vector<size_t>> rowsOf;
   std::vector<int64_t> covered;
   std::vector<char> taken;
@@ -136,6 +138,10 @@ void Search::take(size_t c, std::vector<size_t> &banned) {
   taken[c] = 1;
   for (size_t r : rowsOf[c])
     covered[r] += problem.candidates[c].bytes;
+  for (size_t d : conflictsOf[c]) {
+    ++bans[d];
+    banned.push_back(d);
+  }
   int64_t group = problem.candidates[c].group;
   if (group < 0)
     return;
@@ -298,6 +304,13 @@ std::optional<CoverResult> Search::run() {
     if (row.owner != static_cast<size_t>(-1))
       unite(row.owner, row.candidates.front());
   }
+  conflictsOf.assign(n, {});
+  for (const auto &[a, b] : problem.conflicts)
+    if (a < n && b < n && a != b) {
+      conflictsOf[a].push_back(b);
+      conflictsOf[b].push_back(a);
+      unite(a, b);
+    }
   for (const std::vector<size_t> &members : groupMembers)
     for (size_t c : members)
       unite(c, members.front());

@@ -119,6 +119,9 @@ struct Split {
   double relief = 0.0;
   /// A split of the least-cost cover (SlabState::preferred).
   bool preferred = false;
+  /// Rematerialization: the planned buffers its writers read that must stay
+  /// live at the later use.
+  SmallVector<Value> keptRoots;
 };
 
 /// A split as the covering problem names it: its gap and its lever.
@@ -315,6 +318,8 @@ private:
     int64_t rewriteAt = 0;
   };
   DenseMap<Value, WriterChain> writersOfCache;
+  /// The planned buffers collectRemat kept as inputs live at the later use.
+  SmallVector<Value> keptRoots;
   int64_t nextId = 0;
   SmallVector<Attribute> records;
   /// Why each buffer at the last peak could not be split.
@@ -641,6 +646,7 @@ LogicalResult CapacitySplitter::collectRemat(AllocTensorOp buffer,
       }
       if (liveness.getLiveRange(inputRoot).end > lateIndex) {
         kept.push_back(input);
+        keptRoots.push_back(inputRoot);
         continue;
       }
       if (llvm::any_of(steps, [&](const RematStep &step) {
@@ -677,8 +683,10 @@ LogicalResult CapacitySplitter::planRemat(Split &split, const SlabBuffers &slab,
                                           int64_t target, std::string &why) {
   int64_t cost = 0;
   SmallVector<RematStep> steps;
+  keptRoots.clear();
   if (failed(collectRemat(split.buffer, split.firstLate, 0, steps, cost, why)))
     return failure();
+  split.keptRoots = keptRoots;
   // The inputs recomputed on the way live from their recomputation to the
   // last recomputation that reads them, beside what is live at the later
   // use (the split buffer aside): that must stay within the target.
@@ -1178,6 +1186,26 @@ bool CapacitySplitter::collectCandidates(
         Split moved = split;
         if (succeeded(planOffload(moved, offload->second, slabs, why)))
           add(std::move(moved));
+      }
+    }
+  }
+  // A recomputation whose input another candidate frees at its later use
+  // would recompute that input too, at a cost the problem does not count:
+  // the two exclude each other.
+  DenseMap<Value, SmallVector<size_t>> byRoot;
+  for (auto [index, split] : llvm::enumerate(splits))
+    byRoot[split.buffer.getResult()].push_back(index);
+  for (auto [index, split] : llvm::enumerate(splits)) {
+    int64_t late = problem.candidates[index].to;
+    for (Value root : split.keptRoots) {
+      auto other = byRoot.find(root);
+      if (other == byRoot.end())
+        continue;
+      for (size_t d : other->second) {
+        ++work;
+        if (problem.candidates[d].from <= late &&
+            late < problem.candidates[d].to)
+          problem.conflicts.push_back({index, d});
       }
     }
   }

@@ -18,6 +18,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <utility>
 #include <vector>
 
 namespace mplan {
@@ -44,6 +45,9 @@ struct CoverProblem {
   std::vector<int64_t> live;
   int64_t target = 0;
   std::vector<CoverCandidate> candidates;
+  /// Pairs of candidates that exclude each other (a recomputation and a
+  /// split of one of its inputs that frees it at the recomputation's point).
+  std::vector<std::pair<size_t, size_t>> conflicts;
 };
 
 struct CoverResult {
@@ -56,7 +60,8 @@ struct CoverResult {
 
 /// The least-cost cover of `problem` found within `workLimit` steps (rows and
 /// candidates visited), or no value when none exists or the budget ran out
-/// before one was found. A cover takes at most one candidate per group,
+/// before one was found. A cover takes at most one candidate per group and
+/// never both of a conflicting pair,
 /// leaves at most `target` bytes at every point (bytes live less the bytes
 /// the taken candidates free there) and at every taken candidate's own late
 /// point. `work` accumulates the steps taken.
