@@ -1037,31 +1037,30 @@ std::optional<Split> CapacitySplitter::chooseAt(
       }
     }
     split.kind = Split::Kind::Remat;
-    if (cheapest) {
-      // Taken as the cover chose it.
-    } else if (options.remat) {
-      Split remat = split;
-      std::string whyRemat;
-      if (succeeded(planRemat(remat, slab, target, whyRemat)))
-        cheapest = remat;
-      else
-        whyNotHere = "not recomputable: " + whyRemat;
-    } else {
-      whyNotHere = "rematerialization is off";
-    }
-    if (cheapest) {
-      // Taken as the cover chose it.
-    } else if (offload != offloadTo.end()) {
-      Split moved = split;
-      std::string whyOffload;
-      if (succeeded(planOffload(moved, offload->second, slabs, whyOffload))) {
-        if (!cheapest || moved.cost < cheapest->cost)
-          cheapest = moved;
+    // Otherwise the cheaper of the two levers.
+    if (!cheapest) {
+      if (options.remat) {
+        Split remat = split;
+        std::string whyRemat;
+        if (succeeded(planRemat(remat, slab, target, whyRemat)))
+          cheapest = remat;
+        else
+          whyNotHere = "not recomputable: " + whyRemat;
       } else {
-        whyNotHere += "; not offloadable: " + whyOffload;
+        whyNotHere = "rematerialization is off";
       }
-    } else {
-      whyNotHere += "; no offload from its memory space";
+      if (offload != offloadTo.end()) {
+        Split moved = split;
+        std::string whyOffload;
+        if (succeeded(planOffload(moved, offload->second, slabs, whyOffload))) {
+          if (!cheapest || moved.cost < cheapest->cost)
+            cheapest = moved;
+        } else {
+          whyNotHere += "; not offloadable: " + whyOffload;
+        }
+      } else {
+        whyNotHere += "; no offload from its memory space";
+      }
     }
     if (!cheapest) {
       whyNot.push_back({op, whyNotHere});
