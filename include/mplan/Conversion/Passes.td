@@ -238,6 +238,19 @@ def MPlanTagBufferAccesses : Pass<"mplan-tag-buffer-accesses",
     `mplan-to-llvm` does, before `scf` becomes `cf`), so that each load and
     store is marked with the one buffer it reads or writes.
 
+    A pass that merges identical blocks (the region simplification of the
+    greedy pattern driver, which `convert-vector-to-llvm` and
+    `canonicalize` run) compares ops without their locations: two accesses
+    of different buffers in otherwise equal blocks become one access of a
+    block argument that carries the mark of one of them. With `refresh`, the
+    pass recomputes the mark of every op that has one from the IR as it is
+    then (an LLVM load, store or memory intrinsic that a vector op was
+    lowered to by the memref it was offset from, through `getelementptr`,
+    `extractvalue` and the `unrealized_conversion_cast` of the memref) and
+    removes the marks it cannot derive again; `mplan-to-llvm` runs it after
+    `convert-vector-to-llvm`, the last pass of its pipeline that may merge
+    blocks. Run it likewise after any such pass of your own.
+
     Unless `scope-float-accumulators` is set, the loads and stores of a
     scalar floating-point accumulator of a strided reduction get no mark: a
     `memref.store` of a float directly in an `scf.for` body at a memref and
@@ -266,6 +279,9 @@ def MPlanTagBufferAccesses : Pass<"mplan-tag-buffer-accesses",
            /*default=*/"false",
            "Also mark the loads and stores of scalar floating-point "
            "accumulators of loops">,
+    Option<"refresh", "refresh", "bool", /*default=*/"false",
+           "Only recompute the marks the ops already have from the IR as it "
+           "is now (after passes that may have merged blocks)">,
   ];
 }
 

@@ -36,6 +36,7 @@
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/CheckedArithmetic.h"
 #include "llvm/Support/FormatVariadic.h"
 
@@ -419,6 +420,69 @@ static llvm::DenseSet<Operation *> findFloatAccumulators(func::FuncOp func) {
   return found;
 }
 
+static bool mayCarryScopes(Operation *op) {
+  return isa<LLVM::LoadOp, LLVM::StoreOp, LLVM::MemcpyOp, LLVM::MemmoveOp,
+             LLVM::MemsetOp, LLVM::AtomicRMWOp, LLVM::AtomicCmpXchgOp>(op);
+}
+
+/// The pointers an LLVM access that may carry scopes reads or writes through.
+static SmallVector<Value, 2> getAccessedPointers(Operation *op) {
+  return TypeSwitch<Operation *, SmallVector<Value, 2>>(op)
+      .Case([](LLVM::LoadOp load) {
+        return SmallVector<Value, 2>{load.getAddr()};
+      })
+      .Case([](LLVM::StoreOp store) {
+        return SmallVector<Value, 2>{store.getAddr()};
+      })
+      .Case([](LLVM::MemcpyOp copy) {
+        return SmallVector<Value, 2>{copy.getDst(), copy.getSrc()};
+      })
+      .Case([](LLVM::MemmoveOp move) {
+        return SmallVector<Value, 2>{move.getDst(), move.getSrc()};
+      })
+      .Case([](LLVM::MemsetOp set) {
+        return SmallVector<Value, 2>{set.getDst()};
+      })
+      .Case([](LLVM::AtomicRMWOp rmw) {
+        return SmallVector<Value, 2>{rmw.getPtr()};
+      })
+      .Case([](LLVM::AtomicCmpXchgOp cmpxchg) {
+        return SmallVector<Value, 2>{cmpxchg.getPtr()};
+      })
+      .Default([](Operation *) { return SmallVector<Value, 2>{}; });
+}
+
+/// The ranked memref whose (allocated or aligned) pointer `pointer` was
+/// offset from, as the LLVM lowering of vector ops computes addresses while
+/// memref ops are not yet lowered: `getelementptr`s of an `extractvalue`
+/// [0] or [1] of the `unrealized_conversion_cast` of the memref to its
+/// descriptor. Null for any other pointer.
+static Value getMemRefOfPointer(Value pointer) {
+  while (auto gep = pointer.getDefiningOp<LLVM::GEPOp>())
+    pointer = gep.getBase();
+  auto extract = pointer.getDefiningOp<LLVM::ExtractValueOp>();
+  if (!extract || extract.getPosition().size() != 1 ||
+      extract.getPosition().front() > 1)
+    return {};
+  auto cast =
+      extract.getContainer().getDefiningOp<UnrealizedConversionCastOp>();
+  if (!cast || cast.getNumOperands() != 1 || cast.getNumResults() != 1 ||
+      !isa<MemRefType>(cast.getOperand(0).getType()))
+    return {};
+  return cast.getOperand(0);
+}
+
+/// `loc` without the access mark of mplan-tag-buffer-accesses at its top.
+static Location stripMark(Location loc) {
+  auto fused = dyn_cast<FusedLoc>(loc);
+  if (!fused || failed(decodeMark(fused.getMetadata())))
+    return loc;
+  ArrayRef<Location> inner = fused.getLocations();
+  if (inner.size() == 1)
+    return inner.front();
+  return FusedLoc::get(loc.getContext(), inner);
+}
+
 struct MPlanTagBufferAccessesPass
     : public mlir::mplan::impl::MPlanTagBufferAccessesBase<
           MPlanTagBufferAccessesPass> {
@@ -460,6 +524,10 @@ struct MPlanTagBufferAccessesPass
 
   void runOnOperation() override {
     func::FuncOp func = getOperation();
+    if (refresh) {
+      refreshMarks(func);
+      return;
+    }
     // Marks only this pass made reach mplan-buffer-alias-scopes.
     removeMarks(func);
     if (func.isExternal())
@@ -467,7 +535,6 @@ struct MPlanTagBufferAccessesPass
     PlaceFinder finder(func);
     if (!finder.hasArenas())
       return;
-    MLIRContext *ctx = &getContext();
     // Scoped, LLVM keeps such an accumulator in a register for the whole
     // loop (LICM); when the loop's strided loads miss L1, whether that is
     // faster than storing it every iteration, as the unplanned program does,
@@ -478,44 +545,86 @@ struct MPlanTagBufferAccessesPass
       accumulators = findFloatAccumulators(func);
     hideArenasOf(accumulators, finder);
     func.walk([&](Operation *op) {
-      auto effecting = dyn_cast<MemoryEffectOpInterface>(op);
-      if (!effecting || accumulators.contains(op))
+      if (accumulators.contains(op))
         return;
+      if (std::optional<SmallVector<Place>> places = getPlaces(op, finder))
+        setMark(op, *places);
+    });
+  }
+
+  /// The places `op` may access, from what its memory effects name (or, for
+  /// an LLVM access lowered from a vector op, the memref its pointer was
+  /// taken from); none when it accesses no memref or memory the analysis
+  /// cannot name.
+  static std::optional<SmallVector<Place>>
+  getPlaces(Operation *op, const PlaceFinder &finder) {
+    SmallVector<Value> memrefs;
+    if (mayCarryScopes(op)) {
+      for (Value pointer : getAccessedPointers(op)) {
+        Value memref = getMemRefOfPointer(pointer);
+        if (!memref)
+          return std::nullopt;
+        memrefs.push_back(memref);
+      }
+    } else if (auto effecting = dyn_cast<MemoryEffectOpInterface>(op)) {
       SmallVector<MemoryEffects::EffectInstance> effects;
       effecting.getEffects(effects);
-      SmallVector<Place> places;
       for (const MemoryEffects::EffectInstance &effect : effects) {
         if (!isa<MemoryEffects::Read, MemoryEffects::Write>(effect.getEffect()))
           continue;
         Value value = effect.getValue();
         if (!value || !isa<BaseMemRefType>(value.getType()))
-          return; // An access to memory we cannot name.
-        const Places &found = finder.get(value);
-        if (!found.known)
-          return;
-        for (const Place &place : found.places)
-          if (!llvm::is_contained(places, place))
-            places.push_back(place);
+          return std::nullopt; // An access to memory we cannot name.
+        memrefs.push_back(value);
       }
-      if (places.empty())
+    }
+    SmallVector<Place> places;
+    for (Value memref : memrefs) {
+      const Places &found = finder.get(memref);
+      if (!found.known)
+        return std::nullopt;
+      for (const Place &place : found.places)
+        if (!llvm::is_contained(places, place))
+          places.push_back(place);
+    }
+    if (places.empty())
+      return std::nullopt;
+    llvm::sort(places);
+    return places;
+  }
+
+  /// Marks `op` with `places` (replacing a mark it has).
+  void setMark(Operation *op, ArrayRef<Place> places) {
+    MLIRContext *ctx = &getContext();
+    SmallVector<Attribute> encoded;
+    for (const Place &place : places)
+      encoded.push_back(
+          DenseI64ArrayAttr::get(ctx, {place.arena, place.begin, place.end}));
+    auto tag = DictionaryAttr::get(
+        ctx, {NamedAttribute(StringAttr::get(ctx, kAccessKey),
+                             ArrayAttr::get(ctx, encoded))});
+    op->setLoc(FusedLoc::get(ctx, {stripMark(op->getLoc())}, tag));
+  }
+
+  /// Recomputes the mark of every marked op of `func` from the IR as it is
+  /// now, and removes the marks it can no longer derive.
+  void refreshMarks(func::FuncOp func) {
+    if (func.isExternal())
+      return;
+    PlaceFinder finder(func);
+    func.walk([&](Operation *op) {
+      if (failed(getMark(op->getLoc())))
         return;
-      llvm::sort(places);
-      SmallVector<Attribute> encoded;
-      for (const Place &place : places)
-        encoded.push_back(
-            DenseI64ArrayAttr::get(ctx, {place.arena, place.begin, place.end}));
-      auto tag = DictionaryAttr::get(
-          ctx, {NamedAttribute(StringAttr::get(ctx, kAccessKey),
-                               ArrayAttr::get(ctx, encoded))});
-      op->setLoc(FusedLoc::get(ctx, {op->getLoc()}, tag));
+      std::optional<SmallVector<Place>> places;
+      if (finder.hasArenas())
+        places = getPlaces(op, finder);
+      if (places)
+        setMark(op, *places);
+      else
+        op->setLoc(stripMark(op->getLoc()));
     });
   }
 };
-
-static bool mayCarryScopes(Operation *op) {
-  return isa<LLVM::LoadOp, LLVM::StoreOp, LLVM::MemcpyOp, LLVM::MemmoveOp,
-             LLVM::MemsetOp, LLVM::AtomicRMWOp, LLVM::AtomicCmpXchgOp>(op);
-}
 
 struct MPlanBufferAliasScopesPass
     : public mlir::mplan::impl::MPlanBufferAliasScopesBase<

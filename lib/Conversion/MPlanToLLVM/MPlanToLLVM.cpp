@@ -219,6 +219,14 @@ void mlir::mplan::buildMPlanToLLVMPipeline(OpPassManager &pm,
   }
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(createConvertVectorToLLVMPass());
+  // convert-vector-to-llvm simplifies regions: blocks that differ only in
+  // the marks of their accesses (locations) may have been merged.
+  if (options.aliasScopes) {
+    MPlanTagBufferAccessesOptions refreshOptions;
+    refreshOptions.refresh = true;
+    pm.addNestedPass<func::FuncOp>(
+        mplan::createMPlanTagBufferAccesses(refreshOptions));
+  }
   // The n-D vector lowerings (vector.transpose, vector.broadcast, ...) build
   // their results from ub.poison, which convert-vector-to-llvm leaves.
   pm.addPass(createUBToLLVMConversionPass());

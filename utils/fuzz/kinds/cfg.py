@@ -15,6 +15,7 @@ class Program(MemrefProgram):
         self.extra_args.append(("%sel", "i32"))
         nout = r.randint(2, 3)
         outs = [self.add_out(f, n) for _ in range(nout)]
+        both_branches = False
         a = f.alloc(n)
         f.ew(a, [x])
         b = f.alloc(n)
@@ -49,9 +50,25 @@ class Program(MemrefProgram):
                 f.emit(f"{cond} = arith.cmpi ne, {an}, {zero} : i32")
                 bt, bf, bm = blk(), blk(), blk()
                 pass_arg = r.random() < 0.4
+                # Each branch fills a buffer allocated before the branch (so the two are
+                # disjoint) and copies it to the same output last: the branches' last blocks
+                # once the fill's loop is lowered differ only in the copy's source, and the
+                # LLVM lowering merges them (a copy of a block argument).
+                # The output is its own (nothing else writes it) and printed after every
+                # call, and the selectors take both branches.
+                same_tail = None
+                if not pass_arg and r.random() < 0.3:
+                    same_tail = ([f.alloc(n), f.alloc(n)], self.add_out(f, n))
+                    both_branches = True
                 f.emit(f"cf.cond_br {cond}, {bt}, {bf}")
-                for bb in (bt, bf):
+                for i, bb in enumerate((bt, bf)):
                     f.lines.append(f"{bb}:")
+                    if same_tail:
+                        t = same_tail[0][i]
+                        f.ew(t, [short or r.choice(live)])
+                        f.copy(t, same_tail[1])
+                        f.emit(f"cf.br {bm}")
+                        continue
                     t = f.alloc(n)
                     f.ew(t, [short or r.choice(live)] + ([r.choice(live)] if r.random() < 0.5 else []))
                     if r.random() < 0.3:
@@ -79,6 +96,9 @@ class Program(MemrefProgram):
                     f.dealloc(mb)
                 else:
                     f.lines.append(f"{bm}:")
+                if same_tail:
+                    for t in same_tail[0]:
+                        f.dealloc(t)
                 if short:
                     f.dealloc(short)
                     t2 = f.alloc(n)
@@ -115,8 +135,9 @@ class Program(MemrefProgram):
         f.emit("return")
         self.funcs.append(f.text(self.f0_sig()))
         sels = sorted(r.sample(range(8), r.randint(2, 3)))
-
-        self.call_with_selectors(sels)
+        if both_branches:
+            sels = sorted(set(sels) | {0, 7})
+        self.call_with_selectors(sels, check=both_branches)
 
 
 class _Kind(MemrefKind):
