@@ -268,6 +268,14 @@ static bool isHideMark(Attribute attr) {
   return dict && dict.contains(kHideKey);
 }
 
+/// The locations a mark wraps, without its metadata.
+static Location unwrap(FusedLoc fused) {
+  ArrayRef<Location> inner = fused.getLocations();
+  if (inner.size() == 1)
+    return inner.front();
+  return FusedLoc::get(fused.getContext(), inner);
+}
+
 /// Removes every mark (access places and hidden provenance) from the
 /// locations of `root`'s ops and block arguments (at any depth of a
 /// location).
@@ -277,14 +285,19 @@ static void removeMarks(Operation *root) {
     if (failed(decodeMark(fused.getMetadata())) &&
         !isHideMark(fused.getMetadata()))
       return std::nullopt;
-    ArrayRef<Location> inner = fused.getLocations();
-    if (inner.size() == 1)
-      return inner.front();
-    return FusedLoc::get(fused.getContext(), inner);
+    return unwrap(fused);
   });
   replacer.recursivelyReplaceElementsIn(root, /*replaceAttrs=*/false,
                                         /*replaceLocs=*/true,
                                         /*replaceTypes=*/false);
+}
+
+/// `loc` without the access mark of mplan-tag-buffer-accesses at its top.
+static Location stripMark(Location loc) {
+  auto fused = dyn_cast<FusedLoc>(loc);
+  if (!fused || failed(decodeMark(fused.getMetadata())))
+    return loc;
+  return unwrap(fused);
 }
 
 /// Whether `value` is the same in every iteration of `loop`: defined outside
@@ -470,17 +483,6 @@ static Value getMemRefOfPointer(Value pointer) {
       !isa<MemRefType>(cast.getOperand(0).getType()))
     return {};
   return cast.getOperand(0);
-}
-
-/// `loc` without the access mark of mplan-tag-buffer-accesses at its top.
-static Location stripMark(Location loc) {
-  auto fused = dyn_cast<FusedLoc>(loc);
-  if (!fused || failed(decodeMark(fused.getMetadata())))
-    return loc;
-  ArrayRef<Location> inner = fused.getLocations();
-  if (inner.size() == 1)
-    return inner.front();
-  return FusedLoc::get(loc.getContext(), inner);
 }
 
 struct MPlanTagBufferAccessesPass
