@@ -1509,7 +1509,9 @@ LogicalResult CapacitySplitter::run() {
     llvm::sort(before, [](const NamedAttribute &a, const NamedAttribute &b) {
       return a.getName().strref() < b.getName().strref();
     });
-    func->setAttr(kBoundsBeforeSplitsAttr, attrs.getDictionaryAttr(before));
+    // The bounds before the first splits (a later round keeps them).
+    if (!func->hasAttr(kBoundsBeforeSplitsAttr))
+      func->setAttr(kBoundsBeforeSplitsAttr, attrs.getDictionaryAttr(before));
   }
   SmallVector<Attribute> reasons;
   for (auto &[op, why] : blocked)

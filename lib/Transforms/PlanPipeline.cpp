@@ -24,6 +24,15 @@ namespace mplan {
 using namespace mlir;
 using namespace mlir::mplan;
 
+/// The rounds of ordering and splitting again after the first splits.
+static constexpr unsigned kOrderSplitRounds = 3;
+
+/// The number of live ranges split in `func` so far (kSplitsAttr).
+static size_t numSplits(func::FuncOp func) {
+  auto splits = func->getAttrOfType<ArrayAttr>(kSplitsAttr);
+  return splits ? splits.size() : 0;
+}
+
 /// Moves `func`'s splitting problems (kSplitProblemAttr) into `problems`,
 /// one JSON object per space, and drops the attribute.
 static void takeSplitProblems(func::FuncOp func, llvm::json::Array &problems) {
@@ -193,6 +202,28 @@ struct MPlanPlanPass : public mlir::mplan::impl::MPlanPlanBase<MPlanPlanPass> {
       // capacity is split.
       LogicalResult met = meetCapacitiesInFunction(func, budget, analyses);
       takeSplitProblems(func, problems);
+      // The splits change the program the order was chosen for: while a
+      // capacity is still exceeded, the split program is ordered again and
+      // what is left above it split again, until the order or the splits no
+      // longer change (a fixed point; a few rounds at most).
+      for (unsigned round = 0;
+           round < kOrderSplitRounds && succeeded(met) && sequenceHere &&
+           numSplits(func) != 0 && exceedsCapacity(func, budget, analyses);
+           ++round) {
+        size_t splitsBefore = numSplits(func);
+        FailureOr<bool> reordered =
+            sequenceFunction(func, orderOptions, &analyses);
+        if (failed(reordered))
+          return failure();
+        if (!*reordered)
+          break;
+        // The problem recorded is the first round's (split-problem).
+        BudgetOptions again = budget;
+        again.recordProblem = false;
+        met = meetCapacitiesInFunction(func, again, analyses);
+        if (numSplits(func) == splitsBefore)
+          break;
+      }
       return met;
     };
     LogicalResult planned = planModule(module, userName, planOptions, prepare);
