@@ -783,8 +783,10 @@ FailureOr<bool> FunctionSequencer::run() {
                          "capacity; other spaces are only kept from growing)");
   }
   bool otherSpaces = slabs.size() > 1 || !dynamicOps.empty();
-  // The planner's bound of the default space in the current order.
-  int64_t bound = changed ? current.bounds[*defaultSlab] : *recorded;
+  // The planner's bound of the default space in the current order (not the
+  // recorded program-order bound: the pipeline sequences a function again
+  // after splitting it, when the order is no longer the program's).
+  int64_t bound = current.bounds[*defaultSlab];
   std::string reason;
   for (bool everySpace : {false, true}) {
     if (everySpace && !otherSpaces)
