@@ -1499,7 +1499,10 @@ LogicalResult CapacitySplitter::run() {
     if (auto old = func->getAttrOfType<ArrayAttr>(kSplitsAttr))
       records.insert(records.begin(), old.begin(), old.end());
     func->setAttr(kSplitsAttr, attrs.getArrayAttr(records));
-    func->setAttr(kProgramWorkAttr, attrs.getI64IntegerAttr(programWork));
+    // The program's work before the first splits (a later round's body
+    // holds the earlier rounds' recomputations and copies).
+    if (!func->hasAttr(kProgramWorkAttr))
+      func->setAttr(kProgramWorkAttr, attrs.getI64IntegerAttr(programWork));
     SmallVector<NamedAttribute> before;
     for (const auto &entry : states)
       if (entry.second.boundBefore)
@@ -1565,30 +1568,40 @@ mlir::mplan::parseOffloads(MLIRContext *context,
   return offloads;
 }
 
-bool mlir::mplan::exceedsCapacity(func::FuncOp func,
-                                  const BudgetOptions &options,
-                                  PlanAnalyses &analyses) {
+int64_t mlir::mplan::capacityExcess(func::FuncOp func,
+                                    const BudgetOptions &options,
+                                    PlanAnalyses &analyses) {
   if (options.planner.capacity.empty())
-    return false;
+    return 0;
   FailureOr<llvm::StringMap<int64_t>> capacities = parseCapacities(
       [&] { return mlir::emitError(func.getLoc(), "capacity "); },
       options.planner.capacity);
   if (failed(capacities))
-    return false;
+    return 0;
   FailureOr<SmallVector<SlabBuffers>> slabs = collectSlabBuffers(
       func, analyses.getExactLiveness(), options.planner.alignment);
   if (failed(slabs))
-    return false;
+    return 0;
+  int64_t excess = 0;
   for (const SlabBuffers &slab : *slabs) {
     auto capacity = capacities->find(formatMemorySpace(slab.memorySpace));
     if (capacity == capacities->end())
       continue;
     std::optional<int64_t> bound =
         ::mplan::lowerBound(slab.buffers, options.planner.alignment);
-    if (!bound || *bound > capacity->second)
-      return true;
+    if (!bound)
+      return std::numeric_limits<int64_t>::max();
+    if (*bound > capacity->second)
+      excess = ::mplan::checkedAdd(excess, *bound - capacity->second)
+                   .value_or(std::numeric_limits<int64_t>::max());
   }
-  return false;
+  return excess;
+}
+
+bool mlir::mplan::exceedsCapacity(func::FuncOp func,
+                                  const BudgetOptions &options,
+                                  PlanAnalyses &analyses) {
+  return capacityExcess(func, options, analyses) != 0;
 }
 
 LogicalResult mlir::mplan::meetCapacitiesInFunction(

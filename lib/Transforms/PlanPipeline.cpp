@@ -204,25 +204,30 @@ struct MPlanPlanPass : public mlir::mplan::impl::MPlanPlanBase<MPlanPlanPass> {
       takeSplitProblems(func, problems);
       // The splits change the program the order was chosen for: while a
       // capacity is still exceeded, the split program is ordered again and
-      // what is left above it split again, until the order or the splits no
-      // longer change (a fixed point; a few rounds at most).
-      for (unsigned round = 0;
-           round < kOrderSplitRounds && succeeded(met) && sequenceHere &&
-           numSplits(func) != 0 && exceedsCapacity(func, budget, analyses);
+      // what is left above it split again, as long as each round lowers the
+      // bytes above the capacities (a fixed point; a few rounds at most).
+      int64_t excess = succeeded(met) && sequenceHere && numSplits(func) != 0
+                           ? capacityExcess(func, budget, analyses)
+                           : 0;
+      MPlanSequenceOptions againOptions = orderOptions;
+      againOptions.emitRemarks = false;
+      BudgetOptions again = budget;
+      again.recordProblem = false; // The first round's problem is kept.
+      for (unsigned round = 0; round < kOrderSplitRounds && excess != 0;
            ++round) {
-        size_t splitsBefore = numSplits(func);
         FailureOr<bool> reordered =
-            sequenceFunction(func, orderOptions, &analyses);
+            sequenceFunction(func, againOptions, &analyses);
         if (failed(reordered))
           return failure();
         if (!*reordered)
           break;
-        // The problem recorded is the first round's (split-problem).
-        BudgetOptions again = budget;
-        again.recordProblem = false;
         met = meetCapacitiesInFunction(func, again, analyses);
-        if (numSplits(func) == splitsBefore)
+        if (failed(met))
           break;
+        int64_t left = capacityExcess(func, budget, analyses);
+        if (left >= excess)
+          break;
+        excess = left;
       }
       return met;
     };

@@ -751,8 +751,12 @@ FailureOr<bool> FunctionSequencer::run() {
   // `optimal`: the order is proven optimal for the default space; it is
   // for the objective unless a space over its capacity is not.
   auto finish = [&](bool optimal, const std::string &reason) {
+    // A later run (the pipeline orders a split program again) decides
+    // afresh.
     if (optimal && capacityReason.empty())
       func->setAttr(kSequenceOptimalAttr, UnitAttr::get(func.getContext()));
+    else
+      func->removeAttr(kSequenceOptimalAttr);
     if (changed) {
       func->removeAttr(kSequenceKeptBecauseAttr);
       return true;

@@ -226,9 +226,14 @@ LogicalResult meetCapacitiesInFunction(func::FuncOp func,
                                        const BudgetOptions &options,
                                        PlanAnalyses &analyses);
 
-/// Whether a memory space of `func` with a capacity
-/// (`options.planner.capacity`) has a max-live bound above it, by the
-/// liveness of `analyses`.
+/// The bytes by which the max-live bounds of `func`'s memory spaces with a
+/// capacity (`options.planner.capacity`) exceed it, summed, by the liveness
+/// of `analyses`: 0 when every one fits, INT64_MAX when a bound overflows.
+int64_t capacityExcess(func::FuncOp func, const BudgetOptions &options,
+                       PlanAnalyses &analyses);
+
+/// Whether a memory space of `func` with a capacity has a max-live bound
+/// above it (capacityExcess is not 0).
 bool exceedsCapacity(func::FuncOp func, const BudgetOptions &options,
                      PlanAnalyses &analyses);
 
