@@ -13,8 +13,8 @@
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
+#include "mplan/Support/CheckedMath.h"
 #include "llvm/ADT/SmallPtrSet.h"
-#include "llvm/Support/CheckedArithmetic.h"
 
 using namespace mlir;
 using namespace mlir::mplan;
@@ -30,7 +30,7 @@ static int64_t getObjectSize(Type type) {
     return slab.getSize();
   if (auto memref = dyn_cast<MemRefType>(type)) {
     FailureOr<int64_t> bytes = getMemRefByteSize(memref);
-    if (succeeded(bytes) && memref.getLayout().isIdentity())
+    if (succeeded(bytes) && hasIdentityLayout(memref))
       return *bytes;
   }
   return -1;
@@ -46,10 +46,10 @@ static std::optional<std::pair<int64_t, int64_t>> getAddressedBytes(Type type) {
   SmallVector<int64_t> strides;
   int64_t offset;
   if (failed(elementSize) ||
-      failed(memref.getStridesAndOffset(strides, offset)) ||
+      failed(getStridesAndOffset(memref, strides, offset)) ||
       ShapedType::isDynamic(offset) || offset < 0)
     return std::nullopt;
-  std::optional<int64_t> first = llvm::checkedMul(offset, *elementSize);
+  std::optional<int64_t> first = ::mplan::checkedMul(offset, *elementSize);
   if (!first)
     return std::nullopt;
   std::optional<int64_t> last = offset;
@@ -58,14 +58,15 @@ static std::optional<std::pair<int64_t, int64_t>> getAddressedBytes(Type type) {
       return std::make_pair(*first, *first);
     if (ShapedType::isDynamic(stride) || stride < 0)
       return std::nullopt;
-    std::optional<int64_t> step = llvm::checkedMul(size - 1, stride);
-    last = step ? llvm::checkedAdd(*last, *step) : std::nullopt;
+    std::optional<int64_t> step = ::mplan::checkedMul(size - 1, stride);
+    last = step ? ::mplan::checkedAdd(*last, *step) : std::nullopt;
     if (!last)
       return std::nullopt;
   }
-  std::optional<int64_t> lastPlusOne = llvm::checkedAdd(*last, int64_t(1));
+  std::optional<int64_t> lastPlusOne = ::mplan::checkedAdd(*last, int64_t(1));
   std::optional<int64_t> end =
-      lastPlusOne ? llvm::checkedMul(*lastPlusOne, *elementSize) : std::nullopt;
+      lastPlusOne ? ::mplan::checkedMul(*lastPlusOne, *elementSize)
+                  : std::nullopt;
   if (!end)
     return std::nullopt;
   return std::make_pair(*first, *end);
@@ -275,13 +276,15 @@ PointsToAnalysis::transferView(Operation *op, Value result,
     PointsToTarget next;
     next.place = target.place;
     if (keepsPointer && target.hasBase() && shift) {
-      std::optional<int64_t> base = llvm::checkedAdd(target.base, *shift);
+      std::optional<int64_t> base = ::mplan::checkedAdd(target.base, *shift);
       if (base)
         next.base = *base;
     }
     if (next.hasBase() && bytes) {
-      std::optional<int64_t> begin = llvm::checkedAdd(next.base, bytes->first);
-      std::optional<int64_t> end = llvm::checkedAdd(next.base, bytes->second);
+      std::optional<int64_t> begin =
+          ::mplan::checkedAdd(next.base, bytes->first);
+      std::optional<int64_t> end =
+          ::mplan::checkedAdd(next.base, bytes->second);
       int64_t size = places[target.place].size;
       if (begin && end && *begin >= 0 && (size < 0 || *end <= size)) {
         next.exact = true;
@@ -421,11 +424,11 @@ PointsToAnalysis::transfer(OpOperand &use, Value to,
     for (const PointsToTarget &target : targets) {
       PointsToTarget next;
       next.place = target.place;
-      std::optional<int64_t> base = target.hasBase() && offset
-                                        ? llvm::checkedAdd(target.base, *offset)
-                                        : std::nullopt;
+      std::optional<int64_t> base =
+          target.hasBase() && offset ? ::mplan::checkedAdd(target.base, *offset)
+                                     : std::nullopt;
       std::optional<int64_t> end =
-          base && size >= 0 ? llvm::checkedAdd(*base, size) : std::nullopt;
+          base && size >= 0 ? ::mplan::checkedAdd(*base, size) : std::nullopt;
       if (base) {
         next.base = *base;
         if (end) {
@@ -508,13 +511,13 @@ void PointsToAnalysis::notifyValueReplaced(Value from, Value to) {
       if (into.exact) {
         int64_t shift = into.begin;
         std::optional<int64_t> base =
-            old.hasBase() ? llvm::checkedAdd(shift, old.base) : std::nullopt;
+            old.hasBase() ? ::mplan::checkedAdd(shift, old.base) : std::nullopt;
         if (base)
           next.base = *base;
         std::optional<int64_t> begin =
-            old.exact ? llvm::checkedAdd(shift, old.begin) : std::nullopt;
+            old.exact ? ::mplan::checkedAdd(shift, old.begin) : std::nullopt;
         std::optional<int64_t> end =
-            old.exact ? llvm::checkedAdd(shift, old.end) : std::nullopt;
+            old.exact ? ::mplan::checkedAdd(shift, old.end) : std::nullopt;
         next.exact = true;
         next.begin = begin && end ? *begin : into.begin;
         next.end = begin && end ? *end : into.end;

@@ -169,7 +169,7 @@ static CaptureDecision decideCapture(memref::AllocOp alloc,
   if (BufferLiveness::isOptedOut(alloc))
     return leave(BufferLiveness::kOptedOutReason.str());
   MemRefType type = alloc.getType();
-  if (!type.getLayout().isIdentity())
+  if (!hasIdentityLayout(type))
     return leave("non-identity layout");
   if (failed(getElementByteSize(type.getElementType())))
     return leave("element type without a fixed byte size");

@@ -95,7 +95,7 @@ struct Box {
 static bool getStaticLayout(MemRefType type, SmallVectorImpl<int64_t> &strides,
                             int64_t &offset) {
   return type.hasStaticShape() &&
-         succeeded(type.getStridesAndOffset(strides, offset)) &&
+         succeeded(getStridesAndOffset(type, strides, offset)) &&
          !ShapedType::isDynamic(offset) &&
          llvm::none_of(strides, ShapedType::isDynamic);
 }
@@ -220,7 +220,7 @@ static MemRefType makeStridedType(MemRefType original,
   int64_t identityOffset;
   if (offset == 0 &&
       succeeded(
-          identity.getStridesAndOffset(identityStrides, identityOffset)) &&
+          getStridesAndOffset(identity, identityStrides, identityOffset)) &&
       ArrayRef<int64_t>(identityStrides) == strides)
     return identity;
   return MemRefType::get(
@@ -333,7 +333,7 @@ AccessAnalysis::AccessAnalysis(func::FuncOp func,
       // An opted-out buffer is never rewritten, as source or target.
       MemRefType type = alloc.getType();
       if (!BufferLiveness::isOptedOut(alloc) && alloc->getNumOperands() == 0 &&
-          type.hasStaticShape() && type.getLayout().isIdentity())
+          type.hasStaticShape() && hasIdentityLayout(type))
         roots.push_back(RootState{alloc, false, true, false, {}});
     }
   });
@@ -996,7 +996,7 @@ void CopyEliminator::merge(
   auto layoutOffset = [](MemRefType type) {
     SmallVector<int64_t> strides;
     int64_t offset = 0;
-    (void)type.getStridesAndOffset(strides, offset);
+    (void)getStridesAndOffset(type, strides, offset);
     return offset;
   };
 

@@ -82,11 +82,19 @@ struct MPlanMarkCallsPass
     }
     // Unchanged marks (the common case: no call or nothing new to mark) keep
     // every analysis and spare the verifier a run over the module.
-    bool same = true;
-    module.walk([&](CallOpInterface call) {
-      same &=
-          before.lookup(call) == call->getAttr(BufferLiveness::kNoCaptureAttr);
-    });
+    // Only the calls in `calls` can carry a mark now; every other call lost
+    // the one it had (in `before`). No second walk of the module.
+    bool same = llvm::all_of(before,
+                             [](const auto &entry) {
+                               return entry.first->getAttr(
+                                          BufferLiveness::kNoCaptureAttr) ==
+                                      entry.second;
+                             }) &&
+                llvm::all_of(calls, [&](const auto &entry) {
+                  Operation *call = entry.first;
+                  return before.lookup(call) ==
+                         call->getAttr(BufferLiveness::kNoCaptureAttr);
+                });
     if (same)
       markAllAnalysesPreserved();
   }

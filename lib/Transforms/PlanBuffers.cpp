@@ -17,9 +17,9 @@
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 #include "mlir/Support/FileUtilities.h"
+#include "mplan/Support/CheckedMath.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSwitch.h"
-#include "llvm/Support/CheckedArithmetic.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/MathExtras.h"
@@ -321,7 +321,7 @@ mlir::mplan::computeOpFloor(func::FuncOp func, const SlabBuffers &slab,
         continue;
       auto it = sizeOfPlace.find(*place);
       if (it != sizeOfPlace.end())
-        bytes = llvm::checkedAdd(bytes, it->second)
+        bytes = ::mplan::checkedAdd(bytes, it->second)
                     .value_or(std::numeric_limits<int64_t>::max());
     }
     if (bytes > floor.first)
@@ -472,7 +472,7 @@ static int64_t getSizeAtHint(AllocDynamicOp op, int64_t hint) {
   constexpr int64_t kMax = int64_t(1) << 48;
   int64_t size = std::min(*op.getStaticByteFactor(), kMax);
   for (size_t i = 0, e = op.getSizes().size(); i < e; ++i) {
-    std::optional<int64_t> next = llvm::checkedMul<int64_t>(size, hint);
+    std::optional<int64_t> next = ::mplan::checkedMul(size, hint);
     size = next && *next <= kMax ? *next : kMax;
   }
   return size;
@@ -910,11 +910,11 @@ static void writeSplits(llvm::json::OStream &json,
         json.attribute("cost", entry.cost);
         json.attribute("bytes", entry.bytes);
         if (entry.kind == "remat")
-          work = llvm::checkedAdd(work, entry.cost)
+          work = ::mplan::checkedAdd(work, entry.cost)
                      .value_or(std::numeric_limits<int64_t>::max());
         else
-          moved = llvm::checkedAdd(
-                      moved, llvm::checkedMul<int64_t>(2, entry.bytes)
+          moved = ::mplan::checkedAdd(
+                      moved, ::mplan::checkedMul(2, entry.bytes)
                                  .value_or(std::numeric_limits<int64_t>::max()))
                       .value_or(std::numeric_limits<int64_t>::max());
       });

@@ -9,8 +9,8 @@
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/OpImplementation.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mplan/Support/CheckedMath.h"
 #include "llvm/ADT/DenseSet.h"
-#include "llvm/Support/CheckedArithmetic.h"
 #include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
@@ -54,18 +54,18 @@ FailureOr<ElementLayout> mlir::mplan::getElementLayout(Type type) {
     int64_t bits = element.isIndex() ? 64 : element.getIntOrFloatBitWidth();
     ArrayRef<int64_t> shape = vector.getShape();
     int64_t inner = shape.empty() ? 1 : shape.back();
-    std::optional<int64_t> innerBits = llvm::checkedMul<int64_t>(inner, bits);
+    std::optional<int64_t> innerBits = ::mplan::checkedMul(inner, bits);
     if (!innerBits || *innerBits > kMaxBits)
       return failure();
     ElementLayout layout = getNaturalLayout(*innerBits);
     int64_t outer = 1;
     for (int64_t dim : shape.drop_back()) {
-      std::optional<int64_t> next = llvm::checkedMul<int64_t>(outer, dim);
+      std::optional<int64_t> next = ::mplan::checkedMul(outer, dim);
       if (!next || *next > kMaxBits)
         return failure();
       outer = *next;
     }
-    std::optional<int64_t> size = llvm::checkedMul<int64_t>(outer, layout.size);
+    std::optional<int64_t> size = ::mplan::checkedMul(outer, layout.size);
     if (!size || *size > kMaxBits)
       return failure();
     return ElementLayout{*size, layout.alignment};
@@ -98,7 +98,7 @@ static FailureOr<ElementSpan> getElementSpan(MemRefType type) {
   // Fast path for the identity layout (every planner buffer): row-major
   // strides, offset 0. MemRefType::getStridesAndOffset would build and
   // simplify an affine expression for it, which dominates verification.
-  if (type.getLayout().isIdentity()) {
+  if (hasIdentityLayout(type)) {
     ElementSpan span;
     int64_t stride = 1;
     for (int64_t dim : llvm::reverse(type.getShape())) {
@@ -106,11 +106,10 @@ static FailureOr<ElementSpan> getElementSpan(MemRefType type) {
         span.empty = true;
         continue;
       }
-      std::optional<int64_t> reach = llvm::checkedMul<int64_t>(dim - 1, stride);
+      std::optional<int64_t> reach = ::mplan::checkedMul(dim - 1, stride);
       std::optional<int64_t> next =
-          reach ? llvm::checkedAdd<int64_t>(span.max, *reach) : std::nullopt;
-      std::optional<int64_t> nextStride =
-          llvm::checkedMul<int64_t>(stride, dim);
+          reach ? ::mplan::checkedAdd(span.max, *reach) : std::nullopt;
+      std::optional<int64_t> nextStride = ::mplan::checkedMul(stride, dim);
       if (!next || !nextStride)
         return failure();
       span.max = *next;
@@ -131,16 +130,44 @@ static FailureOr<ElementSpan> getElementSpan(MemRefType type) {
       span.empty = true;
       continue;
     }
-    std::optional<int64_t> reach = llvm::checkedMul<int64_t>(dim - 1, stride);
+    std::optional<int64_t> reach = ::mplan::checkedMul(dim - 1, stride);
     if (!reach)
       return failure();
     std::optional<int64_t> next =
-        llvm::checkedAdd<int64_t>(*reach < 0 ? span.min : span.max, *reach);
+        ::mplan::checkedAdd(*reach < 0 ? span.min : span.max, *reach);
     if (!next)
       return failure();
     (*reach < 0 ? span.min : span.max) = *next;
   }
   return span;
+}
+
+bool mlir::mplan::hasIdentityLayout(MemRefType type) {
+  if (auto strided = dyn_cast<StridedLayoutAttr>(type.getLayout()))
+    return strided.getOffset() == 0 &&
+           strided.getStrides() == ArrayRef<int64_t>{1};
+  return type.getLayout().isIdentity();
+}
+
+LogicalResult mlir::mplan::getStridesAndOffset(
+    MemRefType type, SmallVectorImpl<int64_t> &strides, int64_t &offset) {
+  ArrayRef<int64_t> shape = type.getShape();
+  if (hasIdentityLayout(type) && llvm::all_of(shape, [](int64_t dim) {
+        return !ShapedType::isDynamic(dim) && dim > 0;
+      })) {
+    // Appended, as MemRefType::getStridesAndOffset does.
+    SmallVector<int64_t> rowMajor(shape.size(), 1);
+    int64_t stride = 1;
+    for (size_t i = shape.size(); i-- > 0;) {
+      rowMajor[i] = stride;
+      if (!::mplan::mulInPlace(stride, shape[i]))
+        return type.getStridesAndOffset(strides, offset);
+    }
+    llvm::append_range(strides, rowMajor);
+    offset = 0;
+    return success();
+  }
+  return type.getStridesAndOffset(strides, offset);
 }
 
 FailureOr<int64_t> mlir::mplan::getMemRefByteSize(MemRefType type) {
@@ -150,12 +177,11 @@ FailureOr<int64_t> mlir::mplan::getMemRefByteSize(MemRefType type) {
     return failure();
   if (span->empty)
     return int64_t(0);
-  std::optional<int64_t> count = llvm::checkedAdd<int64_t>(
-      span->max, 1); // min is 0 for non-negative strides
+  std::optional<int64_t> count =
+      ::mplan::checkedAdd(span->max, 1); // min is 0 for non-negative strides
   if (span->min != 0 || !count)
     return failure();
-  std::optional<int64_t> bytes =
-      llvm::checkedMul<int64_t>(*count, *elementSize);
+  std::optional<int64_t> bytes = ::mplan::checkedMul(*count, *elementSize);
   if (!bytes)
     return failure();
   return *bytes;
@@ -237,7 +263,7 @@ LogicalResult AllocTensorOp::verify() {
     return emitOpError("alignment ")
            << std::max(alignment, elementAlignment)
            << " exceeds the slab's alignment " << slabType.getAlignment();
-  std::optional<int64_t> endByte = llvm::checkedAdd<int64_t>(offset, *size);
+  std::optional<int64_t> endByte = ::mplan::checkedAdd(offset, *size);
   if (!endByte || *endByte > slabType.getSize())
     return emitOpError("bytes [")
            << offset << ", " << offset << " + " << *size
@@ -339,7 +365,7 @@ std::optional<std::string> mlir::mplan::checkViewTypes(MemRefType sourceType,
     return describe("byte offset ", byteOffset,
                     " is not a multiple of the element size ", *elementSize);
   std::optional<int64_t> expectedOffset =
-      llvm::checkedAdd<int64_t>(source->offset, byteOffset / *elementSize);
+      ::mplan::checkedAdd(source->offset, byteOffset / *elementSize);
   if (!expectedOffset || *expectedOffset != result->offset)
     return describe("result layout offset ", result->offset,
                     " must equal the source's layout offset ", source->offset,
@@ -349,10 +375,8 @@ std::optional<std::string> mlir::mplan::checkViewTypes(MemRefType sourceType,
   if (source->empty)
     return describe("views elements of an empty source");
   // Every addressable element of the view must be an element of the source.
-  std::optional<int64_t> lo =
-      llvm::checkedAdd<int64_t>(result->offset, result->min);
-  std::optional<int64_t> hi =
-      llvm::checkedAdd<int64_t>(result->offset, result->max);
+  std::optional<int64_t> lo = ::mplan::checkedAdd(result->offset, result->min);
+  std::optional<int64_t> hi = ::mplan::checkedAdd(result->offset, result->max);
   if (!lo || !hi || *lo < source->offset + source->min ||
       *hi > source->offset + source->max)
     return describe("view addresses elements outside its source's bytes");
@@ -373,7 +397,7 @@ OpFoldResult ViewOp::fold(FoldAdaptor) {
   // A view of a view is one view of the root.
   if (auto parent = getSource().getDefiningOp<ViewOp>()) {
     std::optional<int64_t> offset =
-        llvm::checkedAdd<int64_t>(parent.getByteOffset(), getByteOffset());
+        ::mplan::checkedAdd(parent.getByteOffset(), getByteOffset());
     if (!offset)
       return {};
     getSourceMutable().assign(parent.getSource());
@@ -409,20 +433,18 @@ static LogicalResult replaceByRootView(Operation *op, Value source,
   auto rootType = cast<MemRefType>(root.getType());
   SmallVector<int64_t> strides;
   int64_t offset, rootOffset;
-  if (failed(resultType.getStridesAndOffset(strides, offset)) ||
+  if (failed(getStridesAndOffset(resultType, strides, offset)) ||
       ShapedType::isDynamic(offset) ||
-      failed(rootType.getStridesAndOffset(strides, rootOffset)) ||
+      failed(getStridesAndOffset(rootType, strides, rootOffset)) ||
       ShapedType::isDynamic(rootOffset))
     return rewriter.notifyMatchFailure(op, "dynamic layout offset");
   FailureOr<int64_t> elementSize =
       getElementByteSize(rootType.getElementType());
   if (failed(elementSize))
     return rewriter.notifyMatchFailure(op, "element without a byte size");
-  std::optional<int64_t> elements =
-      llvm::checkedSub<int64_t>(offset, rootOffset);
+  std::optional<int64_t> elements = ::mplan::checkedSub(offset, rootOffset);
   std::optional<int64_t> byteOffset =
-      elements ? llvm::checkedMul<int64_t>(*elements, *elementSize)
-               : std::nullopt;
+      elements ? ::mplan::checkedMul(*elements, *elementSize) : std::nullopt;
   if (!byteOffset || checkViewTypes(rootType, *byteOffset, resultType))
     return rewriter.notifyMatchFailure(op, "not a static view of the root");
   rewriter.replaceOpWithNewOp<ViewOp>(op, resultType, root, *byteOffset);

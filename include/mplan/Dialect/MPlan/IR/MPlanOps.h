@@ -48,6 +48,18 @@ FailureOr<int64_t> getElementByteSize(Type type);
 /// overflows. An empty memref spans 0 bytes.
 FailureOr<int64_t> getMemRefByteSize(MemRefType type);
 
+/// Whether `type` has the identity layout (MemRefLayoutAttrInterface::
+/// isIdentity), without building the affine map of a strided layout: only a
+/// one-dimensional `strided<[1]>` at offset 0 is the identity.
+bool hasIdentityLayout(MemRefType type);
+
+/// MemRefType::getStridesAndOffset, without building and simplifying the
+/// affine expression of an identity layout over a static shape (row-major
+/// strides, offset 0): the planner asks this of every buffer and view.
+LogicalResult getStridesAndOffset(MemRefType type,
+                                  SmallVectorImpl<int64_t> &strides,
+                                  int64_t &offset);
+
 /// Checks that `result` is a valid type for an mplan.view of a `source` at
 /// `byteOffset` bytes (same element type and memory space, static strided
 /// layouts, layout offsets that agree with the byte offset, every element
