@@ -522,25 +522,33 @@ bool mlir::mplan::captureBuffersInFunction(
     int64_t maxBoundBytes, int64_t argUpperBound, bool checkBounds) {
   // Inner ops first, so that an outer branch yields an inner op's hoisted
   // allocation directly.
+  // The same walk lists the allocations and the ids taken (allocations have
+  // no regions: post order lists them in program order); a second walk
+  // lists them again only if hoisting changed them.
   SmallVector<Operation *> branchOps;
-  func.walk<WalkOrder::PostOrder>([&](Operation *op) {
-    if (isa<scf::IfOp, scf::IndexSwitchOp>(op))
-      branchOps.push_back(op);
-  });
-  bool hoistedAny = false;
-  for (Operation *op : branchOps)
-    hoistedAny |= hoistBranchResults(op, liveness);
-
   int64_t nextId = 0;
   SmallVector<memref::AllocOp> allocs;
-  func.walk([&](Operation *op) {
+  auto collect = [&](Operation *op) {
     if (auto alloc = dyn_cast<memref::AllocOp>(op))
       allocs.push_back(alloc);
     else if (auto tensor = dyn_cast<AllocTensorOp>(op))
       nextId = std::max<int64_t>(nextId, tensor.getId() + 1);
     else if (auto dynamic = dyn_cast<AllocDynamicOp>(op))
       nextId = std::max<int64_t>(nextId, dynamic.getId() + 1);
+  };
+  func.walk<WalkOrder::PostOrder>([&](Operation *op) {
+    if (isa<scf::IfOp, scf::IndexSwitchOp>(op))
+      branchOps.push_back(op);
+    collect(op);
   });
+  bool hoistedAny = false;
+  for (Operation *op : branchOps)
+    hoistedAny |= hoistBranchResults(op, liveness);
+  if (hoistedAny) {
+    nextId = 0;
+    allocs.clear();
+    func.walk(collect);
+  }
 
   // Decide everything before changing the IR.
   SmallVector<CaptureDecision> decisions;
