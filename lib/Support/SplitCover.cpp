@@ -5,7 +5,8 @@
 // stretch of points with one set of covering candidates, or at a taken
 // candidate's own late point). The search branches on the first row still
 // short, over its candidates by cost per byte (take the k-th, exclude the
-// ones before it), and prunes with the row's cheapest completion.
+// ones before it), and prunes with the row's cheapest completion. Taking a
+// candidate takes its prerequisites with it.
 //
 //===----------------------------------------------------------------------===//
 
@@ -37,7 +38,19 @@ private:
   bool buildRows();
   void dfs(int64_t cost, size_t firstRow);
   void take(size_t c, std::vector<size_t> &banned);
-  void untake(size_t c, std::vector<size_t> &banned);
+  /// Takes `c` with its prerequisites not taken yet (those first), listing
+  /// them in `took` and what they ban in `banned` (both empty before); false,
+  /// with nothing taken, when one of them is banned.
+  bool takeWithPrerequisites(size_t c, std::vector<size_t> &took,
+                             std::vector<size_t> &banned);
+  void untake(std::vector<size_t> &took, std::vector<size_t> &banned);
+  /// The cost of `c` with its prerequisites not taken yet.
+  int64_t costWithPrerequisites(size_t c) const;
+  /// The prerequisite of `c`, or npos.
+  size_t prerequisiteOf(size_t c) const {
+    int64_t p = problem.candidates[c].prerequisite;
+    return p < 0 ? static_cast<size_t>(-1) : static_cast<size_t>(p);
+  }
   bool active(const Row &row) const {
     return row.owner == static_cast<size_t>(-1) || taken[row.owner];
   }
@@ -123,8 +136,8 @@ bool Search::buildRows() {
     late.need = need;
     late.owner = c;
     for (size_t d = 0; d < cands.size(); ++d)
-      if (d != c && cands[d].bytes > 0 && cands[d].from <= cands[c].to &&
-          cands[d].to >= cands[c].to + 1)
+      if (d != c && cands[d].bytes > 0 && cands[d].prerequisite != int64_t(c) &&
+          cands[d].from <= cands[c].to && cands[d].to >= cands[c].to + 1)
         late.candidates.push_back(d);
     work += static_cast<int64_t>(cands.size());
     allRows.push_back(std::move(late));
@@ -152,10 +165,44 @@ void Search::take(size_t c, std::vector<size_t> &banned) {
     }
 }
 
-void Search::untake(size_t c, std::vector<size_t> &banned) {
-  taken[c] = 0;
-  for (size_t r : rowsOf[c])
-    covered[r] -= problem.candidates[c].bytes;
+bool Search::takeWithPrerequisites(size_t c, std::vector<size_t> &took,
+                                   std::vector<size_t> &banned) {
+  std::vector<size_t> chain;
+  for (size_t d = c; d != static_cast<size_t>(-1) && !taken[d];
+       d = prerequisiteOf(d)) {
+    if (std::find(chain.begin(), chain.end(), d) != chain.end())
+      return false;
+    chain.push_back(d);
+  }
+  for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
+    if (bans[*it]) {
+      untake(took, banned);
+      return false;
+    }
+    take(*it, banned);
+    took.push_back(*it);
+  }
+  return true;
+}
+
+int64_t Search::costWithPrerequisites(size_t c) const {
+  int64_t cost = 0;
+  size_t steps = 0;
+  for (size_t d = c; d != static_cast<size_t>(-1) && !taken[d] &&
+                     steps <= problem.candidates.size();
+       d = prerequisiteOf(d), ++steps)
+    cost = checkedAdd(cost, problem.candidates[d].cost)
+               .value_or(std::numeric_limits<int64_t>::max());
+  return cost;
+}
+
+void Search::untake(std::vector<size_t> &took, std::vector<size_t> &banned) {
+  for (size_t c : took) {
+    taken[c] = 0;
+    for (size_t r : rowsOf[c])
+      covered[r] -= problem.candidates[c].bytes;
+  }
+  took.clear();
   for (size_t d : banned)
     --bans[d];
   banned.clear();
@@ -201,6 +248,9 @@ void Search::dfs(int64_t cost, size_t firstRow) {
     ++work;
     if (taken[c] || bans[c])
       continue;
+    size_t p = prerequisiteOf(c);
+    if (p != static_cast<size_t>(-1) && !taken[p] && bans[p])
+      continue;
     open.push_back(c);
     const CoverCandidate &cand = problem.candidates[c];
     room = checkedAdd(room, cand.bytes)
@@ -216,25 +266,26 @@ void Search::dfs(int64_t cost, size_t firstRow) {
   std::stable_sort(open.begin(), open.end(), [&](size_t a, size_t b) {
     const CoverCandidate &x = problem.candidates[a];
     const CoverCandidate &y = problem.candidates[b];
-    double lhs = static_cast<double>(x.cost) /
+    double lhs = static_cast<double>(costWithPrerequisites(a)) /
                  static_cast<double>(std::min(x.bytes, residual));
-    double rhs = static_cast<double>(y.cost) /
+    double rhs = static_cast<double>(costWithPrerequisites(b)) /
                  static_cast<double>(std::min(y.bytes, residual));
     if (lhs != rhs)
       return lhs < rhs;
     return x.to - x.from > y.to - y.from;
   });
-  std::vector<size_t> excluded, banned;
+  std::vector<size_t> excluded, banned, took;
   for (size_t c : open) {
     if (bans[c])
       continue;
-    take(c, banned);
+    int64_t added = costWithPrerequisites(c);
+    if (!takeWithPrerequisites(c, took, banned))
+      continue;
     ++depth;
-    dfs(checkedAdd(cost, problem.candidates[c].cost)
-            .value_or(std::numeric_limits<int64_t>::max()),
+    dfs(checkedAdd(cost, added).value_or(std::numeric_limits<int64_t>::max()),
         std::min(rowIndex, firstLate));
     --depth;
-    untake(c, banned);
+    untake(took, banned);
     if (outOfWork)
       break;
     // The next branches leave this one out.
@@ -303,6 +354,17 @@ std::optional<CoverResult> Search::run() {
       unite(c, row.candidates.front());
     if (row.owner != static_cast<size_t>(-1))
       unite(row.owner, row.candidates.front());
+  }
+  // A candidate goes with its prerequisite; one naming no other candidate is
+  // never taken.
+  for (size_t c = 0; c < n; ++c) {
+    int64_t p = problem.candidates[c].prerequisite;
+    if (p < 0)
+      continue;
+    if (static_cast<size_t>(p) >= n || static_cast<size_t>(p) == c)
+      ++bans[c];
+    else
+      unite(c, static_cast<size_t>(p));
   }
   conflictsOf.assign(n, {});
   for (const auto &[a, b] : problem.conflicts)

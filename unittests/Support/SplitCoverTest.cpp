@@ -35,6 +35,11 @@ bool isCover(const CoverProblem &problem, const std::vector<size_t> &chosen) {
   for (const auto &[a, b] : problem.conflicts)
     if (taken[a] && taken[b])
       return false;
+  for (size_t c : chosen) {
+    int64_t p = problem.candidates[c].prerequisite;
+    if (p >= 0 && (static_cast<size_t>(p) >= taken.size() || !taken[p]))
+      return false;
+  }
   for (size_t c : chosen)
     for (size_t d : chosen)
       if (c != d && problem.candidates[c].group >= 0 &&
@@ -55,13 +60,26 @@ bool isCover(const CoverProblem &problem, const std::vector<size_t> &chosen) {
       continue;
     int64_t live = own.lateBytes;
     for (size_t d : chosen)
-      if (d != c && problem.candidates[d].from <= own.to &&
+      if (d != c && problem.candidates[d].prerequisite != int64_t(c) &&
+          problem.candidates[d].from <= own.to &&
           problem.candidates[d].to >= own.to + 1)
         live -= problem.candidates[d].bytes;
     if (live > problem.target)
       return false;
   }
   return true;
+}
+
+/// Solves `problem` and expects `chosen` at `cost`, proven optimal.
+void expectOptimalCover(const CoverProblem &problem,
+                        const std::vector<size_t> &chosen, int64_t cost) {
+  int64_t work = 0;
+  std::optional<CoverResult> result = solveSplitCover(problem, kWork, work);
+  ASSERT_TRUE(result);
+  EXPECT_TRUE(result->optimal);
+  EXPECT_TRUE(isCover(problem, result->chosen));
+  EXPECT_EQ(result->chosen, chosen);
+  EXPECT_EQ(result->cost, cost);
 }
 
 TEST(SplitCoverTest, TakesTwoCheapSplitsOverOneThatIsCheapPerByte) {
@@ -177,6 +195,10 @@ TEST(SplitCoverTest, MatchesExhaustiveSearchOnRandomProblems) {
       if (a != b)
         problem.conflicts.push_back({a, b});
     }
+    // Some candidates go only with an earlier one (chains of them, too).
+    for (size_t c = 1; c < n; ++c)
+      if (rng() % 4 == 0)
+        problem.candidates[c].prerequisite = static_cast<int64_t>(rng() % c);
     int64_t bestCost = std::numeric_limits<int64_t>::max();
     for (uint32_t mask = 0; mask < (1u << n); ++mask) {
       std::vector<size_t> chosen;
@@ -234,6 +256,30 @@ TEST(SplitCoverTest, NeverBothOfAConflictingPair) {
   ASSERT_TRUE(result);
   EXPECT_EQ(result->cost, 11);
   EXPECT_TRUE(isCover(problem, result->chosen));
+}
+
+TEST(SplitCoverTest, ACandidateGoesOnlyWithItsPrerequisite) {
+  // A recomputation (0: points 1-3, its later use at 4) reads a buffer; the
+  // read it adds at 4 cuts a gap of that buffer, whose second half (1:
+  // points 4-5) exists only once 0 is applied. Another split covers 1-3
+  // cheaper (2), but the half cannot go with it: 0 and 1 (cost 3).
+  CoverProblem problem;
+  problem.live = {10, 100, 100, 100, 100, 100};
+  problem.target = 60;
+  problem.candidates = {cand(1, 4, 50, 2), cand(4, 6, 50, 1), cand(1, 4, 50, 1),
+                        cand(4, 6, 50, 10)};
+  problem.candidates[1].prerequisite = 0;
+  expectOptimalCover(problem, {0, 1}, 3);
+  // The recomputation reads the buffer at its late point, so the half does
+  // not lower that point: with 100 bytes there, 0 needs 3 (which does),
+  // and 2 with 3 is cheaper.
+  problem.candidates[0].lateBytes = 100;
+  expectOptimalCover(problem, {2, 3}, 11);
+  // Without 3, nothing lowers 0's late point: 0 is never taken, nor is the
+  // half, and nothing else covers points 4-5.
+  problem.candidates[3].bytes = 0;
+  int64_t work = 0;
+  EXPECT_FALSE(solveSplitCover(problem, kWork, work));
 }
 
 TEST(SplitCoverTest, StopsAtItsWorkBudget) {

@@ -38,6 +38,13 @@ struct CoverCandidate {
   /// the candidates free there that end at or before `to` and start again
   /// after it (from <= to < their to) lower it. 0: none.
   int64_t lateBytes = 0;
+  /// The candidate this one is taken only together with (-1: none): a split
+  /// of an input of a recomputation around the read that recomputation adds,
+  /// which exists only once the recomputation is applied (the two halves of
+  /// a gap cut by that read). It never lowers its prerequisite's late point,
+  /// where the recomputation reads it. A candidate whose prerequisites form a
+  /// cycle is never taken.
+  int64_t prerequisite = -1;
 };
 
 struct CoverProblem {
@@ -60,11 +67,11 @@ struct CoverResult {
 
 /// The least-cost cover of `problem` found within `workLimit` steps (rows and
 /// candidates visited), or no value when none exists or the budget ran out
-/// before one was found. A cover takes at most one candidate per group and
-/// never both of a conflicting pair,
-/// leaves at most `target` bytes at every point (bytes live less the bytes
-/// the taken candidates free there) and at every taken candidate's own late
-/// point. `work` accumulates the steps taken.
+/// before one was found. A cover takes at most one candidate per group,
+/// never both of a conflicting pair and a candidate only with its
+/// prerequisite; it leaves at most `target` bytes at every point (bytes live
+/// less the bytes the taken candidates free there) and at every taken
+/// candidate's own late point. `work` accumulates the steps taken.
 std::optional<CoverResult> solveSplitCover(const CoverProblem &problem,
                                            int64_t workLimit, int64_t &work);
 
