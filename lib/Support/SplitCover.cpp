@@ -136,8 +136,8 @@ bool Search::buildRows() {
     late.need = need;
     late.owner = c;
     for (size_t d = 0; d < cands.size(); ++d)
-      if (d != c && cands[d].bytes > 0 && cands[d].prerequisite != int64_t(c) &&
-          cands[d].from <= cands[c].to && cands[d].to >= cands[c].to + 1)
+      if (d != c && cands[d].bytes > 0 &&
+          lowersLatePoint(cands[d], cands[c].to))
         late.candidates.push_back(d);
     work += static_cast<int64_t>(cands.size());
     allRows.push_back(std::move(late));

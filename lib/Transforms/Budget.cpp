@@ -79,6 +79,7 @@
 #include "mlir/Interfaces/ViewLikeInterface.h"
 
 #include <limits>
+#include <map>
 #include <set>
 #include <tuple>
 
@@ -90,6 +91,10 @@ namespace {
 struct RematStep {
   AllocTensorOp buffer;
   SmallVector<Operation *> chain;
+  /// Inputs split before (their uses from the later use on read a new
+  /// buffer, recomputed or copied back with the same bytes) and that new
+  /// buffer, which the recomputation reads instead.
+  std::vector<std::pair<Value, Value>> versions;
 };
 
 /// How many levels of inputs a rematerialization may recompute with it.
@@ -192,6 +197,11 @@ struct SlabState {
   /// of them first would leave a recomputation reading a buffer no longer
   /// live at its later use, so their gaps are not taken together.
   DenseSet<Value> preferredInputs;
+  /// The cover's recomputations that a split of the cover needs applied
+  /// first (one side of the read it adds to an input's gap): once one is
+  /// applied, the cover is solved again, that split now among its
+  /// candidates.
+  std::set<SplitKey> prerequisites;
 };
 
 /// Splits live ranges in one function until every capped space fits.
@@ -301,6 +311,8 @@ private:
   const Profile *profile = nullptr;
   /// The splits of that slab's least-cost cover not taken yet.
   std::set<SplitKey> *preferredSet = nullptr;
+  /// Take only splits of that cover.
+  bool coverOnly = false;
   /// The bytes live at the peak being split: the points a split creates must
   /// stay below them, or the split only moves the peak (so every split lowers
   /// a highest point of its run, and the loop ends).
@@ -320,6 +332,15 @@ private:
   DenseMap<Value, WriterChain> writersOfCache;
   /// The planned buffers collectRemat kept as inputs live at the later use.
   SmallVector<Value> keptRoots;
+  /// The new buffers of each split buffer (recomputed or copied back).
+  DenseMap<Value, SmallVector<Value>> successors;
+  /// The buffer that holds the bytes of `root` at `index` (a split hands
+  /// the uses after it to a new buffer): `root` itself when live there, a
+  /// new buffer of its splits that is (transitively), or null.
+  Value versionAt(Value root, int64_t index) const;
+  /// Whether an op after the writers of `version` (its first users that
+  /// write it) and before `until` may write it.
+  bool writtenAfterWriters(Value version, Operation *until);
   int64_t nextId = 0;
   SmallVector<Attribute> records;
   /// Why each buffer at the last peak could not be split.
@@ -624,6 +645,7 @@ LogicalResult CapacitySplitter::collectRemat(AllocTensorOp buffer,
   // The inputs: unchanged at the later use and alive there (never extended)
   // or recomputed in turn.
   SmallVector<Value> kept;
+  std::vector<std::pair<Value, Value>> versions;
   for (Value input : inputs) {
     for (const PointsToTarget &target : pointsTo.getTargets(input)) {
       const MemoryPlace &inputPlace = pointsTo.getPlace(target.place);
@@ -647,6 +669,18 @@ LogicalResult CapacitySplitter::collectRemat(AllocTensorOp buffer,
       if (liveness.getLiveRange(inputRoot).end > lateIndex) {
         kept.push_back(input);
         keptRoots.push_back(inputRoot);
+        continue;
+      }
+      // Split before: the new buffer live at the later use holds its bytes.
+      if (Value version = versionAt(inputRoot, lateIndex);
+          version && isDirectAlias(input, inputRoot)) {
+        if (writtenAfterWriters(version, firstLate)) {
+          why = "an input of its writer may be written before its later use";
+          return failure();
+        }
+        kept.push_back(input);
+        keptRoots.push_back(version);
+        versions.push_back({inputRoot, version});
         continue;
       }
       if (llvm::any_of(steps, [&](const RematStep &step) {
@@ -675,8 +709,37 @@ LogicalResult CapacitySplitter::collectRemat(AllocTensorOp buffer,
       why = "an input of its writer may be written before its later use";
       return failure();
     }
-  steps.push_back({buffer, std::move(chain)});
+  steps.push_back({buffer, std::move(chain), std::move(versions)});
   return success();
+}
+
+Value CapacitySplitter::versionAt(Value root, int64_t index) const {
+  const BufferLiveness &liveness = analyses.getLiveness();
+  SmallVector<Value> work{root};
+  while (!work.empty()) {
+    Value value = work.pop_back_val();
+    LiveRange range = liveness.getLiveRange(value);
+    if (range.start < index && range.end > index)
+      return value;
+    auto next = successors.find(value);
+    if (next != successors.end())
+      work.append(next->second.begin(), next->second.end());
+  }
+  return Value();
+}
+
+bool CapacitySplitter::writtenAfterWriters(Value version, Operation *until) {
+  std::string why;
+  FailureOr<SmallVector<Operation *>> users = getUsers(version, why);
+  if (failed(users) || users->empty())
+    return true;
+  Operation *lastWriter = nullptr;
+  for (Operation *user : *users) {
+    if (!mayWrite(user, version, pointsTo))
+      break;
+    lastWriter = user;
+  }
+  return !lastWriter || writtenBetween(version, lastWriter, until, {});
 }
 
 LogicalResult CapacitySplitter::planRemat(Split &split, const SlabBuffers &slab,
@@ -866,14 +929,22 @@ void CapacitySplitter::apply(const Split &split, bool updateRoot) {
                                         stepBuffer.getType().getMemorySpace());
       inserted.push_back(copy);
       mapping.map(stepRoot, copy.getResult());
+      for (auto [old, version] : step.versions)
+        mapping.map(old, version);
       for (Operation *op : step.chain) {
         for (Value operand : op->getOperands())
           if (!mapping.contains(operand) &&
-              llvm::any_of(split.steps, [&](const RematStep &other) {
-                Value otherRoot = AllocTensorOp(other.buffer).getResult();
-                return operand != otherRoot &&
-                       isDirectAlias(operand, otherRoot);
-              }))
+              (llvm::any_of(split.steps,
+                            [&](const RematStep &other) {
+                              Value otherRoot =
+                                  AllocTensorOp(other.buffer).getResult();
+                              return operand != otherRoot &&
+                                     isDirectAlias(operand, otherRoot);
+                            }) ||
+               llvm::any_of(step.versions, [&](const auto &entry) {
+                 return operand != entry.first &&
+                        isDirectAlias(operand, entry.first);
+               })))
             inserted.push_back(
                 builder.clone(*operand.getDefiningOp(), mapping));
         inserted.push_back(builder.clone(*op, mapping));
@@ -905,6 +976,7 @@ void CapacitySplitter::apply(const Split &split, bool updateRoot) {
   }
   record.push_back(
       attrs.getNamedAttr("new_buffer", attrs.getI64IntegerAttr(fresh.getId())));
+  successors[root].push_back(fresh.getResult());
   redirectLateUses(root, fresh.getResult(), split.firstLate, inserted, changed,
                    erased);
 
@@ -1037,6 +1109,10 @@ std::optional<Split> CapacitySplitter::chooseAt(
       }
     }
     split.kind = Split::Kind::Remat;
+    if (!cheapest && coverOnly) {
+      whyNot.push_back({op, "not a split of the cover"});
+      continue;
+    }
     // Otherwise the cheaper of the two levers.
     if (!cheapest) {
       if (options.remat) {
@@ -1188,12 +1264,69 @@ bool CapacitySplitter::collectCandidates(
       }
     }
   }
-  // A recomputation whose input another candidate frees at its later use
-  // would recompute that input too, at a cost the problem does not count:
-  // the two exclude each other.
+  // A recomputation reads its kept inputs at its later use. Taken with a
+  // split of such an input whose gap holds that use, it would recompute the
+  // input too, at a cost the problem does not count: the two exclude each
+  // other. Applied first, it cuts that gap in two at the read: a split on
+  // either side (same lever) is then a candidate of its own, taken only
+  // with the recomputation.
   DenseMap<Value, SmallVector<size_t>> byRoot;
   for (auto [index, split] : llvm::enumerate(splits))
     byRoot[split.buffer.getResult()].push_back(index);
+  size_t numPlain = splits.size();
+  std::map<std::tuple<int64_t, size_t, bool>, int64_t> halfGroups;
+  for (size_t c = 0; c < numPlain && complete; ++c) {
+    if (splits[c].kind != Split::Kind::Remat)
+      continue;
+    int64_t late = problem.candidates[c].to;
+    SmallVector<Value> roots(splits[c].keptRoots);
+    llvm::sort(roots, [](Value a, Value b) {
+      return a.getAsOpaquePointer() < b.getAsOpaquePointer();
+    });
+    roots.erase(llvm::unique(roots), roots.end());
+    for (Value root : roots) {
+      auto other = byRoot.find(root);
+      if (other == byRoot.end())
+        continue;
+      for (size_t d : SmallVector<size_t>(other->second)) {
+        ++work;
+        ::mplan::CoverCandidate whole = problem.candidates[d];
+        if (d >= numPlain || whole.from > late || late >= whole.to)
+          continue;
+        for (bool second : {false, true}) {
+          ::mplan::CoverCandidate half = whole;
+          half.prerequisite = static_cast<int64_t>(c);
+          (second ? half.from : half.to) = late;
+          if (current.relief(1, half.from, half.to) <= 0.0)
+            continue;
+          Split split = splits[d];
+          if (!second) {
+            // Recomputed or copied back right before the recomputation
+            // that reads it.
+            split.firstLate = splits[c].firstLate;
+            split.steps.clear();
+            split.cost = split.lateBytes = 0;
+            std::string why;
+            if (failed(split.kind == Split::Kind::Remat
+                           ? planRemat(split, slab,
+                                       std::numeric_limits<int64_t>::max(), why)
+                           : planOffload(split, offload->second, slabs, why)))
+              continue;
+            half.cost = split.cost;
+            half.lateBytes = split.lateBytes;
+          }
+          auto [group, fresh] =
+              halfGroups.try_emplace(std::make_tuple(whole.group, c, second),
+                                     static_cast<int64_t>(splits.size()));
+          (void)fresh;
+          half.group = group->second;
+          problem.candidates.push_back(half);
+          splits.push_back(std::move(split));
+          byRoot[root].push_back(splits.size() - 1);
+        }
+      }
+    }
+  }
   for (auto [index, split] : llvm::enumerate(splits)) {
     int64_t late = problem.candidates[index].to;
     for (Value root : split.keptRoots) {
@@ -1202,7 +1335,8 @@ bool CapacitySplitter::collectCandidates(
         continue;
       for (size_t d : other->second) {
         ++work;
-        if (problem.candidates[d].from <= late &&
+        if (problem.candidates[d].prerequisite != static_cast<int64_t>(index) &&
+            problem.candidates[d].from <= late &&
             late < problem.candidates[d].to)
           problem.conflicts.push_back({index, d});
       }
@@ -1230,7 +1364,13 @@ CapacitySplitter::recordProblem(const SlabBuffers &slab, int64_t capacity,
     rows.push_back(b.getDenseI64ArrayAttr(
         {static_cast<int64_t>(split.buffer.getId()),
          split.kind == Split::Kind::Remat ? 0 : 1, candidate.from, candidate.to,
-         candidate.bytes, candidate.cost, candidate.lateBytes}));
+         candidate.bytes, candidate.cost, candidate.lateBytes, candidate.group,
+         candidate.prerequisite}));
+  SmallVector<int64_t> conflicts;
+  for (const auto &[a, b] : problem.conflicts) {
+    conflicts.push_back(static_cast<int64_t>(a));
+    conflicts.push_back(static_cast<int64_t>(b));
+  }
   std::string space = formatMemorySpace(slab.memorySpace);
   return b.getDictionaryAttr(
       {b.getNamedAttr("space",
@@ -1238,7 +1378,8 @@ CapacitySplitter::recordProblem(const SlabBuffers &slab, int64_t capacity,
        b.getNamedAttr("capacity", b.getI64IntegerAttr(capacity)),
        b.getNamedAttr("complete", b.getBoolAttr(complete)),
        b.getNamedAttr("live", b.getDenseI64ArrayAttr(initial.live)),
-       b.getNamedAttr("candidates", b.getArrayAttr(rows))});
+       b.getNamedAttr("candidates", b.getArrayAttr(rows)),
+       b.getNamedAttr("conflicts", b.getDenseI64ArrayAttr(conflicts))});
 }
 
 void CapacitySplitter::choosePreferred(
@@ -1248,6 +1389,7 @@ void CapacitySplitter::choosePreferred(
   state.preferredFor = state.target;
   state.preferred.clear();
   state.preferredInputs.clear();
+  state.prerequisites.clear();
   SmallVector<Split> splits;
   ::mplan::CoverProblem problem;
   // A cover of some of the splits could be worse than the choice per peak.
@@ -1262,6 +1404,13 @@ void CapacitySplitter::choosePreferred(
     return;
   for (size_t index : cover->chosen) {
     const Split &split = splits[index];
+    // A half of a gap cut by a recomputation's read has no ops to name yet:
+    // the cover is solved again once its recomputation is applied.
+    if (int64_t prerequisite = problem.candidates[index].prerequisite;
+        prerequisite >= 0) {
+      state.prerequisites.insert(keyOf(splits[prerequisite]));
+      continue;
+    }
     state.preferred.insert(keyOf(split));
     for (const RematStep &step : split.steps)
       for (Operation *op : step.chain)
@@ -1382,93 +1531,105 @@ LogicalResult CapacitySplitter::run() {
     llvm::stable_sort(
         peaks, [](const auto &a, const auto &b) { return a.first < b.first; });
     SmallVector<Split> batch;
-    int64_t stretchEnd = std::numeric_limits<int64_t>::min();
-    // The buffers live at each peak, by one sweep per slab over the peaks
-    // in order (its buffers by start; the ended ones dropped as it goes).
-    struct Sweep {
-      SmallVector<unsigned> byStart;
-      size_t next = 0;
-      SmallVector<unsigned> live;
-    };
-    DenseMap<const SlabBuffers *, Sweep> sweeps;
     DenseMap<const SlabBuffers *, Profile> profiles;
-    for (const auto &peak : peaks) {
-      int64_t peakIndex = peak.first;
-      const SlabBuffers *slab = peak.second;
-      Sweep &sweep = sweeps[slab];
-      auto [entry, fresh] = profiles.try_emplace(slab);
-      SlabState &state = states[formatMemorySpace(slab->memorySpace)];
-      if (fresh) {
-        entry->second = profileOf(*slab, liveness.getNumIndices());
-        entry->second.setTarget(state.target);
-        work += liveness.getNumIndices();
-        // The least-cost cover, once per target.
-        if (state.preferredFor != state.target)
-          choosePreferred(*slab, state, *slabs, offloadTo, entry->second);
-      }
-      profile = &entry->second;
-      preferredSet = &state.preferred;
-      if (sweep.byStart.empty()) {
-        sweep.byStart = llvm::to_vector(llvm::seq<unsigned>(
-            0, static_cast<unsigned>(slab->buffers.size())));
-        llvm::stable_sort(sweep.byStart, [&](unsigned a, unsigned b) {
-          return slab->buffers[a].start < slab->buffers[b].start;
+    // While a space has a cover, only its splits are taken (the others of
+    // its plan wait for them, e.g. the halves of a gap cut by a
+    // recomputation); when none applies, the choice per peak.
+    for (bool onlyCover : {true, false}) {
+      bool anyCover = false;
+      blocked.clear();
+      int64_t stretchEnd = std::numeric_limits<int64_t>::min();
+      // The buffers live at each peak, by one sweep per slab over the peaks
+      // in order (its buffers by start; the ended ones dropped as it goes).
+      struct Sweep {
+        SmallVector<unsigned> byStart;
+        size_t next = 0;
+        SmallVector<unsigned> live;
+      };
+      DenseMap<const SlabBuffers *, Sweep> sweeps;
+      for (const auto &peak : peaks) {
+        int64_t peakIndex = peak.first;
+        const SlabBuffers *slab = peak.second;
+        Sweep &sweep = sweeps[slab];
+        auto [entry, fresh] = profiles.try_emplace(slab);
+        SlabState &state = states[formatMemorySpace(slab->memorySpace)];
+        if (fresh) {
+          entry->second = profileOf(*slab, liveness.getNumIndices());
+          entry->second.setTarget(state.target);
+          work += liveness.getNumIndices();
+          // The least-cost cover, once per target.
+          if (state.preferredFor != state.target)
+            choosePreferred(*slab, state, *slabs, offloadTo, entry->second);
+        }
+        profile = &entry->second;
+        preferredSet = &state.preferred;
+        coverOnly = onlyCover &&
+                    (!state.preferred.empty() || !state.prerequisites.empty());
+        anyCover |= coverOnly;
+        if (sweep.byStart.empty()) {
+          sweep.byStart = llvm::to_vector(llvm::seq<unsigned>(
+              0, static_cast<unsigned>(slab->buffers.size())));
+          llvm::stable_sort(sweep.byStart, [&](unsigned a, unsigned b) {
+            return slab->buffers[a].start < slab->buffers[b].start;
+          });
+        }
+        for (; sweep.next < sweep.byStart.size() &&
+               slab->buffers[sweep.byStart[sweep.next]].start <= peakIndex;
+             ++sweep.next)
+          sweep.live.push_back(sweep.byStart[sweep.next]);
+        llvm::erase_if(sweep.live, [&](unsigned position) {
+          return slab->buffers[position].end <= peakIndex;
         });
-      }
-      for (; sweep.next < sweep.byStart.size() &&
-             slab->buffers[sweep.byStart[sweep.next]].start <= peakIndex;
-           ++sweep.next)
-        sweep.live.push_back(sweep.byStart[sweep.next]);
-      llvm::erase_if(sweep.live, [&](unsigned position) {
-        return slab->buffers[position].end <= peakIndex;
-      });
-      work += static_cast<int64_t>(sweep.live.size());
-      SmallVector<unsigned> live(sweep.live);
-      // Inside the stretch of this step's last split, only another gap of
-      // its buffer may join (below).
-      bool inStretch = peakIndex < stretchEnd;
-      if (inStretch) {
-        if (batch.empty() ||
-            batch.back().buffer.getType().getMemorySpace() !=
-                slab->memorySpace ||
-            states[formatMemorySpace(slab->memorySpace)]
-                .preferredInputs.contains(batch.back().buffer.getResult()))
+        work += static_cast<int64_t>(sweep.live.size());
+        SmallVector<unsigned> live(sweep.live);
+        // Inside the stretch of this step's last split, only another gap of
+        // its buffer may join (below).
+        bool inStretch = peakIndex < stretchEnd;
+        if (inStretch) {
+          if (batch.empty() ||
+              batch.back().buffer.getType().getMemorySpace() !=
+                  slab->memorySpace ||
+              states[formatMemorySpace(slab->memorySpace)]
+                  .preferredInputs.contains(batch.back().buffer.getResult()))
+            continue;
+          llvm::erase_if(live, [&](unsigned position) {
+            return slab->ops[position] != batch.back().buffer;
+          });
+          if (live.empty())
+            continue;
+        }
+        llvm::sort(live);
+        SmallVector<std::pair<AllocTensorOp, std::string>> whyNot;
+        std::optional<Split> best =
+            chooseAt(*slab, live, peakIndex, *slabs,
+                     states[formatMemorySpace(slab->memorySpace)].target,
+                     offloadTo, whyNot);
+        if (!best) {
+          if (blocked.empty() && !inStretch)
+            blocked = std::move(whyNot);
           continue;
-        llvm::erase_if(live, [&](unsigned position) {
-          return slab->ops[position] != batch.back().buffer;
-        });
-        if (live.empty())
+        }
+        // Another gap of the buffer the last split of this step splits, one of
+        // the cover's: both go (applied from the later gap back, each takes
+        // the uses after its own later use), whatever their stretches.
+        if (inStretch) {
+          // Only a split of the cover: another split of this buffer was the
+          // best at this peak only among that buffer's.
+          if (best->preferred && batch.back().firstLate != best->firstLate)
+            batch.push_back(std::move(*best));
           continue;
+        }
+        LiveRange stretch = liveness.getLiveRange(best->buffer.getResult());
+        for (const RematStep &step : best->steps)
+          stretch = stretch.merge(
+              liveness.getLiveRange(AllocTensorOp(step.buffer).getResult()));
+        if (stretch.start < stretchEnd)
+          continue;
+        stretchEnd = stretch.end;
+        batch.push_back(std::move(*best));
       }
-      llvm::sort(live);
-      SmallVector<std::pair<AllocTensorOp, std::string>> whyNot;
-      std::optional<Split> best =
-          chooseAt(*slab, live, peakIndex, *slabs,
-                   states[formatMemorySpace(slab->memorySpace)].target,
-                   offloadTo, whyNot);
-      if (!best) {
-        if (blocked.empty() && !inStretch)
-          blocked = std::move(whyNot);
-        continue;
-      }
-      // Another gap of the buffer the last split of this step splits, one of
-      // the cover's: both go (applied from the later gap back, each takes
-      // the uses after its own later use), whatever their stretches.
-      if (inStretch) {
-        // Only a split of the cover: another split of this buffer was the
-        // best at this peak only among that buffer's.
-        if (best->preferred && batch.back().firstLate != best->firstLate)
-          batch.push_back(std::move(*best));
-        continue;
-      }
-      LiveRange stretch = liveness.getLiveRange(best->buffer.getResult());
-      for (const RematStep &step : best->steps)
-        stretch = stretch.merge(
-            liveness.getLiveRange(AllocTensorOp(step.buffer).getResult()));
-      if (stretch.start < stretchEnd)
-        continue;
-      stretchEnd = stretch.end;
-      batch.push_back(std::move(*best));
+      if (!batch.empty() || !anyCover)
+        break;
     }
     if (batch.empty())
       break;
@@ -1477,10 +1638,12 @@ LogicalResult CapacitySplitter::run() {
     // hands it the uses between the two.
     std::reverse(batch.begin(), batch.end());
     for (auto [i, split] : llvm::enumerate(batch)) {
+      SlabState &state = states[formatMemorySpace(
+          AllocTensorOp(split.buffer).getType().getMemorySpace())];
       if (split.preferred)
-        states[formatMemorySpace(
-                   AllocTensorOp(split.buffer).getType().getMemorySpace())]
-            .preferred.erase(keyOf(split));
+        state.preferred.erase(keyOf(split));
+      if (state.prerequisites.erase(keyOf(split)))
+        state.preferredFor.reset();
       apply(split, /*updateRoot=*/i + 1 == batch.size() ||
                        batch[i + 1].buffer != split.buffer);
     }

@@ -50,26 +50,31 @@ static void takeSplitProblems(func::FuncOp func, llvm::json::Array &problems) {
     // False when the work budget ended the list of candidates early.
     if (auto complete = problem.getAs<BoolAttr>("complete"))
       entry["complete"] = complete.getValue();
-    llvm::json::Array live, candidates;
+    llvm::json::Array live, candidates, conflicts;
     if (auto bytes = problem.getAs<DenseI64ArrayAttr>("live"))
       for (int64_t value : bytes.asArrayRef())
         live.push_back(value);
     if (auto rows = problem.getAs<ArrayAttr>("candidates"))
       for (auto row : rows.getAsRange<DenseI64ArrayAttr>()) {
         ArrayRef<int64_t> v = row.asArrayRef();
-        if (v.size() != 7)
+        if (v.size() != 9)
           continue;
-        candidates.push_back(
-            llvm::json::Object{{"buffer", v[0]},
-                               {"kind", v[1] == 0 ? "remat" : "offload"},
-                               {"from", v[2]},
-                               {"to", v[3]},
-                               {"bytes", v[4]},
-                               {"cost", v[5]},
-                               {"late_bytes", v[6]}});
+        llvm::json::Object candidate{
+            {"buffer", v[0]},     {"kind", v[1] == 0 ? "remat" : "offload"},
+            {"from", v[2]},       {"to", v[3]},
+            {"bytes", v[4]},      {"cost", v[5]},
+            {"late_bytes", v[6]}, {"group", v[7]}};
+        // A half of an input's gap cut by the read its recomputation adds.
+        if (v[8] >= 0)
+          candidate["prerequisite"] = v[8];
+        candidates.push_back(std::move(candidate));
       }
+    if (auto pairs = problem.getAs<DenseI64ArrayAttr>("conflicts"))
+      for (size_t i = 0; i + 1 < pairs.size(); i += 2)
+        conflicts.push_back(llvm::json::Array{pairs[i], pairs[i + 1]});
     entry["live_bytes"] = std::move(live);
     entry["candidates"] = std::move(candidates);
+    entry["conflicts"] = std::move(conflicts);
     problems.push_back(std::move(entry));
   }
 }

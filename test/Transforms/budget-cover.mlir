@@ -16,18 +16,21 @@
 // CHECK-LABEL: func.func @f0
 // CHECK-SAME: mplan.splits = [{{{[^}]*}}buffer = 1 : i64, bytes = 4 : i64, cost = 8 : i64, kind = "offload"{{[^}]*}}}, {{{[^}]*}}buffer = 12 : i64, bytes = 4 : i64, cost = 8 : i64, kind = "offload"{{[^}]*}}}]
 // The problem the cover solved, as split-problem writes it: the bytes live at
-// each point, and every legal split (both levers of a gap in turn).
+// each point, and every legal split (both levers of a gap in turn, one group
+// per gap), the pairs that exclude each other (none here).
 // PROBLEM: "problems": [
 // PROBLEM: "candidates": [
 // PROBLEM: "buffer": 1,
 // PROBLEM-NEXT: "bytes": 64,
 // PROBLEM-NEXT: "cost": 8,
 // PROBLEM-NEXT: "from": 54,
+// PROBLEM-NEXT: "group": 1,
 // PROBLEM-NEXT: "kind": "offload",
 // PROBLEM-NEXT: "late_bytes": 384,
 // PROBLEM-NEXT: "to": 106
 // PROBLEM: "capacity_bytes": 358,
 // PROBLEM-NEXT: "complete": true,
+// PROBLEM-NEXT: "conflicts": [],
 // PROBLEM-NEXT: "function": "f0",
 // PROBLEM-NEXT: "live_bytes": [
 // PROBLEM: "memory_space": "default"

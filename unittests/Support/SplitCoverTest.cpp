@@ -60,9 +60,7 @@ bool isCover(const CoverProblem &problem, const std::vector<size_t> &chosen) {
       continue;
     int64_t live = own.lateBytes;
     for (size_t d : chosen)
-      if (d != c && problem.candidates[d].prerequisite != int64_t(c) &&
-          problem.candidates[d].from <= own.to &&
-          problem.candidates[d].to >= own.to + 1)
+      if (d != c && lowersLatePoint(problem.candidates[d], own.to))
         live -= problem.candidates[d].bytes;
     if (live > problem.target)
       return false;

@@ -41,11 +41,19 @@ struct CoverCandidate {
   /// The candidate this one is taken only together with (-1: none): a split
   /// of an input of a recomputation around the read that recomputation adds,
   /// which exists only once the recomputation is applied (the two halves of
-  /// a gap cut by that read). It never lowers its prerequisite's late point,
-  /// where the recomputation reads it. A candidate whose prerequisites form a
-  /// cycle is never taken.
+  /// a gap cut by that read). It frees nothing at a late point right before
+  /// its `from`, where the recomputation reads it. A candidate whose
+  /// prerequisites form a cycle is never taken.
   int64_t prerequisite = -1;
 };
+
+/// Whether `candidate`, taken, lowers a late point right before `to`: its
+/// early part ended before it and its later part starts after it.
+inline bool lowersLatePoint(const CoverCandidate &candidate, int64_t to) {
+  return candidate.to > to &&
+         (candidate.prerequisite < 0 ? candidate.from <= to
+                                     : candidate.from < to);
+}
 
 struct CoverProblem {
   /// The bytes live at each point.
