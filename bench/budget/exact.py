@@ -136,16 +136,18 @@ def solve(problem, cbc, time_limit, modelled):
     with tempfile.TemporaryDirectory() as tmp:
         lp, sol = os.path.join(tmp, "m.lp"), os.path.join(tmp, "m.sol")
         with open(lp, "w") as f:
-            f.write("Minimize\n obj: " +
-                    " + ".join(f"{c} x{k}" for k, c in enumerate(costs)) + "\nSubject To\n")
+            # CBC's LP reader takes lines of limited length: ten terms a line.
+            def terms(pairs):
+                items = [f"{'+' if v >= 0 else '-'} {abs(v)} x{k}" for k, v in pairs]
+                return "\n   ".join(" ".join(items[i:i + 10]) for i in range(0, len(items), 10))
+            f.write("Minimize\n obj: " + terms(enumerate(costs)) + "\nSubject To\n")
             for r, (coef, rhs) in enumerate(rows):
-                terms = " ".join(f"{'+' if v >= 0 else '-'} {abs(v)} x{k}" for k, v in coef.items())
-                f.write(f" r{r}: {terms} >= {rhs}\n")
+                f.write(f" r{r}: {terms(coef.items())} >= {rhs}\n")
             for p, group in enumerate(pairs):
-                f.write(f" g{p}: " + " + ".join(f"x{k}" for k in group) + " <= 1\n")
+                f.write(f" g{p}: {terms((k, 1) for k in group)} <= 1\n")
             for p, (k, q) in enumerate(implies):
                 f.write(f" q{p}: x{k} - x{q} <= 0\n")
-            f.write("Binary\n " + " ".join(f"x{k}" for k in range(len(costs))) + "\nEnd\n")
+            f.write("Binary\n " + "\n ".join(f"x{k}" for k in range(len(costs))) + "\nEnd\n")
         out = subprocess.run([cbc, lp, "sec", str(time_limit), "solve", "solu", sol],
                              capture_output=True, text=True).stdout
         chosen = set()

@@ -1400,6 +1400,22 @@ void CapacitySplitter::choosePreferred(
   int64_t budget = work + (options.workLimit - work) / 2;
   std::optional<::mplan::CoverResult> cover =
       ::mplan::solveSplitCover(problem, budget, work);
+  // The halves of cut gaps (listed last) make a larger search: without a
+  // cover within its budget, the problem without them (and their
+  // recomputations' conflicts kept) gets the next half.
+  auto firstHalf = llvm::find_if(problem.candidates,
+                                 [](const ::mplan::CoverCandidate &candidate) {
+                                   return candidate.prerequisite >= 0;
+                                 });
+  if (!cover && firstHalf != problem.candidates.end()) {
+    size_t numPlain = firstHalf - problem.candidates.begin();
+    problem.candidates.resize(numPlain);
+    llvm::erase_if(problem.conflicts, [&](const auto &pair) {
+      return pair.first >= numPlain || pair.second >= numPlain;
+    });
+    cover = ::mplan::solveSplitCover(
+        problem, work + (options.workLimit - work) / 2, work);
+  }
   if (!cover)
     return;
   for (size_t index : cover->chosen) {
