@@ -3,9 +3,10 @@
 // Branch and bound over the covering rows: each row asks that the candidates
 // covering it free at least its need (the bytes above the target at a
 // stretch of points with one set of covering candidates, or at a taken
-// candidate's own late point). The search branches on the first row still
-// short, over its candidates by cost per byte (take the k-th, exclude the
-// ones before it), and prunes with the row's cheapest completion. Taking a
+// candidate's own late point). The search branches on the row still short
+// with the fewest candidates open, over them by cost per byte (take the k-th,
+// exclude the ones before it), and prunes a node where a short row cannot be
+// covered or its cheapest completion does not beat the best. Taking a
 // candidate takes its prerequisites with it.
 //
 //===----------------------------------------------------------------------===//
@@ -36,7 +37,14 @@ public:
 
 private:
   bool buildRows();
-  void dfs(int64_t cost, size_t firstRow);
+  void dfs(int64_t cost);
+  /// Whether `c` may still be taken (with its prerequisites).
+  bool isOpen(size_t c) const {
+    if (taken[c] || bans[c])
+      return false;
+    size_t p = prerequisiteOf(c);
+    return p == static_cast<size_t>(-1) || taken[p] || !bans[p];
+  }
   void take(size_t c, std::vector<size_t> &banned);
   /// Takes `c` with its prerequisites not taken yet (those first), listing
   /// them in `took` and what they ban in `banned` (both empty before); false,
@@ -63,8 +71,6 @@ private:
   int64_t &work;
   /// The steps the current component may take up to.
   int64_t limit = 0;
-  /// The index of the first late row of `rows` (they follow its point rows).
-  size_t firstLate = 0;
   /// Every row, then those of the component being solved.
   std::vector<Row> allRows, rows;
   std::vector<std::vector<size_t>> groupMembers;
@@ -208,26 +214,49 @@ void Search::untake(std::vector<size_t> &took, std::vector<size_t> &banned) {
   banned.clear();
 }
 
-/// `firstRow`: the rows before it are covered (taking candidates only adds
-/// to what rows get, and late rows come after every point row; a candidate
-/// taken for a late row may make an earlier late row count, so the search
-/// below a late row starts again at the first late row).
-void Search::dfs(int64_t cost, size_t firstRow) {
+/// Every row is looked at in every node: a candidate taken for one row may
+/// make a late row count.
+void Search::dfs(int64_t cost) {
   if (outOfWork || cost >= best)
     return;
   if (++work > limit || depth > kMaxDepth) {
     outOfWork = true;
     return;
   }
-  // The first row still short.
+  // Every row still short must be coverable by its open candidates, and
+  // its cheapest completion must beat the best; the search branches on the
+  // one with the fewest open candidates (then the largest residual).
   const Row *row = nullptr;
-  size_t rowIndex = 0;
-  for (size_t r = firstRow; r < rows.size(); ++r) {
+  size_t rowIndex = 0, fewest = std::numeric_limits<size_t>::max();
+  int64_t residual = 0;
+  for (size_t r = 0; r < rows.size(); ++r) {
     ++work;
-    if (active(rows[r]) && covered[r] < rows[r].need) {
+    if (!active(rows[r]) || covered[r] >= rows[r].need)
+      continue;
+    int64_t need = rows[r].need - covered[r];
+    int64_t room = 0;
+    size_t count = 0;
+    double ratio = std::numeric_limits<double>::max();
+    for (size_t c : rows[r].candidates) {
+      ++work;
+      if (!isOpen(c))
+        continue;
+      ++count;
+      const CoverCandidate &cand = problem.candidates[c];
+      room = checkedAdd(room, cand.bytes)
+                 .value_or(std::numeric_limits<int64_t>::max());
+      ratio = std::min(ratio, static_cast<double>(cand.cost) /
+                                  static_cast<double>(cand.bytes));
+    }
+    if (room < need ||
+        static_cast<double>(cost) + ratio * static_cast<double>(need) >=
+            static_cast<double>(best))
+      return;
+    if (count < fewest || (count == fewest && need > residual)) {
+      fewest = count;
       row = &rows[r];
       rowIndex = r;
-      break;
+      residual = need;
     }
   }
   if (!row) {
@@ -238,31 +267,11 @@ void Search::dfs(int64_t cost, size_t firstRow) {
         bestSet.push_back(c);
     return;
   }
-  int64_t residual = row->need - covered[rowIndex];
-  // Its candidates still open, cheapest per byte first; the row must be
-  // coverable by them, and its cheapest completion must beat the best.
+  // Its open candidates, cheapest per byte first.
   std::vector<size_t> open;
-  int64_t room = 0;
-  double ratio = std::numeric_limits<double>::max();
-  for (size_t c : row->candidates) {
-    ++work;
-    if (taken[c] || bans[c])
-      continue;
-    size_t p = prerequisiteOf(c);
-    if (p != static_cast<size_t>(-1) && !taken[p] && bans[p])
-      continue;
-    open.push_back(c);
-    const CoverCandidate &cand = problem.candidates[c];
-    room = checkedAdd(room, cand.bytes)
-               .value_or(std::numeric_limits<int64_t>::max());
-    ratio = std::min(ratio, static_cast<double>(cand.cost) /
-                                static_cast<double>(cand.bytes));
-  }
-  if (room < residual)
-    return;
-  if (static_cast<double>(cost) + ratio * static_cast<double>(residual) >=
-      static_cast<double>(best))
-    return;
+  for (size_t c : row->candidates)
+    if (isOpen(c))
+      open.push_back(c);
   std::stable_sort(open.begin(), open.end(), [&](size_t a, size_t b) {
     const CoverCandidate &x = problem.candidates[a];
     const CoverCandidate &y = problem.candidates[b];
@@ -282,8 +291,7 @@ void Search::dfs(int64_t cost, size_t firstRow) {
     if (!takeWithPrerequisites(c, took, banned))
       continue;
     ++depth;
-    dfs(checkedAdd(cost, added).value_or(std::numeric_limits<int64_t>::max()),
-        std::min(rowIndex, firstLate));
+    dfs(checkedAdd(cost, added).value_or(std::numeric_limits<int64_t>::max()));
     --depth;
     untake(took, banned);
     if (outOfWork)
@@ -301,16 +309,10 @@ bool Search::solveComponent() {
   bestSet.clear();
   outOfWork = false;
   covered.assign(rows.size(), 0);
-  firstLate = rows.size();
-  for (size_t r = 0; r < rows.size(); ++r)
-    if (rows[r].owner != static_cast<size_t>(-1)) {
-      firstLate = r;
-      break;
-    }
   for (size_t r = 0; r < rows.size(); ++r)
     for (size_t c : rows[r].candidates)
       rowsOf[c].push_back(r);
-  dfs(0, 0);
+  dfs(0);
   return best != std::numeric_limits<int64_t>::max();
 }
 

@@ -280,6 +280,29 @@ TEST(SplitCoverTest, ACandidateGoesOnlyWithItsPrerequisite) {
   EXPECT_FALSE(solveSplitCover(problem, kWork, work));
 }
 
+TEST(SplitCoverTest, BranchesOnTheRowWithFewestOpenCandidates) {
+  // 20 points, each freed by a cheap candidate (a) or a dear one (b), and a
+  // last point only d frees, which excludes every a. Branching on the first
+  // short point takes a's first and finds d banned 2^20 times; branching on
+  // the point with fewest open candidates takes d first, then the b's.
+  CoverProblem problem;
+  problem.live.assign(21, 100);
+  problem.target = 50;
+  for (int64_t k = 0; k < 20; ++k) {
+    problem.candidates.push_back(cand(k, k + 1, 60, 1));
+    problem.candidates.push_back(cand(k, k + 1, 60, 10));
+  }
+  problem.candidates.push_back(cand(20, 21, 60, 1));
+  for (size_t k = 0; k < 20; ++k)
+    problem.conflicts.push_back({2 * k, 40});
+  int64_t work = 0;
+  std::optional<CoverResult> result = solveSplitCover(problem, 100000, work);
+  ASSERT_TRUE(result);
+  EXPECT_TRUE(result->optimal);
+  EXPECT_TRUE(isCover(problem, result->chosen));
+  EXPECT_EQ(result->cost, 201);
+}
+
 TEST(SplitCoverTest, StopsAtItsWorkBudget) {
   // 40 interchangeable candidates over 40 short runs: a budget of 50 steps
   // cannot finish, and the answer says so (or there is none).
