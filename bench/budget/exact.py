@@ -15,18 +15,29 @@ alone, and with offload=default:1), the pipeline runs with
     the order that sequencing and in-place reuse chose, and every legal split
     of every buffer between two consecutive uses whose gap holds a point above
     C, with its cost, its freed points and the bytes live at the point it
-    creates right before the later use), solved by CBC (coinor-cbc): a binary
-    per split, minimise the total cost such that at every point the bytes left
-    live are at most C, at every taken split's own point too, and one lever per
-    gap of a buffer. The solution is checked here, not taken on CBC's word.
-The program does not require a recomputation's inputs to stay live where
-another split frees them (mplan then recomputes them too, at a cost the
-program does not count) and it bounds the max-live bytes, not the planner's
-arena: it is a relaxation at that order, so "infeasible" proves that no
-rematerialization and offload meet C at that order, and its optimum is a lower
-bound on the extra work (mplan / exact <= 1.10 is issue 33's bar). mplan solves
-the same covering problem itself (mplan::solveSplitCover, branch and bound
-within a work budget) and takes the cover's splits first.
+    creates right before the later use), solved by CBC (coinor-cbc) as two
+    integer programs: a binary per split, minimise the total cost such that at
+    every point the bytes left live are at most C, at every taken split's own
+    point too, and one lever per gap of a buffer. The solution is checked here,
+    not taken on CBC's word.
+      - relaxed: the splits of the program as it is, each priced alone. It does
+        not require a recomputation's inputs to stay live where another split
+        frees them (applied together, mplan would recompute them too, at a cost
+        the program does not count) and it bounds the max-live bytes, not the
+        planner's arena: "infeasible" proves that no rematerialization and
+        offload of the listed splits meet C at that order, and its optimum is a
+        lower bound on their extra work, which may be out of reach.
+      - modelled: what mplan's own cover solves, each solution realizable: a
+        recomputation and a split freeing one of its inputs at its later use
+        exclude each other (the problem's "conflicts"), and the halves of such
+        an input's gap cut by the read the recomputation adds are candidates
+        taken only with it ("prerequisite"; applied first, the recomputation
+        creates them). Its optimum is exact for those splits; mplan can go below
+        it with splits the problem does not list (of buffers its splits create).
+mplan solves the modelled problem itself (mplan::solveSplitCover, branch and
+bound within a work budget), takes the cover's splits first and solves it again
+once a recomputation a half needs is applied. Issue 33's bar: met whenever the
+programs say it can be, mplan / exact <= 1.10.
 
 Usage: exact.py [--mplan-opt PATH] [--mlir-opt PATH] [--cbc PATH]
                 [--models a,b] [--fractions 0.9,0.8,0.7] [--time-limit 60]
