@@ -42,9 +42,15 @@
 // lowers, or it would only move the peak: so every split lowers a highest
 // point of its run and the loop ends.
 //
-// The choice is greedy with re-evaluation, by least cost per byte freed at
-// the peak. Each step finds every run of points where a capped space is above
-// its target, takes at the highest point of each the cheapest split, keeps
+// The choice is the least-cost cover of the points above the target
+// (mplan::solveSplitCover over every legal split: a recomputation excludes a
+// split that frees one of its inputs at its later use, and the halves of that
+// input's gap cut by the recomputation's read are candidates taken only with
+// it, found as ordinary gaps once it is applied, when the cover is solved
+// again), then greedy with re-evaluation, by least cost per byte freed at the
+// peak, for what no split of the cover covers. Each step finds every run of
+// points where a capped space is above its target, takes at the highest
+// point of each a split of the cover or else the cheapest split, keeps
 // those whose stretches of the program (from the first use of what they
 // recompute or move to the buffer's last use) are disjoint, so that they do
 // not interact, applies them and finds the peaks again. When every capped
