@@ -209,11 +209,13 @@ constexpr llvm::StringLiteral kProgramWorkAttr = "mplan.program_work";
 /// With BudgetOptions::recordProblem: per space above its capacity, the
 /// problem the splits solve, before the first one (`{space, capacity,
 /// complete (false: the work budget cut the list of candidates), live,
-/// candidates}`: the padded bytes live at each point of the numbering, and
-/// each legal split of a buffer between two consecutive uses as `[buffer,
-/// kind (0 remat, 1 offload), first freed point, end of the freed points,
-/// bytes freed, cost, bytes live while recomputing]`). The pipeline's
-/// `split-problem` writes it to a file and drops the attribute.
+/// candidates, conflicts}`: the padded bytes live at each point of the
+/// numbering; each legal split of a buffer between two consecutive uses as
+/// `[buffer, kind (0 remat, 1 offload), first freed point, end of the freed
+/// points, bytes freed, cost, bytes live while recomputing, group (one lever
+/// per group), prerequisite (-1, or the recomputation a half of a cut gap
+/// goes with)]`; the pairs that exclude each other, flattened). The
+/// pipeline's `split-problem` writes it to a file and drops the attribute.
 constexpr llvm::StringLiteral kSplitProblemAttr = "mplan.split_problem";
 
 /// Lowers the max-live bound of every memory space of `func` with a
