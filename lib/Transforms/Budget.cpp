@@ -338,8 +338,10 @@ private:
   DenseMap<Value, WriterChain> writersOfCache;
   /// The planned buffers collectRemat kept as inputs live at the later use.
   SmallVector<Value> keptRoots;
-  /// The new buffers of each split buffer (recomputed or copied back).
+  /// The new buffers of each split buffer (recomputed or copied back), and
+  /// the buffer of the program each new buffer holds the bytes of.
   DenseMap<Value, SmallVector<Value>> successors;
+  DenseMap<Value, Value> origins;
   /// The buffer that holds the bytes of `root` at `index` (a split hands
   /// the uses after it to a new buffer): `root` itself when live there, a
   /// new buffer of its splits that is (transitively), or null.
@@ -753,8 +755,21 @@ LogicalResult CapacitySplitter::planRemat(Split &split, const SlabBuffers &slab,
   int64_t cost = 0;
   SmallVector<RematStep> steps;
   keptRoots.clear();
-  if (failed(collectRemat(split.buffer, split.firstLate, 0, steps, cost, why)))
-    return failure();
+  if (failed(
+          collectRemat(split.buffer, split.firstLate, 0, steps, cost, why))) {
+    // A new buffer of an earlier split (a copy back has no writer to run
+    // again) holds its original's bytes: the original's writers recompute
+    // them.
+    auto original = origins.find(split.buffer.getResult());
+    std::string whyOriginal;
+    steps.clear();
+    cost = 0;
+    keptRoots.clear();
+    if (original == origins.end() ||
+        failed(collectRemat(original->second.getDefiningOp<AllocTensorOp>(),
+                            split.firstLate, 0, steps, cost, whyOriginal)))
+      return failure();
+  }
   split.keptRoots = keptRoots;
   // The inputs recomputed on the way live from their recomputation to the
   // last recomputation that reads them, beside what is live at the later
@@ -983,6 +998,8 @@ void CapacitySplitter::apply(const Split &split, bool updateRoot) {
   record.push_back(
       attrs.getNamedAttr("new_buffer", attrs.getI64IntegerAttr(fresh.getId())));
   successors[root].push_back(fresh.getResult());
+  origins[fresh.getResult()] =
+      origins.lookup(root) ? origins.lookup(root) : root;
   redirectLateUses(root, fresh.getResult(), split.firstLate, inserted, changed,
                    erased);
 
