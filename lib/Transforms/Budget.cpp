@@ -341,7 +341,7 @@ private:
   /// The new buffers of each split buffer (recomputed or copied back), and
   /// the buffer of the program each new buffer holds the bytes of.
   DenseMap<Value, SmallVector<Value>> successors;
-  DenseMap<Value, Value> origins;
+  DenseMap<Value, Value> origins, parents;
   /// The buffer that holds the bytes of `root` at `index` (a split hands
   /// the uses after it to a new buffer): `root` itself when live there, a
   /// new buffer of its splits that is (transitively), or null.
@@ -760,13 +760,19 @@ LogicalResult CapacitySplitter::planRemat(Split &split, const SlabBuffers &slab,
     // A new buffer of an earlier split (a copy back has no writer to run
     // again) holds its original's bytes: the original's writers recompute
     // them.
+    // Only while no buffer between them was written after its own writers.
     auto original = origins.find(split.buffer.getResult());
     std::string whyOriginal;
     steps.clear();
     cost = 0;
     keptRoots.clear();
-    if (original == origins.end() ||
-        failed(collectRemat(original->second.getDefiningOp<AllocTensorOp>(),
+    if (original == origins.end())
+      return failure();
+    for (Value version = split.buffer.getResult(); version != original->second;
+         version = parents.lookup(version))
+      if (!version || writtenAfterWriters(version, split.firstLate))
+        return failure();
+    if (failed(collectRemat(original->second.getDefiningOp<AllocTensorOp>(),
                             split.firstLate, 0, steps, cost, whyOriginal)))
       return failure();
   }
@@ -1000,6 +1006,7 @@ void CapacitySplitter::apply(const Split &split, bool updateRoot) {
   successors[root].push_back(fresh.getResult());
   origins[fresh.getResult()] =
       origins.lookup(root) ? origins.lookup(root) : root;
+  parents[fresh.getResult()] = root;
   redirectLateUses(root, fresh.getResult(), split.firstLate, inserted, changed,
                    erased);
 
