@@ -285,19 +285,37 @@ static std::string describePeak(const SlabBuffers &slab, size_t limit = 8) {
 /// reordering, recomputation or offload brings the space below it; only
 /// tiling the op does. Operands an op declares no read or write on (views,
 /// allocations, frees) do not count; an op without declared effects touches
-/// every memref operand.
+/// every memref operand. With `alignment` > 1 sizes are padded as
+/// ::mplan::lowerBound pads them (a size that overflows counts as the largest
+/// int64: no bound is below it).
 std::pair<int64_t, Operation *>
 mlir::mplan::computeOpFloor(func::FuncOp func, const SlabBuffers &slab,
-                            const PointsToAnalysis &pointsTo) {
+                            const PointsToAnalysis &pointsTo,
+                            int64_t alignment) {
   DenseMap<unsigned, int64_t> sizeOfPlace;
   for (auto [i, buffer] : llvm::enumerate(slab.buffers)) {
     AllocTensorOp op = slab.ops[i];
+    std::optional<int64_t> size =
+        alignment > 1
+            ? ::mplan::alignTo(buffer.size,
+                               std::max(buffer.alignment, alignment))
+            : std::optional<int64_t>(buffer.size);
     if (std::optional<unsigned> place = pointsTo.lookupPlace(op.getResult()))
-      sizeOfPlace[*place] = buffer.size;
+      sizeOfPlace[*place] = size.value_or(std::numeric_limits<int64_t>::max());
   }
   std::pair<int64_t, Operation *> floor = {0, nullptr};
+  auto inSlab = [&](Value value) {
+    if (!isa<BaseMemRefType>(value.getType()))
+      return false;
+    std::optional<unsigned> place = pointsTo.getOnlyAllocation(value);
+    return place && sizeOfPlace.contains(*place);
+  };
   func.walk([&](Operation *op) {
     if (isa<ViewLikeOpInterface>(op))
+      return;
+    // Most ops touch no buffer of the slab: their effects are not asked.
+    if (llvm::none_of(op->getOperands(), inSlab) &&
+        llvm::none_of(op->getResults(), inSlab))
       return;
     SmallVector<Value> touched;
     if (auto effects = dyn_cast<MemoryEffectOpInterface>(op)) {

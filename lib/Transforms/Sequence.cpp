@@ -791,6 +791,13 @@ FailureOr<bool> FunctionSequencer::run() {
   // recorded program-order bound: the pipeline sequences a function again
   // after splitting it, when the order is no longer the program's).
   int64_t bound = current.bounds[*defaultSlab];
+  // No order takes a space below its op floor (the most bytes one op touches
+  // itself, padded as the bound pads them): a bound at the floor is optimal
+  // without building a model (on large functions most of sequencing's cost).
+  if (computeOpFloor(func, slabs[*defaultSlab], analyses.getPointsTo(),
+                     options.alignment)
+          .first >= bound)
+    return finish(true, "");
   std::string reason;
   for (bool everySpace : {false, true}) {
     if (everySpace && !otherSpaces)

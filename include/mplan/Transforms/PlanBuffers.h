@@ -50,10 +50,12 @@ std::string formatMemorySpace(Attribute space);
 /// surely point into: the points-to analysis names one allocation), and the
 /// op. Every plan of every order keeps those buffers live at once, so no
 /// reordering, recomputation or offload brings the space below it; only
-/// tiling the op does.
+/// tiling the op does. With `alignment` > 1, each buffer counts at its size
+/// padded as the planner's bound pads it (to the larger of its own and
+/// `alignment`), so that the floor compares with that bound.
 std::pair<int64_t, Operation *>
 computeOpFloor(func::FuncOp func, const SlabBuffers &slab,
-               const PointsToAnalysis &pointsTo);
+               const PointsToAnalysis &pointsTo, int64_t alignment = 1);
 
 /// The key formatMemorySpace gives the memory space an option names:
 /// `default`, an integer memory space, or a `#gpu.address_space` keyword
