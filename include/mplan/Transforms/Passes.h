@@ -64,7 +64,7 @@ struct PlanPipelineOptions : public PassPipelineOptions<PlanPipelineOptions> {
       llvm::cl::desc("Order the ops of each function to lower the max-live "
                      "bound (program: keep the order, greedy, best, exact; "
                      "see mplan-sequence)"),
-      llvm::cl::init("program")};
+      llvm::cl::init("best")};
   PassOptions::Option<bool> remat{
       *this, "remat",
       llvm::cl::desc("When a space's bound is above its capacity, recompute "
@@ -95,7 +95,7 @@ struct PlanPipelineOptions : public PassPipelineOptions<PlanPipelineOptions> {
       *this, "peak-guard",
       llvm::cl::desc("Which copy eliminations must not raise the max-live "
                      "bound (see mplan-elide-copies)"),
-      llvm::cl::init(PeakGuard::Views),
+      llvm::cl::init(PeakGuard::All),
       llvm::cl::values(
           clEnumValN(PeakGuard::None, "none", "no rewrite is guarded"),
           clEnumValN(PeakGuard::Views, "views",
@@ -112,7 +112,7 @@ struct PlanPipelineOptions : public PassPipelineOptions<PlanPipelineOptions> {
       *this, "inplace",
       llvm::cl::desc("Write the output of an elementwise op over an input "
                      "buffer that dies there (see mplan-inplace)"),
-      llvm::cl::init(false)};
+      llvm::cl::init(true)};
   PassOptions::Option<int64_t> maxBoundBytes{
       *this, "max-bound-bytes",
       llvm::cl::desc("Largest byte size of a dynamically shaped buffer at its "

@@ -140,14 +140,14 @@ def MPlanPlan : Pass<"mplan-plan", "ModuleOp"> {
                "bound and the buffers live at the peak; run-time sized "
                "buffers in a space with a capacity get their own allocation "
                "outside its slab">,
-    Option<"sequence", "sequence", "std::string", /*default=*/"\"program\"",
+    Option<"sequence", "sequence", "std::string", /*default=*/"\"best\"",
            "Order the ops of each function to lower the max-live bound "
            "after copy elision, as mplan-sequence does (program: keep the "
            "order, greedy, best, exact); its budget is 'time-limit'">,
     Option<"viewsAndCopies", "views-and-copies", "bool", /*default=*/"true",
            "Fold view chains and elide copies before planning">,
     Option<"peakGuard", "peak-guard", "::mlir::mplan::PeakGuard",
-           /*default=*/"::mlir::mplan::PeakGuard::Views",
+           /*default=*/"::mlir::mplan::PeakGuard::All",
            "Which copy eliminations must not raise the max-live bound",
            [{::llvm::cl::values(
              clEnumValN(::mlir::mplan::PeakGuard::None, "none",
@@ -156,7 +156,7 @@ def MPlanPlan : Pass<"mplan-plan", "ModuleOp"> {
                         "view copies only: pad and concat copies always go"),
              clEnumValN(::mlir::mplan::PeakGuard::All, "all",
                         "every rewrite is guarded"))}]>,
-    Option<"inplace", "inplace", "bool", /*default=*/"false",
+    Option<"inplace", "inplace", "bool", /*default=*/"true",
            "Then write the output of elementwise ops over input buffers that "
            "die there, as mplan-inplace does">,
     Option<"remat", "remat", "bool", /*default=*/"true",
