@@ -94,7 +94,8 @@ struct PlanPipelineOptions : public PassPipelineOptions<PlanPipelineOptions> {
   PassOptions::Option<PeakGuard> peakGuard{
       *this, "peak-guard",
       llvm::cl::desc("Which copy eliminations must not raise the max-live "
-                     "bound (see mplan-elide-copies)"),
+                     "bound (see mplan-elide-copies; all: the plan is never "
+                     "above what keeping the copies gives)"),
       llvm::cl::init(PeakGuard::All),
       llvm::cl::values(
           clEnumValN(PeakGuard::None, "none", "no rewrite is guarded"),

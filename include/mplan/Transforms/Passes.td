@@ -148,7 +148,8 @@ def MPlanPlan : Pass<"mplan-plan", "ModuleOp"> {
            "Fold view chains and elide copies before planning">,
     Option<"peakGuard", "peak-guard", "::mlir::mplan::PeakGuard",
            /*default=*/"::mlir::mplan::PeakGuard::All",
-           "Which copy eliminations must not raise the max-live bound",
+           "Which copy eliminations must not raise the max-live bound "
+           "(all: the plan is never above what keeping the copies gives)",
            [{::llvm::cl::values(
              clEnumValN(::mlir::mplan::PeakGuard::None, "none",
                         "no rewrite is guarded"),
