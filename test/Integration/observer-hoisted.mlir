@@ -11,16 +11,22 @@
 // RUN: mlir-opt %s %bufferize_fb %baseline_dealloc | mlir-opt %lower_to_llvm \
 // RUN:   | mlir-runner -e main -entry-point-result=void -shared-libs=%mlir_runner_libs > %t.base
 // RUN: FileCheck %s --check-prefix=OUT < %t.base
-// RUN: mlir-opt %s %bufferize_fb | mplan-opt --mplan-plan-pipeline="report=%t.json" -o %t.planned.mlir
+// In-place reuse (on by default) would write @chain's three static buffers into one: the
+// plan is pinned to program order without it, so that distinct buffers share bytes. The
+// default plan runs under the observer too.
+// RUN: mlir-opt %s %bufferize_fb > %t.buf.mlir
+// RUN: mplan-opt %t.buf.mlir -o %t.planned.mlir \
+// RUN:     --mplan-plan-pipeline="sequence=program inplace=false peak-guard=views report=%t.json"
 // RUN: FileCheck %s --check-prefix=JSON < %t.json
-// RUN: for arena in heap stack global argument shared-global; do \
-// RUN:   mplan-opt %t.planned.mlir --convert-mplan-to-memref="arena=$arena" --mplan-instrument \
+// RUN: mplan-opt %t.buf.mlir --mplan-plan-pipeline -o %t.default.mlir
+// RUN: for plan in planned default; do for arena in heap stack global argument shared-global; do \
+// RUN:   mplan-opt %t.$plan.mlir --convert-mplan-to-memref="arena=$arena" --mplan-instrument \
 // RUN:       --mplan-to-llvm 2>/dev/null \
 // RUN:     | env MPLAN_RT_OUTPUT=stdout mlir-runner -e main -entry-point-result=void \
-// RUN:         -shared-libs=%mlir_runner_libs,%mplan_runtime > %t.$arena || exit 1; \
-// RUN:   grep -v '^mplan-rt' %t.$arena | diff %t.base - || exit 1; \
-// RUN:   FileCheck %s --check-prefix=OBS < %t.$arena || exit 1; \
-// RUN: done
+// RUN:         -shared-libs=%mlir_runner_libs,%mplan_runtime > %t.$plan.$arena || exit 1; \
+// RUN:   grep -v '^mplan-rt' %t.$plan.$arena | diff %t.base - || exit 1; \
+// RUN:   FileCheck %s --check-prefix=OBS < %t.$plan.$arena || exit 1; \
+// RUN: done; done
 
 // OUT:      0
 // OUT-NEXT: 3
