@@ -35,13 +35,13 @@
 // REMARK: remark: public function 'decode' keeps its signature: it calls '__mplan_body_decode', which takes its arena from the caller, as the calls in the module now do
 // REMARK: remark: arena=shared-global: one arena '__mplan_arena_shared'
 
-// IR-LABEL: func.func @decode() {
+// IR-LABEL: func.func @decode(){{( attributes \{.*\})?}} {
 // IR-NEXT: memref.get_global @__mplan_arena_shared
 // IR: call @__mplan_body_decode(%{{.*}}) : (memref<{{[0-9]+}}xi8>) -> ()
 // IR-NEXT: return
 // IR-LABEL: func.func private @__mplan_body_decode(
 // IR-SAME: {llvm.noalias, mplan.arena}
-// IR-LABEL: func.func @generate() {
+// IR-LABEL: func.func @generate(){{( attributes \{.*\})?}} {
 // IR: call @__mplan_body_decode(
 
 func.func private @printMemrefF32(memref<*xf32>)

@@ -33,7 +33,7 @@
 // IR: memref.global "private" @__mplan_arena_shared : memref<[[N:[0-9]+]]xi8> = uninitialized {alignment = 64 : i64}
 // IR-NOT: memref.global "private" @__mplan_arena
 // IR-LABEL: func.func @shared(
-// IR-SAME: %{{[a-z0-9]+}}: memref<4x8xf32>) {
+// IR-SAME: %{{[a-z0-9]+}}: memref<4x8xf32>){{( attributes \{.*\})?}} {
 // IR-NEXT: memref.get_global @__mplan_arena_shared : memref<[[N]]xi8>
 // IR: call @__mplan_body_shared(
 // IR-LABEL: func.func private @__mplan_body_shared(
