@@ -1,6 +1,9 @@
-// RUN: mplan-opt %s --mplan-plan-pipeline="strategy=greedy-by-size stagger=128 report=%t.json" --mplan-verify-plan | FileCheck %s
+// RUN: mplan-opt %s --mplan-plan-pipeline="strategy=greedy-by-size stagger=128 sequence=program inplace=false peak-guard=views report=%t.json" --mplan-verify-plan | FileCheck %s
 // RUN: FileCheck %s --check-prefix=JSON < %t.json
-// RUN: mplan-opt %s --mplan-plan-pipeline="strategy=greedy-by-size" | FileCheck %s --check-prefix=FLAT
+// RUN: mplan-opt %s --mplan-plan-pipeline="strategy=greedy-by-size sequence=program inplace=false peak-guard=views" | FileCheck %s --check-prefix=FLAT
+
+// Program order without in-place reuse (pinned): in place, @small's %b would be
+// written over %a, one buffer.
 
 // Three 4 KiB buffers live at once: packed at 0, 4096 and 8192, all three
 // start at the same address modulo 4 KiB. With stagger=128 the k-th 4 KiB
