@@ -1483,14 +1483,14 @@ bool mlir::mplan::elideCopiesInFunction(func::FuncOp func, PeakGuard peakGuard,
   }
   bool changed = false;
   changed |=
-      addToCounterAttr(func, "mplan.copies_removed", eliminator.copiesRemoved);
+      addToCounterAttr(func, kCopiesRemovedAttr, eliminator.copiesRemoved);
   changed |= addToCounterAttr(func, "mplan.copy_bytes_avoided",
                               eliminator.bytesAvoided);
   changed |=
       addToCounterAttr(func, "mplan.views_removed", eliminator.viewsRemoved);
-  changed |= addToCounterAttr(func, "mplan.copies_kept_for_peak",
+  changed |= addToCounterAttr(func, kCopiesKeptForPeakAttr,
                               eliminator.copiesKeptForPeak);
-  changed |= addToCounterAttr(func, "mplan.copies_kept_for_budget",
+  changed |= addToCounterAttr(func, kCopiesKeptForBudgetAttr,
                               eliminator.copiesKeptForBudget);
   changed |=
       addToCounterAttr(func, "mplan.fills_narrowed", eliminator.fillsNarrowed);

@@ -296,10 +296,9 @@ mlir::mplan::computeOpFloor(func::FuncOp func, const SlabBuffers &slab,
   for (auto [i, buffer] : llvm::enumerate(slab.buffers)) {
     AllocTensorOp op = slab.ops[i];
     std::optional<int64_t> size =
-        alignment > 1
-            ? ::mplan::alignTo(buffer.size,
-                               std::max(buffer.alignment, alignment))
-            : std::optional<int64_t>(buffer.size);
+        alignment > 1 ? ::mplan::alignTo(buffer.size,
+                                         std::max(buffer.alignment, alignment))
+                      : std::optional<int64_t>(buffer.size);
     if (std::optional<unsigned> place = pointsTo.lookupPlace(op.getResult()))
       sizeOfPlace[*place] = size.value_or(std::numeric_limits<int64_t>::max());
   }

@@ -26,6 +26,18 @@ using namespace mlir::mplan;
 
 /// The rounds of ordering and splitting again after the first splits.
 static constexpr unsigned kOrderSplitRounds = 3;
+/// The rounds of copy elision, ordering and in-place reuse again after the
+/// first, on functions whose body blocks hold at most kOrderReuseMaxOps ops
+/// (each round may build the sequencer's model again: on larger functions
+/// one round keeps sequencing's cost linear).
+static constexpr unsigned kOrderReuseRounds = 3;
+static constexpr size_t kOrderReuseMaxOps = 4096;
+
+/// The counter attribute `name` of `func` (0 when it has none).
+static int64_t getCounter(func::FuncOp func, StringRef name) {
+  auto counter = func->getAttrOfType<IntegerAttr>(name);
+  return counter ? counter.getInt() : 0;
+}
 
 /// The number of live ranges split in `func` so far (kSplitsAttr).
 static size_t numSplits(func::FuncOp func) {
@@ -196,12 +208,60 @@ struct MPlanPlanPass : public mlir::mplan::impl::MPlanPlanBase<MPlanPlanPass> {
       if (sequenceHere &&
           failed(sequenceFunction(func, orderOptions, &analyses)))
         return failure();
+      bool reused = false;
       if (inplaceHere) {
         // The report's program-order bound is the one before in-place reuse
         // (sequencing recorded it already if it ran).
         (void)recordProgramOrderBound(func, analyses.getExactLiveness(),
                                       alignment);
-        (void)reuseInPlaceInFunction(func, analyses);
+        reused = reuseInPlaceInFunction(func, analyses) != 0;
+      }
+      // Copy elision, the order and in-place reuse each judge against the
+      // peak the steps before them left: the guard kept copies against the
+      // bound of program order, the order was chosen before buffers merged
+      // in place. While one of them changes the program, the others look
+      // again: the kept copies are judged afresh (and counted afresh), the
+      // merged program is ordered again and reused in place again. No step
+      // raises any space's bound, so neither do the rounds; an order kept in
+      // a later round leaves the first round's remarks and report as they
+      // were. (Sequencing leaves functions of more than one block alone.)
+      MPlanSequenceOptions againOptions = orderOptions;
+      againOptions.emitRemarks = false;
+      size_t bodyOps = 0;
+      for (Block &block : func.getBody())
+        bodyOps += block.getOperations().size();
+      unsigned rounds = bodyOps <= kOrderReuseMaxOps ? kOrderReuseRounds : 0;
+      for (unsigned round = 0; round < rounds && (sequenceHere || inplaceHere);
+           ++round) {
+        bool elided = false;
+        if (viewsAndCopies && getCounter(func, kCopiesKeptForPeakAttr) != 0) {
+          int64_t removed = getCounter(func, kCopiesRemovedAttr);
+          func->removeAttr(kCopiesKeptForPeakAttr);
+          func->removeAttr(kCopiesKeptForBudgetAttr);
+          (void)elideCopiesInFunction(func, peakGuard, analyses);
+          elided = getCounter(func, kCopiesRemovedAttr) != removed;
+        }
+        bool reordered = false;
+        if (sequenceHere && (elided || reused)) {
+          Attribute optimal = func->getAttr(kSequenceOptimalAttr);
+          Attribute keptBecause = func->getAttr(kSequenceKeptBecauseAttr);
+          FailureOr<bool> changed =
+              sequenceFunction(func, againOptions, &analyses);
+          if (failed(changed))
+            return failure();
+          reordered = *changed;
+          if (!reordered) {
+            func->removeAttr(kSequenceOptimalAttr);
+            func->removeAttr(kSequenceKeptBecauseAttr);
+            if (optimal)
+              func->setAttr(kSequenceOptimalAttr, optimal);
+            if (keptBecause)
+              func->setAttr(kSequenceKeptBecauseAttr, keptBecause);
+          }
+        }
+        if (!elided && !reordered)
+          break;
+        reused = inplaceHere && reuseInPlaceInFunction(func, analyses) != 0;
       }
       // Last, what the order, the copies and in-place reuse left above a
       // capacity is split.
@@ -214,8 +274,6 @@ struct MPlanPlanPass : public mlir::mplan::impl::MPlanPlanBase<MPlanPlanPass> {
       int64_t excess = succeeded(met) && sequenceHere && numSplits(func) != 0
                            ? capacityExcess(func, budget, analyses)
                            : 0;
-      MPlanSequenceOptions againOptions = orderOptions;
-      againOptions.emitRemarks = false;
       BudgetOptions again = budget;
       again.recordProblem = false; // The first round's problem is kept.
       for (unsigned round = 0; round < kOrderSplitRounds && excess != 0;

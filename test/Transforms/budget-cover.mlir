@@ -1,12 +1,19 @@
-// RUN: mplan-opt %s --mplan-plan-pipeline="capacity=default:358 offload=default:1" --mplan-verify-plan | FileCheck %s
-// RUN: mplan-opt %s --mplan-plan-pipeline="capacity=default:358 offload=default:1 split-problem=%t.json" -o /dev/null
+// RUN: mplan-opt %s --mplan-plan-pipeline="capacity=default:358 offload=default:1 sequence=program" --mplan-verify-plan | FileCheck %s
+// RUN: mplan-opt %s --mplan-plan-pipeline="capacity=default:358 offload=default:1 sequence=program split-problem=%t.json" -o /dev/null
 // RUN: FileCheck %s --input-file=%t.json --check-prefix=PROBLEM
+// RUN: mplan-opt %s --mplan-plan-pipeline="capacity=default:358 offload=default:1" --mplan-verify-plan | FileCheck %s --check-prefix=DEFAULT
 
 // The splits are chosen together, as the least-cost cover of the points above
 // the capacity (solveSplitCover), not one peak at a time by cost per byte.
 // A program of the fuzzer's kind `budget` (utils/fuzz_pipeline.py --kinds budget
 // --gen 1026, @f0 and its callee; budget-cover-met.mlir: --gen 1006), where the choice per peak was
 // up to 12x the least cost (bench/budget/exact.py, which checks it with CBC).
+// Program order is pinned (sequence=program): with the default sequencing,
+// the order chosen again after in-place reuse meets 358 bytes without a split
+// (320 bytes; DEFAULT).
+// DEFAULT-LABEL: func.func @f0
+// DEFAULT-NOT: mplan.splits
+// DEFAULT: mplan.alloc_slab {capacity = 358 : i64} : <320, 64>
 //
 // At 358 bytes the choice per peak offloaded buffer 2 (128 bytes, cost 192),
 // whose gap spans every point above the capacity; buffers 1 and 12 cover them
@@ -23,8 +30,8 @@
 // PROBLEM: "buffer": 1,
 // PROBLEM-NEXT: "bytes": 64,
 // PROBLEM-NEXT: "cost": 8,
-// PROBLEM-NEXT: "from": 54,
-// PROBLEM-NEXT: "group": 1,
+// PROBLEM-NEXT: "from": 36,
+// PROBLEM-NEXT: "group": 0,
 // PROBLEM-NEXT: "kind": "offload",
 // PROBLEM-NEXT: "late_bytes": 384,
 // PROBLEM-NEXT: "to": 106

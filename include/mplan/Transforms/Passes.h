@@ -163,6 +163,15 @@ bool captureBuffersInFunction(func::FuncOp func, BufferLiveness &liveness,
 /// that carries it otherwise.
 LogicalResult verifyOptOutAttrs(Operation *root);
 
+/// Counters `mplan-elide-copies` adds to on the function: copies removed,
+/// and copies kept because their removal would raise the max-live bound
+/// (`peak-guard`) or exceed a capacity.
+constexpr llvm::StringLiteral kCopiesRemovedAttr = "mplan.copies_removed";
+constexpr llvm::StringLiteral kCopiesKeptForPeakAttr =
+    "mplan.copies_kept_for_peak";
+constexpr llvm::StringLiteral kCopiesKeptForBudgetAttr =
+    "mplan.copies_kept_for_budget";
+
 /// The work of `mplan-elide-copies` on one function, whose analyses are
 /// `analyses` (kept up to date; the liveness is only built if some copy
 /// passes the legality checks). Returns whether the IR changed.
