@@ -7,6 +7,9 @@
 #include "mplan/Transforms/Passes.h"
 #include "mplan/Transforms/PlanBuffers.h"
 
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/Diagnostics.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Support/FileUtilities.h"
@@ -37,6 +40,82 @@ static constexpr size_t kOrderReuseMaxOps = 4096;
 static int64_t getCounter(func::FuncOp func, StringRef name) {
   auto counter = func->getAttrOfType<IntegerAttr>(name);
   return counter ? counter.getInt() : 0;
+}
+
+/// The number of ops in the blocks of `func`'s body (not nested).
+static size_t countBodyOps(func::FuncOp func) {
+  size_t ops = 0;
+  for (Block &block : func.getBody())
+    ops += block.getOperations().size();
+  return ops;
+}
+
+/// Whether `func` has a copy copy elision looks at.
+static bool hasCopies(func::FuncOp func) {
+  return func
+      .walk([](Operation *op) {
+        return isa<memref::CopyOp, linalg::CopyOp>(op) ? WalkResult::interrupt()
+                                                       : WalkResult::advance();
+      })
+      .wasInterrupted();
+}
+
+/// The max-live bound of each memory space of `func` (keyed as
+/// formatMemorySpace names it); std::nullopt when one overflows.
+static std::optional<llvm::StringMap<int64_t>>
+getSpaceBounds(func::FuncOp func, PlanAnalyses &analyses, int64_t alignment) {
+  FailureOr<SmallVector<SlabBuffers>> slabs =
+      collectSlabBuffers(func, analyses.getExactLiveness(), alignment);
+  if (failed(slabs))
+    return std::nullopt;
+  llvm::StringMap<int64_t> bounds;
+  for (const SlabBuffers &slab : *slabs) {
+    std::optional<int64_t> bound = ::mplan::lowerBound(slab.buffers, alignment);
+    if (!bound)
+      return std::nullopt;
+    bounds[formatMemorySpace(slab.memorySpace)] = *bound;
+  }
+  return bounds;
+}
+
+/// Whether the plan of `candidate` is lower than `func`'s: no memory space's
+/// bound higher and one lower, or every bound the same and more copies
+/// removed.
+static bool isLower(func::FuncOp candidate, PlanAnalyses &candidateAnalyses,
+                    func::FuncOp func, PlanAnalyses &analyses,
+                    int64_t alignment) {
+  std::optional<llvm::StringMap<int64_t>> mine =
+      getSpaceBounds(candidate, candidateAnalyses, alignment);
+  std::optional<llvm::StringMap<int64_t>> theirs =
+      getSpaceBounds(func, analyses, alignment);
+  if (!mine || !theirs)
+    return false;
+  bool lower = false;
+  for (const auto &[space, bound] : *mine) {
+    int64_t other = theirs->lookup(space);
+    if (bound > other)
+      return false;
+    lower |= bound < other;
+  }
+  for (const auto &[space, bound] : *theirs)
+    lower |= !mine->contains(space) && bound > 0;
+  return lower || getCounter(candidate, kCopiesRemovedAttr) >
+                      getCounter(func, kCopiesRemovedAttr);
+}
+
+/// Moves `from`'s body and its mplan attributes (counters, in-place merges,
+/// sequencing's records) into `func`, whose own go.
+static void takePlan(func::FuncOp func, func::FuncOp from) {
+  func.getBody().takeBody(from.getBody());
+  SmallVector<StringAttr> stale;
+  for (NamedAttribute attr : func->getDiscardableAttrs())
+    if (attr.getName().getValue().starts_with("mplan."))
+      stale.push_back(attr.getName());
+  for (StringAttr name : stale)
+    func->removeAttr(name);
+  for (NamedAttribute attr : from->getDiscardableAttrs())
+    if (attr.getName().getValue().starts_with("mplan."))
+      func->setAttr(attr.getName(), attr.getValue());
 }
 
 /// The number of live ranges split in `func` so far (kSplitsAttr).
@@ -176,25 +255,24 @@ struct MPlanPlanPass : public mlir::mplan::impl::MPlanPlanBase<MPlanPlanPass> {
     // liveness (`analyses`, built when a step first needs them: the liveness
     // for capture, the points-to analysis for copy elision), which each
     // rewrite keeps valid in place, up to the plan.
-    auto prepare = [&](func::FuncOp func,
-                       PlanAnalyses &analyses) -> LogicalResult {
-      if (failed(verifyUpperBoundAttrs(func)))
-        return failure();
-      if (captureBuffersInFunction(func, analyses.getLiveness(), emitRemarks,
-                                   maxBoundBytes, argUpperBound, checkBounds))
-        analyses.notifyLivenessUpdated();
-      if (viewsAndCopies) {
-        PlanAnalyses::Listener listener(analyses);
-        if (failed(foldViewsInFunction(func, &listener)))
-          return failure();
-        (void)elideCopiesInFunction(func, peakGuard, analyses);
-      }
+    // Copy elision under `guard`, then the order and in-place reuse (in
+    // rounds). `remarks`: the sequencer may emit its remarks.
+    struct Decision {
+      /// The function is sequenced, with these options from now on.
+      bool sequenced = false;
+      MPlanSequenceOptions again;
+    };
+    auto decide = [&](func::FuncOp func, PlanAnalyses &analyses,
+                      PeakGuard guard, bool remarks) -> FailureOr<Decision> {
+      if (viewsAndCopies)
+        (void)elideCopiesInFunction(func, guard, analyses);
       // A space above its capacity gets the default pipeline's levers that
       // the user left unset: sequencing (fitting every capacity first) and
       // in-place reuse (which lowers the op floor itself).
       bool sequenceHere = sequence != "program";
       bool inplaceHere = inplace;
       MPlanSequenceOptions orderOptions = sequenceOptions;
+      orderOptions.emitRemarks &= remarks;
       if ((!userSetSequence || !userSetInplace) &&
           exceedsCapacity(func, budget, analyses)) {
         if (!userSetSequence && !sequenceHere) {
@@ -227,10 +305,8 @@ struct MPlanPlanPass : public mlir::mplan::impl::MPlanPlanBase<MPlanPlanPass> {
       // were. (Sequencing leaves functions of more than one block alone.)
       MPlanSequenceOptions againOptions = orderOptions;
       againOptions.emitRemarks = false;
-      size_t bodyOps = 0;
-      for (Block &block : func.getBody())
-        bodyOps += block.getOperations().size();
-      unsigned rounds = bodyOps <= kOrderReuseMaxOps ? kOrderReuseRounds : 0;
+      unsigned rounds =
+          countBodyOps(func) <= kOrderReuseMaxOps ? kOrderReuseRounds : 0;
       for (unsigned round = 0; round < rounds && (sequenceHere || inplaceHere);
            ++round) {
         bool elided = false;
@@ -238,7 +314,7 @@ struct MPlanPlanPass : public mlir::mplan::impl::MPlanPlanBase<MPlanPlanPass> {
           int64_t removed = getCounter(func, kCopiesRemovedAttr);
           func->removeAttr(kCopiesKeptForPeakAttr);
           func->removeAttr(kCopiesKeptForBudgetAttr);
-          (void)elideCopiesInFunction(func, peakGuard, analyses);
+          (void)elideCopiesInFunction(func, guard, analyses);
           elided = getCounter(func, kCopiesRemovedAttr) != removed;
         }
         bool reordered = false;
@@ -263,6 +339,58 @@ struct MPlanPlanPass : public mlir::mplan::impl::MPlanPlanBase<MPlanPlanPass> {
           break;
         reused = inplaceHere && reuseInPlaceInFunction(func, analyses) != 0;
       }
+      return Decision{sequenceHere, againOptions};
+    };
+    auto prepare = [&](func::FuncOp func,
+                       PlanAnalyses &analyses) -> LogicalResult {
+      if (failed(verifyUpperBoundAttrs(func)))
+        return failure();
+      if (captureBuffersInFunction(func, analyses.getLiveness(), emitRemarks,
+                                   maxBoundBytes, argUpperBound, checkBounds))
+        analyses.notifyLivenessUpdated();
+      if (viewsAndCopies) {
+        PlanAnalyses::Listener listener(analyses);
+        if (failed(foldViewsInFunction(func, &listener)))
+          return failure();
+      }
+      // The guard on every copy keeps the bound of each decision at most
+      // that of keeping the copy, but its decisions are greedy: removing
+      // every pad and concat copy (`views`) may end lower. Where the guard
+      // kept a copy, a copy of the function is planned that way too, and
+      // the lower of the two is taken (no space higher, one lower or as
+      // many bytes and fewer copies), on functions of up to
+      // kOrderReuseMaxOps body ops.
+      func::FuncOp alternative;
+      if (viewsAndCopies && peakGuard == PeakGuard::All &&
+          countBodyOps(func) <= kOrderReuseMaxOps && hasCopies(func)) {
+        OpBuilder builder(func);
+        alternative = cast<func::FuncOp>(builder.clone(*func));
+        alternative.setSymName(
+            (func.getSymName() + ".mplan.peak_guard_views").str());
+        alternative.setPrivate();
+      }
+      FailureOr<Decision> decision = decide(func, analyses, peakGuard, true);
+      if (succeeded(decision) && alternative &&
+          getCounter(func, kCopiesKeptForPeakAttr) != 0) {
+        // Its diagnostics would repeat the function's (and name the copy).
+        ScopedDiagnosticHandler quiet(func.getContext(),
+                                      [](Diagnostic &) { return success(); });
+        PlanAnalyses altAnalyses(alternative);
+        FailureOr<Decision> altDecision =
+            decide(alternative, altAnalyses, PeakGuard::Views, false);
+        if (succeeded(altDecision) &&
+            isLower(alternative, altAnalyses, func, analyses, alignment)) {
+          takePlan(func, alternative);
+          analyses.reset();
+          decision = altDecision;
+        }
+      }
+      if (alternative)
+        alternative.erase();
+      if (failed(decision))
+        return failure();
+      bool sequenceHere = decision->sequenced;
+      MPlanSequenceOptions againOptions = decision->again;
       // Last, what the order, the copies and in-place reuse left above a
       // capacity is split.
       LogicalResult met = meetCapacitiesInFunction(func, budget, analyses);

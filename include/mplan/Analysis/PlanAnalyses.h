@@ -68,6 +68,14 @@ public:
     changed = false;
   }
 
+  /// The function's body was replaced: both analyses are rebuilt when next
+  /// asked for.
+  void reset() {
+    pointsTo.reset();
+    liveness.reset();
+    changed = false;
+  }
+
   //===--------------------------------------------------------------------===//
   // The one notify API: each call keeps both analyses valid.
   //===--------------------------------------------------------------------===//
