@@ -72,7 +72,9 @@ def main():
             with open(src, "w") as f:
                 f.write(text)
             if is_tosa(text):
-                subprocess.run([a.mlir_opt, src, TOSA_TO_LINALG, "-o", src], check=True)
+                linalg = os.path.join(tmp, name + ".linalg.mlir")
+                subprocess.run([a.mlir_opt, src, TOSA_TO_LINALG, "-o", linalg], check=True)
+                src = linalg
             subprocess.run([a.mlir_opt, src, BUFFERIZE, "-o", buf], check=True)
             res = [arenas(b, buf, o) for b, o in configs]
             if any(r is None for r in res):

@@ -4,40 +4,26 @@
 // which %a and %b (256 B each) are live at once in the default space, and %c
 // and %d (128 B each) at the map that reads one and writes the other in space
 // 1: peaks 768 and 256, whatever the arena kind; the JSON summary carries
-// them too. These are the peaks of program order without in-place reuse
-// (pinned); the default plan writes %b over %a and %d over %c, so that one
-// buffer per space is live in @spaces: peaks 512 (%in and %a) and 128.
+// them too.
 // REQUIRES: mplan-runtime
 //
-// RUN: mplan-opt %s --mplan-plan-pipeline="sequence=program inplace=false peak-guard=views" \
-// RUN:     --convert-mplan-to-memref="arena=heap" \
+// RUN: mplan-opt %s --mplan-plan-pipeline --convert-mplan-to-memref="arena=heap" \
 // RUN:     --mplan-instrument --mplan-to-llvm \
 // RUN:   | env MPLAN_RT_OUTPUT=stdout MPLAN_RT_JSON=%t.json mlir-runner -e main \
 // RUN:       -entry-point-result=void -shared-libs=%mlir_runner_libs,%mplan_runtime \
 // RUN:   | FileCheck %s
 // RUN: FileCheck %s --check-prefix=JSON < %t.json
-// RUN: mplan-opt %s --mplan-plan-pipeline="sequence=program inplace=false peak-guard=views" \
-// RUN:     --convert-mplan-to-memref="arena=global" \
+// RUN: mplan-opt %s --mplan-plan-pipeline --convert-mplan-to-memref="arena=global" \
 // RUN:     --mplan-instrument --mplan-to-llvm \
 // RUN:   | env MPLAN_RT_OUTPUT=stdout mlir-runner -e main -entry-point-result=void \
 // RUN:       -shared-libs=%mlir_runner_libs,%mplan_runtime \
 // RUN:   | FileCheck %s
-// RUN: mplan-opt %s --mplan-plan-pipeline --convert-mplan-to-memref="arena=heap" \
-// RUN:     --mplan-instrument --mplan-to-llvm \
-// RUN:   | env MPLAN_RT_OUTPUT=stdout mlir-runner -e main -entry-point-result=void \
-// RUN:       -shared-libs=%mlir_runner_libs,%mplan_runtime \
-// RUN:   | FileCheck %s --check-prefix=DEFAULT
 
 // CHECK: 8
 // CHECK-NOT: mplan-rt: error
 // CHECK: mplan-rt: planned buffers 5, errors 0
 // CHECK-NEXT: mplan-rt: peak live planned bytes per memory space: default 768, 1 256
 // JSON: "space_peaks": {"default": 768, "1": 256}
-
-// DEFAULT: 8
-// DEFAULT-NOT: mplan-rt: error
-// DEFAULT: mplan-rt: planned buffers 3, errors 0
-// DEFAULT-NEXT: mplan-rt: peak live planned bytes per memory space: default 512, 1 128
 
 func.func @spaces(%in: memref<64xf32>) -> f32 {
   %c0 = arith.constant 0 : index

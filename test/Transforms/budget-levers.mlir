@@ -1,17 +1,16 @@
 // RUN: mplan-opt %s --mplan-plan-pipeline="capacity=default:512" | FileCheck %s --check-prefix=AUTO
-// RUN: mplan-opt %s --mplan-plan-pipeline="capacity=default:768" | FileCheck %s --check-prefix=AUTO
-// RUN: mplan-opt %s --mplan-plan-pipeline="capacity=default:768 sequence=program inplace=false" | FileCheck %s --check-prefix=FITS
+// RUN: mplan-opt %s --mplan-plan-pipeline="capacity=default:768" | FileCheck %s --check-prefix=FITS
 // RUN: not mplan-opt %s --mplan-plan-pipeline="capacity=default:512 inplace=false remat=false" 2>&1 | FileCheck %s --check-prefix=USER
 
-// The default pipeline's levers, sequencing (fit every capacity first) and
-// in-place reuse, are on whatever the capacity: in-place reuse writes %b over
-// %a, which dies at the op: 768 -> 512 bytes without a recomputation. Levers
-// the user set are kept as set: with sequence=program inplace=false a capacity
-// the program fits gets the program as it is, and with inplace=false
-// remat=false a capacity of 512 bytes is not met.
+// Above a capacity, the pipeline first takes the default pipeline's levers
+// the user left unset: sequencing (fit every capacity first) and in-place
+// reuse, which here writes %b over %a, which dies at the op: 768 -> 512 bytes
+// without a recomputation. A capacity the program fits changes nothing (no
+// in-place reuse); a lever the user set is kept as set (inplace=false
+// remat=false: the capacity is not met).
 
 // AUTO: func.func @levers{{.*}}mplan.inplace = [{at = {{.*}}, buffer = 1 : i64, reused_by = 2 : i64}]
-// AUTO: mplan.alloc_slab {capacity = {{512|768}} : i64} : <512, 64>
+// AUTO: mplan.alloc_slab {capacity = 512 : i64} : <512, 64>
 // FITS-NOT: mplan.inplace
 // FITS: mplan.alloc_slab {capacity = 768 : i64} : <768, 64>
 // USER: error: memory space 'default' of function 'levers' needs 768 bytes

@@ -1,14 +1,6 @@
-// RUN: mplan-opt %s --mplan-plan-pipeline="strategy=greedy-by-size stagger=128 sequence=program inplace=false peak-guard=views report=%t.json" --mplan-verify-plan | FileCheck %s
+// RUN: mplan-opt %s --mplan-plan-pipeline="strategy=greedy-by-size stagger=128 report=%t.json" --mplan-verify-plan | FileCheck %s
 // RUN: FileCheck %s --check-prefix=JSON < %t.json
-// RUN: mplan-opt %s --mplan-plan-pipeline="strategy=greedy-by-size sequence=program inplace=false peak-guard=views" | FileCheck %s --check-prefix=FLAT
-// RUN: mplan-opt %s --mplan-plan-pipeline="strategy=greedy-by-size stagger=128" --mplan-verify-plan | FileCheck %s --check-prefix=DEFAULT
-
-// Program order without in-place reuse (pinned): in place (the default), @small's
-// %b is written over %a, one buffer; @pages is staggered as without it.
-// DEFAULT-LABEL: func @pages
-// DEFAULT: mplan.alloc_slab : <12544, 64>
-// DEFAULT-LABEL: func @small
-// DEFAULT: mplan.alloc_slab : <64, 64>
+// RUN: mplan-opt %s --mplan-plan-pipeline="strategy=greedy-by-size" | FileCheck %s --check-prefix=FLAT
 
 // Three 4 KiB buffers live at once: packed at 0, 4096 and 8192, all three
 // start at the same address modulo 4 KiB. With stagger=128 the k-th 4 KiB

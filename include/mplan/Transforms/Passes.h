@@ -113,7 +113,7 @@ struct PlanPipelineOptions : public PassPipelineOptions<PlanPipelineOptions> {
       *this, "inplace",
       llvm::cl::desc("Write the output of an elementwise op over an input "
                      "buffer that dies there (see mplan-inplace)"),
-      llvm::cl::init(true)};
+      llvm::cl::init(false)};
   PassOptions::Option<int64_t> maxBoundBytes{
       *this, "max-bound-bytes",
       llvm::cl::desc("Largest byte size of a dynamically shaped buffer at its "

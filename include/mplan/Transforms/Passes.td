@@ -157,7 +157,7 @@ def MPlanPlan : Pass<"mplan-plan", "ModuleOp"> {
                         "view copies only: pad and concat copies always go"),
              clEnumValN(::mlir::mplan::PeakGuard::All, "all",
                         "every rewrite is guarded"))}]>,
-    Option<"inplace", "inplace", "bool", /*default=*/"true",
+    Option<"inplace", "inplace", "bool", /*default=*/"false",
            "Then write the output of elementwise ops over input buffers that "
            "die there, as mplan-inplace does">,
     Option<"remat", "remat", "bool", /*default=*/"true",
