@@ -7,13 +7,13 @@ One-Shot Bufferize, prints the max-live-sized arena (`arena_bytes` of the plan r
   * the reference build (--ref, e.g. a build of b5ade18) with its defaults,
   * the reference with `sequence=best inplace=true` (peak-guard=views, its default then),
   * the reference with `sequence=best inplace=true peak-guard=all`,
-  * --mplan-opt with its defaults,
+  * --mplan-opt with its defaults (and --options),
 and flags each function and memory space where the default is above the reference's default
 (ABOVE-REF-DEFAULT) or above the lower of the two reference configurations (above-ref-best).
 Rows of @model are printed, and every flagged row; the last line counts them.
 
 Usage: bench/sequence/defaults.py --ref OLD/bin/mplan-opt [--mplan-opt build/bin/mplan-opt]
-         [--seeds 8] [--scale 0.25]
+         [--seeds 8] [--scale 0.25] [--options inplace=true]
 """
 import argparse
 import glob
@@ -52,9 +52,11 @@ def main():
     ap.add_argument("--mlir-opt", default="/usr/lib/llvm-22/bin/mlir-opt")
     ap.add_argument("--seeds", type=int, default=8)
     ap.add_argument("--scale", type=float, default=0.25)
+    ap.add_argument("--options", default="",
+                    help="options of --mplan-opt's run beside its defaults (e.g. inplace=true)")
     a = ap.parse_args()
     configs = [(a.ref, ""), (a.ref, "sequence=best inplace=true"),
-               (a.ref, "sequence=best inplace=true peak-guard=all"), (a.mplan_opt, "")]
+               (a.ref, "sequence=best inplace=true peak-guard=all"), (a.mplan_opt, a.options)]
     with tempfile.TemporaryDirectory() as tmp:
         progs = []
         for model in sorted(glob.glob(os.path.join(ROOT, "models", "*.mlir"))):

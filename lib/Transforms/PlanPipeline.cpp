@@ -319,19 +319,18 @@ struct MPlanPlanPass : public mlir::mplan::impl::MPlanPlanBase<MPlanPlanPass> {
         }
         bool reordered = false;
         if (sequenceHere && (elided || reused)) {
-          Attribute optimal = func->getAttr(kSequenceOptimalAttr);
           Attribute keptBecause = func->getAttr(kSequenceKeptBecauseAttr);
           FailureOr<bool> changed =
               sequenceFunction(func, againOptions, &analyses);
           if (failed(changed))
             return failure();
           reordered = *changed;
+          // `sequence_optimal` is this round's (for the program as it is
+          // now); unless it is set, why the order was kept stays the first
+          // round's (none if the first round reordered).
           if (!reordered) {
-            func->removeAttr(kSequenceOptimalAttr);
             func->removeAttr(kSequenceKeptBecauseAttr);
-            if (optimal)
-              func->setAttr(kSequenceOptimalAttr, optimal);
-            if (keptBecause)
+            if (keptBecause && !func->hasAttr(kSequenceOptimalAttr))
               func->setAttr(kSequenceKeptBecauseAttr, keptBecause);
           }
         }
@@ -365,8 +364,14 @@ struct MPlanPlanPass : public mlir::mplan::impl::MPlanPlanBase<MPlanPlanPass> {
           countBodyOps(func) <= kOrderReuseMaxOps && hasCopies(func)) {
         OpBuilder builder(func);
         alternative = cast<func::FuncOp>(builder.clone(*func));
-        alternative.setSymName(
-            (func.getSymName() + ".mplan.peak_guard_views").str());
+        // A name no symbol of the module has (a name taken twice would make
+        // a symbol table of the module invalid while the copy lives).
+        std::string name =
+            (func.getSymName() + ".mplan.peak_guard_views").str();
+        for (unsigned n = 1; SymbolTable::lookupSymbolIn(module, name); ++n)
+          name =
+              (func.getSymName() + ".mplan.peak_guard_views." + Twine(n)).str();
+        alternative.setSymName(name);
         alternative.setPrivate();
       }
       FailureOr<Decision> decision = decide(func, analyses, peakGuard, true);
