@@ -960,8 +960,7 @@ def main():
         if k in table:
             print(f"{k:<10} " + " ".join(f"{table[k].get(o, 0):>11}" for o in outcomes) +
                   f" {nbatched.get(k, 0):>11}")
-    print("(seq+inplace: seeds with a run planned with sequencing and in-place reuse on (the defaults, or\n"
-          " sequence=greedy|best|exact inplace=true);\n"
+    print("(seq+inplace: seeds with a run planned with sequence=greedy|best|exact and inplace=true;\n"
           " batched: seeds whose program passed in a batch, not run alone)")
     if caps["programs"]:
         n = caps["programs"]
