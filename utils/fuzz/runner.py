@@ -321,7 +321,10 @@ class Context:
                 cap, expect = top, "plan"
             else:
                 cap, expect = top + rc_.randint(1, 4096), "plan"
-            runs.append(Cfg(rc_.choice(self.arenas), ref.opts, capacity=cap, expect=expect))
+            # Sequencing and in-place reuse as the reference had them: left unset, a space over
+            # its capacity would get them (and a bound below the reference's).
+            opts = ref.opts or "sequence=program inplace=false"
+            runs.append(Cfg(rc_.choice(self.arenas), opts, capacity=cap, expect=expect))
         for c in runs:
             self.planned(c)
 
