@@ -11,7 +11,7 @@
 // RUN: mlir-opt %s %bufferize_fb %baseline_dealloc | mlir-opt %lower_to_llvm \
 // RUN:   | mlir-runner -e main -entry-point-result=void -shared-libs=%mlir_runner_libs > %t.base
 // RUN: FileCheck %s --check-prefix=OUT < %t.base
-// In-place reuse (on by default) would write @chain's three static buffers into one: the
+// In-place reuse (inplace=true) would write @chain's three static buffers into one: the
 // plan is pinned to program order without it, so that distinct buffers share bytes. The
 // default plan runs under the observer too.
 // RUN: mlir-opt %s %bufferize_fb > %t.buf.mlir

@@ -24,8 +24,8 @@ func.func @chain(%x: tensor<16x16xf32>) -> f32 {
 }
 
 // Three 1 KiB buffers, at most two live at once: a 2 KiB slab (a transpose
-// reads other elements than it writes: no in-place reuse, whose default would
-// otherwise leave one buffer and nothing for the strategies to differ on).
+// reads other elements than it writes: in-place reuse, when asked for, leaves
+// it alone, and the strategies still differ).
 // PLAN-LABEL: func.func @chain
 // PLAN:       mplan.alloc_slab : <2048, 64>
 // PLAN-COUNT-3: mplan.alloc_tensor
