@@ -53,9 +53,10 @@ std::string formatMemorySpace(Attribute space);
 /// tiling the op does. With `alignment` > 1, each buffer counts at its size
 /// padded as the planner's bound pads it (to the larger of its own and
 /// `alignment`), so that the floor compares with that bound.
-std::pair<int64_t, Operation *>
-computeOpFloor(func::FuncOp func, const SlabBuffers &slab,
-               const PointsToAnalysis &pointsTo, int64_t alignment = 1);
+std::pair<int64_t, Operation *> computeOpFloor(func::FuncOp func,
+                                               const SlabBuffers &slab,
+                                               const PointsToAnalysis &pointsTo,
+                                               int64_t alignment = 1);
 
 /// The key formatMemorySpace gives the memory space an option names:
 /// `default`, an integer memory space, or a `#gpu.address_space` keyword
