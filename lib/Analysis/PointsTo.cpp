@@ -246,8 +246,9 @@ PointsToAnalysis::TargetList
 PointsToAnalysis::transferView(Operation *op, Value result,
                                ArrayRef<PointsToTarget> targets) const {
   TargetList out;
-  // memref.cast keeps the descriptor: the same bytes.
-  if (isa<memref::CastOp>(op)) {
+  // memref.cast and memref.assume_alignment (how an arena argument enters
+  // its function) keep the pointer: the same bytes.
+  if (isa<memref::CastOp, memref::AssumeAlignmentOp>(op)) {
     out.append(targets.begin(), targets.end());
     return out;
   }

@@ -1787,17 +1787,16 @@ int64_t mlir::mplan::capacityExcess(func::FuncOp func,
       options.planner.capacity);
   if (failed(capacities))
     return 0;
-  FailureOr<SmallVector<SlabBuffers>> slabs = collectSlabBuffers(
-      func, analyses.getExactLiveness(), options.planner.alignment);
-  if (failed(slabs))
+  FailureOr<llvm::StringMap<std::optional<int64_t>>> bounds =
+      computeSpaceBounds(func, analyses.getExactLiveness(),
+                         options.planner.alignment);
+  if (failed(bounds))
     return 0;
   int64_t excess = 0;
-  for (const SlabBuffers &slab : *slabs) {
-    auto capacity = capacities->find(formatMemorySpace(slab.memorySpace));
+  for (const auto &[space, bound] : *bounds) {
+    auto capacity = capacities->find(space);
     if (capacity == capacities->end())
       continue;
-    std::optional<int64_t> bound =
-        ::mplan::lowerBound(slab.buffers, options.planner.alignment);
     if (!bound)
       return std::numeric_limits<int64_t>::max();
     if (*bound > capacity->second)

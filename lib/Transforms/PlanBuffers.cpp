@@ -185,19 +185,33 @@ FailureOr<SmallVector<SlabBuffers>> mlir::mplan::collectSlabBuffers(
   return slabs;
 }
 
+FailureOr<llvm::StringMap<std::optional<int64_t>>>
+mlir::mplan::computeSpaceBounds(func::FuncOp func,
+                                const BufferLiveness &liveness,
+                                int64_t alignment) {
+  FailureOr<SmallVector<SlabBuffers>> slabs =
+      collectSlabBuffers(func, liveness, alignment);
+  if (failed(slabs))
+    return failure();
+  llvm::StringMap<std::optional<int64_t>> bounds;
+  for (const SlabBuffers &slab : *slabs)
+    bounds[formatMemorySpace(slab.memorySpace)] =
+        ::mplan::lowerBound(slab.buffers, alignment);
+  return bounds;
+}
+
 std::optional<int64_t> mlir::mplan::recordProgramOrderBound(
     func::FuncOp func, const BufferLiveness &liveness, int64_t alignment) {
   if (auto recorded =
           func->getAttrOfType<IntegerAttr>(kLowerBoundProgramOrderAttr))
     return recorded.getInt();
-  FailureOr<SmallVector<SlabBuffers>> slabs =
-      collectSlabBuffers(func, liveness, alignment);
-  if (failed(slabs))
+  FailureOr<llvm::StringMap<std::optional<int64_t>>> bounds =
+      computeSpaceBounds(func, liveness, alignment);
+  if (failed(bounds))
     return std::nullopt;
-  std::optional<int64_t> bound = 0;
-  for (const SlabBuffers &slab : *slabs)
-    if (!slab.memorySpace)
-      bound = ::mplan::lowerBound(slab.buffers, alignment);
+  auto found = bounds->find("");
+  std::optional<int64_t> bound =
+      found == bounds->end() ? std::optional<int64_t>(0) : found->second;
   if (bound)
     func->setAttr(
         kLowerBoundProgramOrderAttr,

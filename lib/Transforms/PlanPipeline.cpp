@@ -64,16 +64,15 @@ static bool hasCopies(func::FuncOp func) {
 /// formatMemorySpace names it); std::nullopt when one overflows.
 static std::optional<llvm::StringMap<int64_t>>
 getSpaceBounds(func::FuncOp func, PlanAnalyses &analyses, int64_t alignment) {
-  FailureOr<SmallVector<SlabBuffers>> slabs =
-      collectSlabBuffers(func, analyses.getExactLiveness(), alignment);
-  if (failed(slabs))
+  FailureOr<llvm::StringMap<std::optional<int64_t>>> found =
+      computeSpaceBounds(func, analyses.getExactLiveness(), alignment);
+  if (failed(found))
     return std::nullopt;
   llvm::StringMap<int64_t> bounds;
-  for (const SlabBuffers &slab : *slabs) {
-    std::optional<int64_t> bound = ::mplan::lowerBound(slab.buffers, alignment);
+  for (const auto &[space, bound] : *found) {
     if (!bound)
       return std::nullopt;
-    bounds[formatMemorySpace(slab.memorySpace)] = *bound;
+    bounds[space] = *bound;
   }
   return bounds;
 }

@@ -117,3 +117,23 @@ func.func @pointer(%arg0: memref<4xf32>) {
   %a = memref.subview %arg0[0] [4] [1] {test.name = "A"} : memref<4xf32> to memref<4xf32, strided<[1]>>
   return
 }
+
+// -----
+
+// memref.assume_alignment keeps its operand's pointer (convert-mplan-to-memref
+// gives an arena argument one): views of it at constant shifts are exact
+// ranges of the argument, as views of the argument itself are.
+// CHECK-LABEL: func @assume_alignment
+func.func @assume_alignment(%arena: memref<128xi8>) {
+  %c0 = arith.constant 0 : index
+  %c64 = arith.constant 64 : index
+  // CHECK: test.ptr = "arg0"
+  %aligned = memref.assume_alignment %arena, 64 {test.ptr} : memref<128xi8>
+  // CHECK: test.name = "a", test.ptr = "arg0[0, 64)"
+  %a = memref.view %aligned[%c0][] {test.name = "a", test.ptr} : memref<128xi8> to memref<16xf32>
+  // CHECK: test.name = "b", test.ptr = "arg0[64, 128)"
+  %b = memref.view %aligned[%c64][] {test.name = "b", test.ptr} : memref<128xi8> to memref<16xf32>
+  // CHECK: test.alias = false
+  "test.op"() {test.alias = ["a", "b"]} : () -> ()
+  return
+}

@@ -14,6 +14,7 @@
 #include "mplan/Transforms/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "llvm/ADT/StringMap.h"
 
 #include <vector>
 
@@ -44,6 +45,14 @@ collectSlabBuffers(func::FuncOp func, const BufferLiveness &liveness,
 /// The memory space `space` as the report and `capacity` keys print it:
 /// empty for the default space.
 std::string formatMemorySpace(Attribute space);
+
+/// The max-live bound of each memory space of `func` with the live ranges of
+/// `liveness`, keyed as formatMemorySpace names the space (a space without
+/// buffers has no entry); std::nullopt for a bound that overflows int64 (no
+/// bound). Fails where collectSlabBuffers fails.
+FailureOr<llvm::StringMap<std::optional<int64_t>>>
+computeSpaceBounds(func::FuncOp func, const BufferLiveness &liveness,
+                   int64_t alignment);
 
 /// The op floor of `slab`: the most bytes of its buffers one op of `func`
 /// touches itself (the planned buffers its memref operands and results

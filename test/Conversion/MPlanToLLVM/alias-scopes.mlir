@@ -207,6 +207,10 @@ func.func @two_arenas(%v: f32, %in: memref<4xf32>) -> f32 {
 // CHECK-DAG: #[[OUT:alias_scope[0-9]*]] = #llvm.alias_scope<{{.*}}description = "outside the arenas">
 // CHECK-DAG: #[[A:alias_scope[0-9]*]] = #llvm.alias_scope<{{.*}}description = "arena 0 bytes [0, 16)">
 // CHECK-DAG: #[[B:alias_scope[0-9]*]] = #llvm.alias_scope<{{.*}}description = "arena 0 bytes [16, 32)">
+// CHECK-DAG: #[[AD:alias_scope_domain[0-9]*]] = #llvm.alias_scope_domain<{{.*}}description = "mplan arena buffers of @callee_aligned">
+// CHECK-DAG: #[[AO:alias_scope[0-9]*]] = #llvm.alias_scope<{{.*}}domain = #[[AD]], description = "outside the arenas">
+// CHECK-DAG: #[[AA:alias_scope[0-9]*]] = #llvm.alias_scope<{{.*}}domain = #[[AD]], description = "arena 0 bytes [0, 16)">
+// CHECK-DAG: #[[AB:alias_scope[0-9]*]] = #llvm.alias_scope<{{.*}}domain = #[[AD]], description = "arena 0 bytes [16, 32)">
 // CHECK-LABEL: llvm.func @callee_noalias
 // CHECK: llvm.load %{{.*}} {alias_scopes = [#[[OUT]]], noalias_scopes = [#[[A]]]}
 // CHECK: llvm.store %{{.*}} {alias_scopes = [#[[A]]], noalias_scopes = [#[[OUT]]]}
@@ -214,6 +218,13 @@ func.func @two_arenas(%v: f32, %in: memref<4xf32>) -> f32 {
 // CHECK: llvm.load %{{[0-9]+}} : !llvm.ptr -> f32
 // CHECK: llvm.store %{{.*}} {alias_scopes = [#[[BA:.*]]], noalias_scopes = [#[[BB:.*]]]}
 // CHECK: llvm.store %{{.*}} {alias_scopes = [#[[BB]]], noalias_scopes = [#[[BA]]]}
+// The arena argument as convert-mplan-to-memref hands it to the views, through
+// memref.assume_alignment: the same byte ranges (it was the whole arena for
+// every buffer: LLVM saw every pair of them as possibly overlapping).
+// CHECK-LABEL: llvm.func @callee_aligned
+// CHECK: llvm.load %{{.*}} {alias_scopes = [#[[AO]]], noalias_scopes = [#[[AA]], #[[AB]]]}
+// CHECK: llvm.store %{{.*}} {alias_scopes = [#[[AA]]], noalias_scopes = [#[[AO]], #[[AB]]]}
+// CHECK: llvm.store %{{.*}} {alias_scopes = [#[[AB]]], noalias_scopes = [#[[AO]], #[[AA]]]}
 func.func @callee_noalias(%in: memref<4xf32>, %arena: memref<16xi8> {llvm.noalias, mplan.arena}) {
   %c0 = arith.constant 0 : index
   %a = memref.view %arena[%c0][] : memref<16xi8> to memref<4xf32>
@@ -226,6 +237,17 @@ func.func @callee_maybe_alias(%in: memref<4xf32>, %arena: memref<32xi8> {mplan.a
   %c16 = arith.constant 16 : index
   %a = memref.view %arena[%c0][] : memref<32xi8> to memref<4xf32>
   %b = memref.view %arena[%c16][] : memref<32xi8> to memref<4xf32>
+  %x = memref.load %in[%c0] : memref<4xf32>
+  memref.store %x, %a[%c0] : memref<4xf32>
+  memref.store %x, %b[%c0] : memref<4xf32>
+  return
+}
+func.func @callee_aligned(%in: memref<4xf32>, %arena: memref<32xi8> {llvm.noalias, mplan.arena}) {
+  %c0 = arith.constant 0 : index
+  %c16 = arith.constant 16 : index
+  %aligned = memref.assume_alignment %arena, 64 : memref<32xi8>
+  %a = memref.view %aligned[%c0][] : memref<32xi8> to memref<4xf32>
+  %b = memref.view %aligned[%c16][] : memref<32xi8> to memref<4xf32>
   %x = memref.load %in[%c0] : memref<4xf32>
   memref.store %x, %a[%c0] : memref<4xf32>
   memref.store %x, %b[%c0] : memref<4xf32>
