@@ -1787,9 +1787,8 @@ int64_t mlir::mplan::capacityExcess(func::FuncOp func,
       options.planner.capacity);
   if (failed(capacities))
     return 0;
-  FailureOr<llvm::StringMap<std::optional<int64_t>>> bounds =
-      computeSpaceBounds(func, analyses.getExactLiveness(),
-                         options.planner.alignment);
+  auto bounds = computeSpaceBounds(func, analyses.getExactLiveness(),
+                                   options.planner.alignment);
   if (failed(bounds))
     return 0;
   int64_t excess = 0;

@@ -185,7 +185,7 @@ FailureOr<SmallVector<SlabBuffers>> mlir::mplan::collectSlabBuffers(
   return slabs;
 }
 
-FailureOr<llvm::StringMap<std::optional<int64_t>>>
+FailureOr<SmallVector<std::pair<std::string, std::optional<int64_t>>>>
 mlir::mplan::computeSpaceBounds(func::FuncOp func,
                                 const BufferLiveness &liveness,
                                 int64_t alignment) {
@@ -193,10 +193,10 @@ mlir::mplan::computeSpaceBounds(func::FuncOp func,
       collectSlabBuffers(func, liveness, alignment);
   if (failed(slabs))
     return failure();
-  llvm::StringMap<std::optional<int64_t>> bounds;
+  SmallVector<std::pair<std::string, std::optional<int64_t>>> bounds;
   for (const SlabBuffers &slab : *slabs)
-    bounds[formatMemorySpace(slab.memorySpace)] =
-        ::mplan::lowerBound(slab.buffers, alignment);
+    bounds.emplace_back(formatMemorySpace(slab.memorySpace),
+                        ::mplan::lowerBound(slab.buffers, alignment));
   return bounds;
 }
 
@@ -205,13 +205,13 @@ std::optional<int64_t> mlir::mplan::recordProgramOrderBound(
   if (auto recorded =
           func->getAttrOfType<IntegerAttr>(kLowerBoundProgramOrderAttr))
     return recorded.getInt();
-  FailureOr<llvm::StringMap<std::optional<int64_t>>> bounds =
-      computeSpaceBounds(func, liveness, alignment);
+  auto bounds = computeSpaceBounds(func, liveness, alignment);
   if (failed(bounds))
     return std::nullopt;
-  auto found = bounds->find("");
-  std::optional<int64_t> bound =
-      found == bounds->end() ? std::optional<int64_t>(0) : found->second;
+  std::optional<int64_t> bound = 0;
+  for (const auto &[space, spaceBound] : *bounds)
+    if (space.empty())
+      bound = spaceBound;
   if (bound)
     func->setAttr(
         kLowerBoundProgramOrderAttr,

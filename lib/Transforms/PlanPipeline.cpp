@@ -64,8 +64,7 @@ static bool hasCopies(func::FuncOp func) {
 /// formatMemorySpace names it); std::nullopt when one overflows.
 static std::optional<llvm::StringMap<int64_t>>
 getSpaceBounds(func::FuncOp func, PlanAnalyses &analyses, int64_t alignment) {
-  FailureOr<llvm::StringMap<std::optional<int64_t>>> found =
-      computeSpaceBounds(func, analyses.getExactLiveness(), alignment);
+  auto found = computeSpaceBounds(func, analyses.getExactLiveness(), alignment);
   if (failed(found))
     return std::nullopt;
   llvm::StringMap<int64_t> bounds;

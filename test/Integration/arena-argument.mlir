@@ -29,9 +29,10 @@
 
 // IR-LABEL: func.func @compute(
 // IR-SAME: %[[ARENA:[a-z0-9]+]]: memref<[[N:[0-9]+]]xi8> {llvm.noalias, mplan.arena})
-// IR-SAME: attributes {mplan.arena_alignment = 64 : i64, mplan.arena_size = [[N]] : i64}
+// IR-SAME: attributes {mplan.arena_alignment = 64 : i64, mplan.arena_size = [[N]] : i64, mplan.lower_bound_program_order = {{[0-9]+}} : i64, mplan.sequence_optimal}
 // IR: %[[A:.*]] = memref.assume_alignment %[[ARENA]], 64
 // IR-NOT: memref.alloc
+// The four intermediates are views of the arena.
 // IR-COUNT-4: memref.view %[[A]]
 // IR-NOT: memref.alloc
 // IR-NOT: memref.dealloc

@@ -1,4 +1,4 @@
-// The pipeline (sequence=best inplace=true) decides copy elision, the order and in-place reuse in
+// The pipeline (inplace=true) decides copy elision, the order and in-place reuse in
 // rounds: in-place reuse merges buffers after the order was chosen, so the
 // merged program is ordered again (and the copies the guard kept are judged
 // again), while one of the steps changes it. On an Inception block of
@@ -15,7 +15,7 @@
 // RUN: mplan-opt %t.buf.mlir -o /dev/null --pass-pipeline="builtin.module(mplan-mark-calls,func.func(mplan-capture-buffers{fold-views=true},mplan-elide-copies{peak-guard=all},mplan-sequence,mplan-inplace),mplan-plan-buffers{report=%t.steps.json})"
 // RUN: FileCheck %s --check-prefix=STEPS < %t.steps.json
 // RUN: mplan-opt %t.buf.mlir -o %t.plan.mlir --mplan-verify-plan \
-// RUN:   --mplan-plan-pipeline="sequence=best inplace=true report=%t.json"
+// RUN:   --mplan-plan-pipeline="inplace=true report=%t.json"
 // RUN: FileCheck %s < %t.json
 // RUN: for arena in heap stack global "argument functions=model"; do \
 // RUN:   mplan-opt %t.plan.mlir --convert-mplan-to-memref="arena=$arena" --mplan-to-llvm \

@@ -1,6 +1,8 @@
 // RUN: mplan-opt %s --mplan-plan-pipeline="sequence=best report=%t.json" --mplan-verify-plan | FileCheck %s
 // RUN: FileCheck %s --check-prefix=JSON < %t.json
-// RUN: mplan-opt %s --mplan-plan-pipeline="report=%t.program.json" > /dev/null
+// RUN: mplan-opt %s --mplan-plan-pipeline="report=%t.default.json" > /dev/null
+// RUN: FileCheck %s --check-prefix=JSON < %t.default.json
+// RUN: mplan-opt %s --mplan-plan-pipeline="sequence=program inplace=false report=%t.program.json" > /dev/null
 // RUN: FileCheck %s --check-prefix=PROGRAM < %t.program.json
 // RUN: not mplan-opt %s --mplan-plan-pipeline="sequence=fastest" 2>&1 | FileCheck %s --check-prefix=BADMODE
 
@@ -18,7 +20,9 @@
 // JSON: "lower_bound_program_order_bytes": 3072
 // JSON: "sequence_optimal": true
 
-// Without sequencing both figures are program order's.
+// The default pipeline sequences too (sequence=best). Without sequencing (and
+// without in-place reuse, which would write %b over %x) both figures are
+// program order's.
 // PROGRAM: "arena_bytes": 3072
 // PROGRAM: "lower_bound_bytes": 3072
 // PROGRAM: "lower_bound_program_order_bytes": 3072

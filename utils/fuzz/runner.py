@@ -48,8 +48,9 @@ invocation for the batch, with every check of a program alone: the reference out
 every program's separator and output (a lost program is a failure), the planned outputs are
 compared with it whole, the observer's summary of the process must say `errors 0`, the report
 checks are per function (@fzb<i>_f0, ...; opted-out allocations summed), and time-outs scale
-with K. A batch with any failure, rejection, expected error, generator bug or time-out runs
-each of its programs alone, and those results count (a batch that fails while no program does
+with K (a batch that times out runs once more with time-outs RETRY_TIMEOUT_SCALE times longer,
+as a program alone does). A batch with any failure, rejection, expected error, generator bug or
+time-out left runs each of its programs alone, and those results count (a batch that fails while no program does
 alone is a failure of its first seed naming the batch's seeds). A batched kind draws its runs
 per group (Context.rng), so a program alone gets exactly the runs of its batch and a failure
 reproduces from (kind, seed) alone. Per kind:
@@ -650,26 +651,37 @@ def run_batch(seeds, progs, args, kind_name):
     bug); otherwise every program runs alone and its own Result counts (the batch's failure is
     kept on the first seed if no program fails alone)."""
     kind = kindreg.get(kind_name)
-    res = Result(kind_name, seeds[0])
-    res.batch = len(seeds)
     src = os.path.join(args.out, f"seed-{seeds[0]}-batch.mlir")
     if kind.level == "tensor":
         prog = TextProgram(batch.combine([p.text() for p in progs]))
     else:
         prog = BatchProgram(progs)
-    res.src_text = prog.text()
     with open(src, "w") as f:
-        f.write(res.src_text)
-    TIMEOUT_SCALE[0] = len(seeds)
-    try:
-        if kind.level == "tensor":
-            run_tensor(seeds[0], args, src, res, kind)
-        else:
-            run_memref(seeds[0], args, src, res, prog, kind)
-    except subprocess.TimeoutExpired as e:
-        res.fails.append(("", f"timeout: {str(e.cmd)[:300]}"))
-    finally:
-        TIMEOUT_SCALE[0] = 1
+        f.write(prog.text())
+
+    def attempt(scale):
+        res = Result(kind_name, seeds[0])
+        res.batch = len(seeds)
+        res.src_text = prog.text()
+        TIMEOUT_SCALE[0] = scale
+        try:
+            if kind.level == "tensor":
+                run_tensor(seeds[0], args, src, res, kind)
+            else:
+                run_memref(seeds[0], args, src, res, prog, kind)
+        except subprocess.TimeoutExpired as e:
+            res.fails.append(("", f"timeout: {str(e.cmd)[:300]}"))
+        finally:
+            TIMEOUT_SCALE[0] = 1
+        return res
+
+    # A batch that timed out runs once more with time-outs RETRY_TIMEOUT_SCALE times longer,
+    # as a program alone does (a machine starved by other jobs is not a hang).
+    res = attempt(len(seeds))
+    if timed_out(res):
+        res = attempt(len(seeds) * RETRY_TIMEOUT_SCALE)
+        if timed_out(res):
+            res.fails.append(("", f"timed out again with time-outs {RETRY_TIMEOUT_SCALE}x longer"))
     if res.outcome == "ok" and not res.expected:
         out = []
         for s in seeds:

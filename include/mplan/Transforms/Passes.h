@@ -64,7 +64,7 @@ struct PlanPipelineOptions : public PassPipelineOptions<PlanPipelineOptions> {
       llvm::cl::desc("Order the ops of each function to lower the max-live "
                      "bound (program: keep the order, greedy, best, exact; "
                      "see mplan-sequence)"),
-      llvm::cl::init("program")};
+      llvm::cl::init("best")};
   PassOptions::Option<bool> remat{
       *this, "remat",
       llvm::cl::desc("When a space's bound is above its capacity, recompute "

@@ -140,7 +140,7 @@ def MPlanPlan : Pass<"mplan-plan", "ModuleOp"> {
                "bound and the buffers live at the peak; run-time sized "
                "buffers in a space with a capacity get their own allocation "
                "outside its slab">,
-    Option<"sequence", "sequence", "std::string", /*default=*/"\"program\"",
+    Option<"sequence", "sequence", "std::string", /*default=*/"\"best\"",
            "Order the ops of each function to lower the max-live bound "
            "after copy elision, as mplan-sequence does (program: keep the "
            "order, greedy, best, exact); its budget is 'time-limit'">,

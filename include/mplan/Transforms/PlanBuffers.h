@@ -14,7 +14,6 @@
 #include "mplan/Transforms/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
-#include "llvm/ADT/StringMap.h"
 
 #include <vector>
 
@@ -46,11 +45,11 @@ collectSlabBuffers(func::FuncOp func, const BufferLiveness &liveness,
 /// empty for the default space.
 std::string formatMemorySpace(Attribute space);
 
-/// The max-live bound of each memory space of `func` with the live ranges of
-/// `liveness`, keyed as formatMemorySpace names the space (a space without
-/// buffers has no entry); std::nullopt for a bound that overflows int64 (no
-/// bound). Fails where collectSlabBuffers fails.
-FailureOr<llvm::StringMap<std::optional<int64_t>>>
+/// The max-live bound of each slab of `func` (collectSlabBuffers' order) with
+/// the live ranges of `liveness`, named as formatMemorySpace names its space
+/// (two slabs may share a name: `1` and `1 : i32`); std::nullopt for a bound
+/// that overflows int64 (no bound). Fails where collectSlabBuffers fails.
+FailureOr<SmallVector<std::pair<std::string, std::optional<int64_t>>>>
 computeSpaceBounds(func::FuncOp func, const BufferLiveness &liveness,
                    int64_t alignment);
 
