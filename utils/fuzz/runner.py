@@ -48,10 +48,10 @@ invocation for the batch, with every check of a program alone: the reference out
 every program's separator and output (a lost program is a failure), the planned outputs are
 compared with it whole, the observer's summary of the process must say `errors 0`, the report
 checks are per function (@fzb<i>_f0, ...; opted-out allocations summed), and time-outs scale
-with K (a batch that times out runs once more with time-outs RETRY_TIMEOUT_SCALE times longer,
-as a program alone does). A batch with any failure, rejection, expected error, generator bug or
-time-out left runs each of its programs alone, and those results count (a batch that fails while no program does
-alone is a failure of its first seed naming the batch's seeds). A batched kind draws its runs
+with K (a batch that times out runs once more with time-outs RETRY_TIMEOUT_SCALE times
+longer, as a program alone does). A batch with any failure, rejection, expected error,
+generator bug or time-out left runs each of its programs alone, and those results count (a
+batch that fails while no program does alone is a failure of its first seed naming the batch's seeds). A batched kind draws its runs
 per group (Context.rng), so a program alone gets exactly the runs of its batch and a failure
 reproduces from (kind, seed) alone. Per kind:
   batched with their own kind: options, escape, realloc, spaces (the batch's memref IR passes
@@ -659,11 +659,10 @@ def run_batch(seeds, progs, args, kind_name):
     with open(src, "w") as f:
         f.write(prog.text())
 
-    def attempt(scale):
+    def attempt():
         res = Result(kind_name, seeds[0])
         res.batch = len(seeds)
         res.src_text = prog.text()
-        TIMEOUT_SCALE[0] = scale
         try:
             if kind.level == "tensor":
                 run_tensor(seeds[0], args, src, res, kind)
@@ -671,17 +670,13 @@ def run_batch(seeds, progs, args, kind_name):
                 run_memref(seeds[0], args, src, res, prog, kind)
         except subprocess.TimeoutExpired as e:
             res.fails.append(("", f"timeout: {str(e.cmd)[:300]}"))
-        finally:
-            TIMEOUT_SCALE[0] = 1
         return res
 
-    # A batch that timed out runs once more with time-outs RETRY_TIMEOUT_SCALE times longer,
-    # as a program alone does (a machine starved by other jobs is not a hang).
-    res = attempt(len(seeds))
-    if timed_out(res):
-        res = attempt(len(seeds) * RETRY_TIMEOUT_SCALE)
-        if timed_out(res):
-            res.fails.append(("", f"timed out again with time-outs {RETRY_TIMEOUT_SCALE}x longer"))
+    TIMEOUT_SCALE[0] = len(seeds)
+    try:
+        res = retried(attempt)
+    finally:
+        TIMEOUT_SCALE[0] = 1
     if res.outcome == "ok" and not res.expected:
         out = []
         for s in seeds:
@@ -713,16 +708,9 @@ def timed_out(res):
     return any("timed out" in m or m.startswith("timeout:") for _, m in res.fails)
 
 
-def run_one(seed, args, kind_name, prog=None):
-    """One program alone (run_seed; a time-out is a failure when it recurs with time-outs
-    RETRY_TIMEOUT_SCALE times longer)."""
-    def attempt():
-        try:
-            return run_seed(seed, args, kind_name, prog)
-        except subprocess.TimeoutExpired as e:
-            res = Result(kind_name, seed)
-            res.fails.append(("", f"timeout: {str(e.cmd)[:300]}"))
-            return res
+def retried(attempt):
+    """attempt()'s Result, run once more with time-outs RETRY_TIMEOUT_SCALE times longer if it
+    timed out (a program alone or a batch): a time-out is a failure only when it recurs."""
     res = attempt()
     if timed_out(res):
         old = TIMEOUT_SCALE[0]
@@ -734,6 +722,18 @@ def run_one(seed, args, kind_name, prog=None):
         if timed_out(res):
             res.fails.append(("", f"timed out again with time-outs {RETRY_TIMEOUT_SCALE}x longer"))
     return res
+
+
+def run_one(seed, args, kind_name, prog=None):
+    """One program alone (run_seed, retried when it times out)."""
+    def attempt():
+        try:
+            return run_seed(seed, args, kind_name, prog)
+        except subprocess.TimeoutExpired as e:
+            res = Result(kind_name, seed)
+            res.fails.append(("", f"timeout: {str(e.cmd)[:300]}"))
+            return res
+    return retried(attempt)
 
 
 def run_unit(kind_name, part, args):
