@@ -615,13 +615,16 @@ PlaceStatus mplan::detail::runPortfolio(const Problem &p, Placement &result,
   Clock::time_point tier2End = deadlineAfter(begin, budget.extraSeconds);
   // A safety net for estimates that are far off: an admitted member still
   // running at the time limit (or 3x the budget, when that is later) stops
-  // and is reported; the time-ordered best fit only at the hard deadline.
+  // and is reported; the time-ordered best fit only at the hard deadline,
+  // and so does every tier-1 member of `best` (finishTier1).
   // (On a loaded machine members take several times their estimate: they
   // may run past the budget, but the plan stays the same.)
-  Clock::time_point tier1Stop = std::min(
-      deadlineAfter(begin,
-                    std::max({budget.limitSeconds, 3 * budget.seconds, 0.1})),
-      budget.hardDeadline);
+  Clock::time_point tier1Stop =
+      budget.finishTier1
+          ? budget.hardDeadline
+          : std::min(deadlineAfter(begin, std::max({budget.limitSeconds,
+                                                    3 * budget.seconds, 0.1})),
+                     budget.hardDeadline);
   Clock::time_point tier2Stop = std::min(tier2End, budget.hardDeadline);
 
   std::vector<MemberRun> runs(members.size());

@@ -435,6 +435,7 @@ Expected<Plan> mplan::planBuffers(const std::vector<Buffer> &buffers,
       budget.extraSeconds =
           std::min(options.timeLimitSeconds, kMaxBudgetSeconds);
     budget.limitSeconds = options.timeLimitSeconds;
+    budget.finishTier1 = s == "best";
     budget.goalBytes = std::max(p.lowerBound, options.capacity);
     budget.hardDeadline = hardDeadline;
     PlaceStatus status = runPortfolio(p, placement, winner, budget, &log);

@@ -316,8 +316,13 @@ struct PortfolioBudget {
   /// Tier 2 takes no further member once one reached this arena.
   int64_t goalBytes = 0;
   /// The time limit: tier-1 members still running then stop (or at 3x
-  /// `seconds`, when that is later).
+  /// `seconds`, when that is later), unless `finishTier1`.
   double limitSeconds = 0;
+  /// Tier-1 members run until `hardDeadline` (`best`: its tier 1 is the
+  /// portfolio's, and a member the portfolio finished on the same instance
+  /// must not be stopped because this run was slower, or `best` could be
+  /// worse than `portfolio` on a loaded machine).
+  bool finishTier1 = false;
   /// The time-ordered best fit, which always runs, stops here (OutOfTime).
   Clock::time_point hardDeadline = Clock::time_point::max();
 };
