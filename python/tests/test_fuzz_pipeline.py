@@ -89,13 +89,17 @@ class FakeArgs:
         self.out = str(out)
 
 
-def fake_sh(wrong_unobserved):
+def fake_sh(wrong_unobserved, perturbed_changes=False):
     """A stand-in for runner.sh: every command succeeds; the lowered planned program prints the
     reference's output, or (wrong_unobserved) a wrong one unless it is observed or lowered
-    without alias scopes. Records the commands."""
+    without alias scopes; the baseline under MALLOC_PERTURB_ prints another output when
+    perturbed_changes. Records the commands (a run under MALLOC_PERTURB_ as "PERTURB")."""
     log = []
 
     def sh(cmd, inp=None, timeout=120, env=None):
+        if env and "MALLOC_PERTURB_" in env:
+            log.append("PERTURB")
+            return 0, "changed\n" if perturbed_changes else "same\n", ""
         log.append(cmd)
         rep = re.search(r"report=(\S+?)[\s\"]", cmd)
         if rep:
@@ -135,6 +139,21 @@ def test_a_wrong_output_of_the_lowered_program_is_a_failure_named_by_its_cause(t
     assert {m for _, m in res.fails} == {
         "output differs from baseline (not with alias-scopes=false: the alias scopes)"}
     assert all("(observed)" not in what for what, _ in res.fails)
+
+
+@pytest.mark.parametrize("kind", ["views", "tensor"])
+def test_the_baseline_runs_under_malloc_perturb_only_to_judge_a_failure(tmp_path, monkeypatch, kind):
+    # A passing program skips the perturbed run; a failing one gets it, and a baseline whose
+    # output then changes makes the program a generator bug, not a failure.
+    sh, log = fake_sh(False)
+    monkeypatch.setattr(runner, "sh", sh)
+    assert runner.run_seed(1, FakeArgs(tmp_path), kind).outcome == "ok"
+    assert "PERTURB" not in log
+    for changes, outcome in ((False, "fail"), (True, "generator")):
+        sh, log = fake_sh(True, perturbed_changes=changes)
+        monkeypatch.setattr(runner, "sh", sh)
+        res = runner.run_seed(1, FakeArgs(tmp_path), kind)
+        assert log.count("PERTURB") == 1 and res.outcome == outcome, (res.fails, res.generator)
 
 
 def test_pointers_generates_each_family_and_runs_sequence_best(tmp_path, monkeypatch):
