@@ -2,10 +2,12 @@
 
 #include "mplan/Analysis/PointsTo.h"
 #include "mplan/Analysis/BufferLiveness.h"
+#include "mplan/Analysis/UpperBounds.h"
 #include "mplan/Dialect/MPlan/IR/MPlanOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/CallInterfaces.h"
@@ -70,6 +72,67 @@ static std::optional<std::pair<int64_t, int64_t>> getAddressedBytes(Type type) {
   if (!end)
     return std::nullopt;
   return std::make_pair(*first, *end);
+}
+
+/// The bytes [begin, end), relative to the aligned pointer, that the result
+/// of `op` can address when its offset, sizes or strides are dynamic: from
+/// constant bounds of them, or std::nullopt. Offset and strides need lower
+/// bounds of at least 0 (from the IR); sizes and strides, and the offset,
+/// upper bounds: from the IR alone, or, for the casts that
+/// convert-mplan-to-memref makes of a planned buffer sized at its bound (they
+/// carry kBoundSourceAttr), also from the bounds stated on the function's
+/// arguments, the promise the plan itself rests on: `stated` is then set, and
+/// the range holds only within the bytes of the cast's source (the buffer
+/// planned at that bound).
+static std::optional<std::pair<int64_t, int64_t>>
+getAddressedBytes(memref::ReinterpretCastOp op, bool &stated) {
+  FailureOr<int64_t> elementSize =
+      getElementByteSize(op.getType().getElementType());
+  if (failed(elementSize))
+    return std::nullopt;
+  bool allowStated = op->hasAttr(kBoundSourceAttr);
+  auto upper = [&](OpFoldResult ofr) -> std::optional<int64_t> {
+    if (std::optional<int64_t> value = getConstantIntValue(ofr))
+      return value;
+    std::optional<SizeUpperBound> bound =
+        computeSizeUpperBound(cast<Value>(ofr));
+    if (!bound || (bound->stated && !allowStated))
+      return std::nullopt;
+    stated |= bound->stated;
+    return bound->value;
+  };
+  auto lower = [&](OpFoldResult ofr) -> std::optional<int64_t> {
+    if (std::optional<int64_t> value = getConstantIntValue(ofr))
+      return value;
+    return computeLowerBoundFromIR(cast<Value>(ofr));
+  };
+  OpFoldResult offset = op.getMixedOffsets().front();
+  std::optional<int64_t> first = lower(offset);
+  std::optional<int64_t> last = upper(offset);
+  if (!first || !last || *first < 0)
+    return std::nullopt;
+  for (auto [size, stride] :
+       llvm::zip(op.getMixedSizes(), op.getMixedStrides())) {
+    std::optional<int64_t> sizeBound = upper(size);
+    std::optional<int64_t> strideLow = lower(stride);
+    std::optional<int64_t> strideBound = upper(stride);
+    if (!sizeBound || !strideLow || !strideBound || *strideLow < 0)
+      return std::nullopt;
+    // A dimension of size 0 addresses nothing; the range stays a superset.
+    std::optional<int64_t> step =
+        ::mplan::checkedMul(std::max<int64_t>(*sizeBound - 1, 0), *strideBound);
+    last = step ? ::mplan::checkedAdd(*last, *step) : std::nullopt;
+    if (!last)
+      return std::nullopt;
+  }
+  std::optional<int64_t> begin = ::mplan::checkedMul(*first, *elementSize);
+  std::optional<int64_t> lastPlusOne = ::mplan::checkedAdd(*last, int64_t(1));
+  std::optional<int64_t> end =
+      lastPlusOne ? ::mplan::checkedMul(*lastPlusOne, *elementSize)
+                  : std::nullopt;
+  if (!begin || !end)
+    return std::nullopt;
+  return std::make_pair(*begin, *end);
 }
 
 PointsToAnalysis::PointsToAnalysis(Operation *funcOp) : funcOp(funcOp) {
@@ -273,6 +336,10 @@ PointsToAnalysis::transferView(Operation *op, Value result,
           op);
   std::optional<std::pair<int64_t, int64_t>> bytes =
       wholeFromBase ? std::nullopt : getAddressedBytes(result.getType());
+  bool stated = false;
+  if (auto reinterpret = dyn_cast<memref::ReinterpretCastOp>(op))
+    if (!bytes && !wholeFromBase)
+      bytes = getAddressedBytes(reinterpret, stated);
   for (PointsToTarget target : targets) {
     PointsToTarget next;
     next.place = target.place;
@@ -287,7 +354,10 @@ PointsToAnalysis::transferView(Operation *op, Value result,
       std::optional<int64_t> end =
           ::mplan::checkedAdd(next.base, bytes->second);
       int64_t size = places[target.place].size;
-      if (begin && end && *begin >= 0 && (size < 0 || *end <= size)) {
+      bool inSource = !stated || (target.exact && begin && end &&
+                                  *begin >= target.begin && *end <= target.end);
+      if (begin && end && *begin >= 0 && (size < 0 || *end <= size) &&
+          inSource) {
         next.exact = true;
         next.begin = *begin;
         next.end = *end;

@@ -189,26 +189,29 @@ namespace {
 /// check (getConstantBound64), so a bound of 2^63 (`%n + 1` with `%n` at most
 /// 2^63 - 1) comes back as -2^63; the constraint system itself computes with
 /// arbitrary-precision integers, and so does this.
-class ExactUpperBound : public ValueBoundsConstraintSet {
+class ExactBound : public ValueBoundsConstraintSet {
 public:
   /// Without a stop condition, the traversal stops as soon as the variable
-  /// (column 0) has a constant upper bound, as upstream's default does.
-  ExactUpperBound(MLIRContext *ctx, const StopConditionFn &stop)
+  /// (column 0) has a constant bound of `type`, as upstream's default does.
+  ExactBound(MLIRContext *ctx, const StopConditionFn &stop,
+             presburger::BoundType type = presburger::BoundType::UB)
       : ValueBoundsConstraintSet(
             ctx, stop ? stop
                       : [this](Value, std::optional<int64_t>,
                                ValueBoundsConstraintSet &) {
-                          return cstr
-                              .getConstantBound(presburger::BoundType::UB, 0)
+                          return cstr.getConstantBound(this->type, 0)
                               .has_value();
-                        }) {}
-
-  /// The closed constant upper bound of `size`, or std::nullopt.
-  std::optional<llvm::DynamicAPInt> compute(Value size) {
-    int64_t pos = insert(Variable(size), /*isSymbol=*/false);
+                        }),
+        type(type) {}
+  /// The closed constant bound of `value`, or std::nullopt.
+  std::optional<llvm::DynamicAPInt> compute(Value value) {
+    int64_t pos = insert(Variable(value), /*isSymbol=*/false);
     processWorklist();
-    return cstr.getConstantBound(presburger::BoundType::UB, pos);
+    return cstr.getConstantBound(type, pos);
   }
+
+private:
+  presburger::BoundType type;
 };
 } // namespace
 
@@ -235,7 +238,7 @@ mlir::mplan::computeSizeUpperBound(Value size, int64_t defaultArgBound,
   if (overflow)
     overflow->clear();
   std::optional<llvm::DynamicAPInt> fromIR =
-      ExactUpperBound(size.getContext(), nullptr).compute(size);
+      ExactBound(size.getContext(), nullptr).compute(size);
   if (fromIR)
     if (std::optional<int64_t> bound =
             narrowBound(*fromIR, "derived from the IR", overflow))
@@ -258,7 +261,7 @@ mlir::mplan::computeSizeUpperBound(Value size, int64_t defaultArgBound,
     return false;
   };
   std::optional<llvm::DynamicAPInt> withUser =
-      ExactUpperBound(size.getContext(), addUserBounds).compute(size);
+      ExactBound(size.getContext(), addUserBounds).compute(size);
   if (!withUser || used.empty())
     return std::nullopt;
   std::string sources = llvm::join(used, ", ");
@@ -266,6 +269,16 @@ mlir::mplan::computeSizeUpperBound(Value size, int64_t defaultArgBound,
   if (!bound)
     return std::nullopt;
   return SizeUpperBound{*bound, std::move(sources), /*stated=*/true};
+}
+
+std::optional<int64_t> mlir::mplan::computeLowerBoundFromIR(Value value) {
+  std::optional<llvm::DynamicAPInt> bound =
+      ExactBound(value.getContext(), nullptr, presburger::BoundType::LB)
+          .compute(value);
+  if (!bound || *bound > std::numeric_limits<int64_t>::max() ||
+      *bound < std::numeric_limits<int64_t>::min())
+    return std::nullopt;
+  return static_cast<int64_t>(*bound);
 }
 
 void mlir::mplan::registerUpperBoundInterfaces(DialectRegistry &registry) {

@@ -159,7 +159,7 @@ static void takeSplitProblems(func::FuncOp func, llvm::json::Array &problems) {
         candidates.push_back(std::move(candidate));
       }
     if (auto pairs = problem.getAs<DenseI64ArrayAttr>("conflicts"))
-      for (size_t i = 0; i + 1 < pairs.size(); i += 2)
+      for (int64_t i = 0; i + 1 < pairs.size(); i += 2)
         conflicts.push_back(llvm::json::Array{pairs[i], pairs[i + 1]});
     entry["live_bytes"] = std::move(live);
     entry["candidates"] = std::move(candidates);

@@ -137,3 +137,56 @@ func.func @assume_alignment(%arena: memref<128xi8>) {
   "test.op"() {test.alias = ["a", "b"]} : () -> ()
   return
 }
+
+// -----
+
+// A reinterpret_cast with dynamic sizes or strides addresses the bytes its
+// bounds allow: bounds from the IR; bounds stated on the arguments only for
+// the casts convert-mplan-to-memref makes of a planned buffer (mplan.bound:
+// the promise the plan rests on). Without a bound, or with a stride that may
+// be negative, it may reach anywhere in its allocation.
+// CHECK-LABEL: func @reinterpret_dynamic
+func.func @reinterpret_dynamic(%m: memref<?xf32>, %s: index) attributes {mplan.arg_upper_bound = 8 : i64} {
+  %c0 = arith.constant 0 : index
+  %c192 = arith.constant 192 : index
+  %c4 = arith.constant 4 : index
+  %x = memref.alloc() {test.name = "X"} : memref<256xi8>
+  %v = memref.view %x[%c0][] : memref<256xi8> to memref<12x4xf32>
+  // CHECK: test.name = "w", test.ptr = "X[192, 208)"
+  %w = memref.view %x[%c192][] {test.name = "w", test.ptr} : memref<256xi8> to memref<4xf32>
+  %dim = memref.dim %m, %c0 : memref<?xf32>
+  %n = arith.addi %dim, %c4 : index
+  // Sizes [n, 4], strides [4, 1], n <= 12 by the stated bound: [0, 192).
+  // CHECK: test.name = "planned", test.ptr = "X[0, 192)"
+  %planned = memref.reinterpret_cast %v to offset: [0], sizes: [%n, 4], strides: [4, 1] {mplan.bound = "stated", test.name = "planned", test.ptr} : memref<12x4xf32> to memref<?x4xf32>
+  // Sizes [2, n], strides [n, 1]: n >= 4 from the IR, n <= 12 stated.
+  // CHECK: test.name = "strided", test.ptr = "X[0, 96)"
+  %strided = memref.reinterpret_cast %v to offset: [0], sizes: [2, %n], strides: [%n, 1] {mplan.bound = "stated", test.name = "strided", test.ptr} : memref<12x4xf32> to memref<2x?xf32, strided<[?, 1]>>
+  // CHECK: test.name = "stated", test.ptr = "X"
+  %stated = memref.reinterpret_cast %v to offset: [0], sizes: [%n, 4], strides: [4, 1] {test.name = "stated", test.ptr} : memref<12x4xf32> to memref<?x4xf32>
+  // min(dim, 4) rows of 4, bounded by the IR alone: [0, 64).
+  %rows = affine.min affine_map<()[s0] -> (s0, 4)>()[%dim]
+  // CHECK: test.name = "derived", test.ptr = "X[0, 64)"
+  %derived = memref.reinterpret_cast %v to offset: [0], sizes: [%rows, 4], strides: [4, 1] {test.name = "derived", test.ptr} : memref<12x4xf32> to memref<?x4xf32>
+  // A stated bound that would take the cast past its source's bytes (48 of
+  // %v2 with n <= 12): not the planned buffer's bound, anywhere.
+  %v2 = memref.view %x[%c0][] : memref<256xi8> to memref<8x4xf32>
+  // CHECK: test.name = "past", test.ptr = "X"
+  %past = memref.reinterpret_cast %v2 to offset: [0], sizes: [%n, 4], strides: [4, 1] {mplan.bound = "stated", test.name = "past", test.ptr} : memref<8x4xf32> to memref<?x4xf32>
+  // A stride that may be negative: anywhere.
+  // CHECK: test.name = "negative", test.ptr = "X"
+  %negative = memref.reinterpret_cast %v to offset: [8], sizes: [2], strides: [%s] {mplan.bound = "stated", test.name = "negative", test.ptr} : memref<12x4xf32> to memref<2xf32, strided<[?], offset: 8>>
+  // CHECK: test.alias = false
+  // CHECK: test.alias = false
+  // CHECK: test.alias = false
+  // CHECK: test.alias = true
+  // CHECK: test.alias = true
+  // CHECK: test.alias = true
+  "test.op"() {test.alias = ["planned", "w"]} : () -> ()
+  "test.op"() {test.alias = ["strided", "w"]} : () -> ()
+  "test.op"() {test.alias = ["derived", "w"]} : () -> ()
+  "test.op"() {test.alias = ["stated", "w"]} : () -> ()
+  "test.op"() {test.alias = ["negative", "w"]} : () -> ()
+  "test.op"() {test.alias = ["past", "w"]} : () -> ()
+  return
+}

@@ -3,7 +3,8 @@
 // length L and attends over all L + 1 of them; @main runs it at L = 1, 17 and 128 (the bound,
 // `mplan.arg_upper_bound = 128` on @model and @run). Every buffer of @model but the returned
 // one is planned, the L-sized ones at their bound (129 = 128 + 1, derived from the stated
-// bound), and the planned program prints what the unplanned one prints under every arena kind.
+// bound), and the planned program prints what the unplanned one prints under every arena kind,
+// at -O3 (the L-sized buffers get alias scopes of the bytes their bound allows).
 // models/decoder_step_unbounded.mlir (gen_models.py --no-bound) states no bound: it compiles
 // and runs the same, and with the pipeline's `arg-upper-bound=128` it is planned like the
 // bounded one.
@@ -17,24 +18,24 @@
 // RUN:   | mplan-opt --mplan-plan-pipeline="report=%t.json" -o %t.planned.mlir
 // RUN: FileCheck %s --check-prefix=JSON < %t.json
 // RUN: mplan-opt %t.planned.mlir --convert-mplan-to-memref="arena=heap" --mplan-to-llvm \
-// RUN:   | mlir-runner -e main -entry-point-result=void -shared-libs=%mlir_runner_libs \
+// RUN:   | mlir-runner -O3 -e main -entry-point-result=void -shared-libs=%mlir_runner_libs \
 // RUN:   | %normalize_addr > %t.heap
 // RUN: diff %t.base %t.heap
 // RUN: mplan-opt %t.planned.mlir --convert-mplan-to-memref="arena=stack" --mplan-to-llvm \
-// RUN:   | mlir-runner -e main -entry-point-result=void -shared-libs=%mlir_runner_libs \
+// RUN:   | mlir-runner -O3 -e main -entry-point-result=void -shared-libs=%mlir_runner_libs \
 // RUN:   | %normalize_addr > %t.stack
 // RUN: diff %t.base %t.stack
 // RUN: mplan-opt %t.planned.mlir --convert-mplan-to-memref="arena=global" --mplan-to-llvm \
-// RUN:   | mlir-runner -e main -entry-point-result=void -shared-libs=%mlir_runner_libs \
+// RUN:   | mlir-runner -O3 -e main -entry-point-result=void -shared-libs=%mlir_runner_libs \
 // RUN:   | %normalize_addr > %t.global
 // RUN: diff %t.base %t.global
 // RUN: mplan-opt %t.planned.mlir --convert-mplan-to-memref="arena=argument" --mplan-to-llvm \
-// RUN:   | mlir-runner -e main -entry-point-result=void -shared-libs=%mlir_runner_libs \
+// RUN:   | mlir-runner -O3 -e main -entry-point-result=void -shared-libs=%mlir_runner_libs \
 // RUN:   | %normalize_addr > %t.argument
 // RUN: diff %t.base %t.argument
 // RUN: mlir-opt %models/decoder_step_unbounded.mlir %bufferize_fb \
 // RUN:   | mplan-opt --mplan-plan-pipeline --convert-mplan-to-memref="arena=heap" --mplan-to-llvm \
-// RUN:   | mlir-runner -e main -entry-point-result=void -shared-libs=%mlir_runner_libs \
+// RUN:   | mlir-runner -O3 -e main -entry-point-result=void -shared-libs=%mlir_runner_libs \
 // RUN:   | %normalize_addr > %t.unbounded
 // RUN: diff %t.base %t.unbounded
 // The pipeline-wide option states the bound the unbounded variant lacks: the same buffers are
@@ -42,7 +43,7 @@
 // RUN: mlir-opt %models/decoder_step_unbounded.mlir %bufferize_fb \
 // RUN:   | mplan-opt --mplan-plan-pipeline="arg-upper-bound=128 report=%t.option.json" \
 // RUN:       --convert-mplan-to-memref="arena=global" --mplan-to-llvm \
-// RUN:   | mlir-runner -e main -entry-point-result=void -shared-libs=%mlir_runner_libs \
+// RUN:   | mlir-runner -O3 -e main -entry-point-result=void -shared-libs=%mlir_runner_libs \
 // RUN:   | %normalize_addr > %t.option
 // RUN: diff %t.base %t.option
 // RUN: FileCheck %s --check-prefix=OPTION < %t.option.json

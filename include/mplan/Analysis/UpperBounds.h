@@ -100,6 +100,11 @@ std::optional<SizeUpperBound>
 computeSizeUpperBound(Value size, int64_t defaultArgBound = 0,
                       std::string *overflow = nullptr);
 
+/// The largest constant lower bound of the index value `value` that the IR
+/// alone implies (computed exactly, as computeSizeUpperBound's), or
+/// std::nullopt.
+std::optional<int64_t> computeLowerBoundFromIR(Value value);
+
 /// Registers the ValueBoundsOpInterface external models the analysis needs
 /// (arith, affine, memref, scf, tensor) in `registry`; call it from the
 /// getDependentDialects of a pass that uses computeSizeUpperBound.

@@ -256,6 +256,53 @@ func.func @callee_aligned(%in: memref<4xf32>, %arena: memref<32xi8> {llvm.noalia
 
 // -----
 
+// Buffers sized at run time within a bound (convert-mplan-to-memref: a
+// reinterpret_cast with dynamic sizes of a view sized at the bound, marked
+// mplan.bound) get the bytes the bound allows: [0, 4 x 33) and [192, 196)
+// (every arena buffer had the whole arena before: decoder_step's loops over
+// them were not vectorized). Without the mark the stated bound is not used.
+
+// CHECK-DAG: #[[R:alias_scope[0-9]*]] = #llvm.alias_scope<{{.*}}description = "arena 0 bytes [0, 132)">
+// CHECK-DAG: #[[W:alias_scope[0-9]*]] = #llvm.alias_scope<{{.*}}description = "arena 0 bytes [192, 196)">
+// CHECK-LABEL: llvm.func @bounded
+// CHECK: llvm.store %{{.*}} {alias_scopes = [#[[R]]], noalias_scopes = [#[[W]]]}
+// CHECK: llvm.store %{{.*}} {alias_scopes = [#[[W]]], noalias_scopes = [#[[R]]]}
+// CHECK-LABEL: llvm.func @unmarked
+// CHECK: llvm.store %{{.*}} {alias_scopes = [#{{.*}}]} : f32
+// CHECK: llvm.store %{{.*}} {alias_scopes = [#{{.*}}]} : f32
+func.func @bounded(%m: memref<?xf32>, %v: f32) attributes {mplan.arg_upper_bound = 32 : i64} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c192 = arith.constant 192 : index
+  %arena = memref.alloc() {alignment = 64 : i64, mplan.arena} : memref<256xi8>
+  %a = memref.view %arena[%c0][] : memref<256xi8> to memref<33xf32>
+  %dim = memref.dim %m, %c0 : memref<?xf32>
+  %n = arith.addi %dim, %c1 : index
+  %r = memref.reinterpret_cast %a to offset: [0], sizes: [%n], strides: [1] {mplan.bound = "dimension 0 <= 33"} : memref<33xf32> to memref<?xf32>
+  %w = memref.view %arena[%c192][] : memref<256xi8> to memref<1xf32>
+  memref.store %v, %r[%dim] : memref<?xf32>
+  memref.store %v, %w[%c0] : memref<1xf32>
+  memref.dealloc %arena : memref<256xi8>
+  return
+}
+func.func @unmarked(%m: memref<?xf32>, %v: f32) attributes {mplan.arg_upper_bound = 32 : i64} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c192 = arith.constant 192 : index
+  %arena = memref.alloc() {alignment = 64 : i64, mplan.arena} : memref<256xi8>
+  %a = memref.view %arena[%c0][] : memref<256xi8> to memref<33xf32>
+  %dim = memref.dim %m, %c0 : memref<?xf32>
+  %n = arith.addi %dim, %c1 : index
+  %r = memref.reinterpret_cast %a to offset: [0], sizes: [%n], strides: [1] : memref<33xf32> to memref<?xf32>
+  %w = memref.view %arena[%c192][] : memref<256xi8> to memref<1xf32>
+  memref.store %v, %r[%dim] : memref<?xf32>
+  memref.store %v, %w[%c0] : memref<1xf32>
+  memref.dealloc %arena : memref<256xi8>
+  return
+}
+
+// -----
+
 // A mark written in the input is not trusted: mplan-tag-buffer-accesses drops
 // it, so no scope comes of it.
 
