@@ -8,6 +8,7 @@ For every model of the zoo (models/*.mlir) this program builds native programs:
   stack     ... arena=stack (a heap arena above the 1 MiB stack limit)
   global    ... arena=global
   argument  ... arena=argument functions=model (@main hands @model its arena)
+  shared-global ... arena=shared-global (one global arena for @model and what it calls)
 (--variants narrows the planned ones) and measures, per call of @model:
   * allocations (heap allocation calls), frees and peak bytes above entry, counted by the
     memory observer (--mplan-instrument + libmplan_runtime.so) in the same way for all;
@@ -37,7 +38,7 @@ Returned buffers become caller-provided out-params (upstream buffer-results-to-o
 in all programs, so @model's allocations are its intermediates only.
 
 Usage: bench/e2e/run.py [--build build] [--rounds 5] [--opt-level 3] [--models a,b]
-                        [--variants heap,stack,global,argument] [--plan-options stagger=128]
+                        [--variants heap,stack,global,argument,shared-global] [--plan-options stagger=128]
                         [--lower-options alias-scopes=false] [--compile-only]
                         [--markdown out.md] [--json out.json]
 """
@@ -65,11 +66,13 @@ DEALLOC = ["--ownership-based-buffer-deallocation", "--canonicalize",
            "--buffer-deallocation-simplification", "--bufferization-lower-deallocations",
            "--convert-bufferization-to-memref"]
 RUNNER_LIBS = [f"{LLVM}/lib/libmlir_c_runner_utils.so", f"{LLVM}/lib/libmlir_runner_utils.so"]
-PLANNED = ["heap", "stack", "global", "argument"]  # --variants narrows this
+PLANNED = ["heap", "stack", "global", "argument", "shared-global"]  # --variants narrows this
 # convert-mplan-to-memref's options per planned variant: `argument` hands @model its arena from
-# its caller (@main, which nests it in its own arena).
+# its caller (@main, which nests it in its own arena); `shared-global` gives @model and the
+# planned functions it calls one global arena (@main is the baseline's, unplanned).
 ARENA_OPTIONS = {"heap": "arena=heap", "stack": "arena=stack", "global": "arena=global",
-                 "argument": "arena=argument functions=model"}
+                 "argument": "arena=argument functions=model",
+                 "shared-global": "arena=shared-global"}
 LOWER_OPTIONS = ""  # --lower-options: passed to mplan-to-llvm for every program
 VARIANTS = ["baseline"] + PLANNED  # programs counted, compared and compiled
 PAIRS = PLANNED + ["aa"]  # timed programs: planned vs baseline, and baseline vs itself
@@ -247,7 +250,8 @@ def compile_seconds(llvm_ir, opt):
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
         seconds = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
         records = open(os.path.join(tmp, "p.yaml")).read().split("\n--- ")
-        unsafe = sum(1 for r in records if "Function:        model\n" in r and
+        unsafe = sum(1 for r in records
+                     if re.search(r"Function: +(model|__mplan_body_model)\n", r) and
                      "unsafe dependent memory operations" in r)
         return seconds, unsafe
 
@@ -292,18 +296,22 @@ def bench_model(name, args, mplan_opt, runtime):
             env = dict(os.environ, MPLAN_RT_OUTPUT="none", MPLAN_RT_JSON=js.name)
             jit(llvm, RUNNER_LIBS + [runtime], env=env)
             data = json.load(open(js.name))
-        f = next(x for x in data["functions"] if x["name"] == "model")
+        # Under shared-global @model is a wrapper that calls its body with the global arena.
+        fs = {x["name"]: x for x in data["functions"]}
+        f = fs.get("model") or fs["__mplan_body_model"]
         res[v] = {"allocs_per_call": f["heap_allocs"] / f["calls"],
                   "frees_per_call": f["heap_frees"] / f["calls"],
                   "static_per_call": f["static_arenas"] / f["calls"],
                   "peak": f["peak_above_entry"], "errors": data["errors"]}
         if v != "baseline":
-            # An arena op (`{..., mplan.arena} : memref<Nxi8>`) or argument
-            # (`memref<Nxi8> {llvm.noalias, mplan.arena}`).
+            # An arena op (`{..., mplan.arena} : memref<Nxi8>`), argument
+            # (`memref<Nxi8> {llvm.noalias, mplan.arena}`) or, under shared-global, the view
+            # of the shared arena @model hands its body (`memref<Sxi8> to memref<Nxi8>`).
             arena = re.search(r"mplan\.arena\} : memref<(\d+)xi8>|"
-                              r"memref<(\d+)xi8> \{(?:llvm\.noalias, )?mplan\.arena\}",
+                              r"memref<(\d+)xi8> \{(?:llvm\.noalias, )?mplan\.arena\}|"
+                              r"memref<\d+xi8> to memref<(\d+)xi8>",
                               model_body(mem, "func.func"))
-            res[v]["arena"] = int(arena.group(1) or arena.group(2)) if arena else 0
+            res[v]["arena"] = int(next(g for g in arena.groups() if g)) if arena else 0
         _, plain = lower(v, counted, mplan_opt, instrument=False)
         body = model_body(plain, "llvm.func")
         res[v]["ir_allocs"] = len(re.findall(r"llvm\.call @(malloc|aligned_alloc)\(", body))
@@ -480,8 +488,8 @@ def main():
         open(args.markdown, "w").write(md)
     if args.json:
         json.dump(results, open(args.json, "w"), indent=1)
-    # heap: the arena is the one allocation of a call; global and argument: none.
-    expected = {"heap": 1, "global": 0, "argument": 0}
+    # heap: the arena is the one allocation of a call; global, argument, shared-global: none.
+    expected = {"heap": 1, "global": 0, "argument": 0, "shared-global": 0}
     bad = [r["model"] for r in results if not r["identical"] or
            any(r[v]["allocs_per_call"] != n for v, n in expected.items() if v in PLANNED) or
            any(r[v]["errors"] for v in VARIANTS)]
