@@ -23,8 +23,10 @@
 
 #include "mplan/Analysis/BufferLiveness.h"
 #include "mplan/Analysis/EntryValues.h"
+#include "mplan/Analysis/PointsTo.h"
 #include "mplan/Analysis/UpperBounds.h"
 #include "mplan/Dialect/MPlan/IR/MPlanOps.h"
+#include "mplan/Support/CheckedMath.h"
 #include "mplan/Transforms/OptionErrors.h"
 #include "mplan/Transforms/Passes.h"
 
@@ -78,6 +80,10 @@ struct CaptureDecision {
   /// mplan.alloc_dynamic, placed by a symbolic plan at run time.
   bool runtimeSized = false;
   std::string unboundedReason;
+  /// The alignment the program assumes of the buffer (the largest
+  /// memref.assume_alignment of a view starting a multiple of it into the
+  /// buffer), at least the allocation's own.
+  std::optional<uint64_t> alignment;
 };
 
 /// The largest buffer the planner places: 256 TiB, beyond any address space
@@ -243,6 +249,66 @@ static std::string formatLocation(Location loc) {
     os << loc;
   return text;
 }
+
+namespace {
+/// What `memref.assume_alignment` ops say of each allocation of a function,
+/// through the points-to analysis: the alignment its slot must have, or why
+/// no slot can keep an assumption (a view at an offset that is not a multiple
+/// of the alignment, or at an offset the analysis does not know). A planned
+/// buffer is a view of the arena at its slot: an assumption the allocator
+/// happened to meet must still hold there (LLVM may use it for aligned
+/// vector accesses).
+struct AssumedAlignments {
+  llvm::DenseMap<Value, uint64_t> alignment;
+  llvm::DenseMap<Value, std::string> reason;
+
+  explicit AssumedAlignments(func::FuncOp func) {
+    SmallVector<memref::AssumeAlignmentOp> assumes;
+    func.walk([&](memref::AssumeAlignmentOp op) { assumes.push_back(op); });
+    if (assumes.empty())
+      return;
+    PointsToAnalysis pointsTo(func);
+    for (memref::AssumeAlignmentOp op : assumes) {
+      uint64_t align = op.getAlignment();
+      // The assumption is of the aligned pointer plus the layout's offset.
+      std::optional<int64_t> offsetBytes;
+      auto type = dyn_cast<MemRefType>(op.getMemref().getType());
+      SmallVector<int64_t> strides;
+      int64_t offset;
+      FailureOr<int64_t> elementSize = failure();
+      if (type)
+        elementSize = getElementByteSize(type.getElementType());
+      if (succeeded(elementSize) &&
+          succeeded(getStridesAndOffset(type, strides, offset)) &&
+          !ShapedType::isDynamic(offset))
+        offsetBytes = ::mplan::checkedMul(offset, *elementSize);
+      for (const PointsToTarget &target : pointsTo.getTargets(op.getMemref())) {
+        const MemoryPlace &place = pointsTo.getPlace(target.place);
+        if (!place.isAllocation() || !place.value ||
+            !place.value.getDefiningOp<memref::AllocOp>())
+          continue;
+        std::optional<int64_t> at;
+        if (target.hasBase() && offsetBytes)
+          at = ::mplan::checkedAdd(target.base, *offsetBytes);
+        std::string text;
+        llvm::raw_string_ostream os(text);
+        os << "memref.assume_alignment " << align << " at "
+           << formatLocation(op.getLoc()) << " of a view ";
+        if (!at)
+          os << "at an offset the analysis does not know";
+        else if (*at % static_cast<int64_t>(align) != 0)
+          os << *at << " bytes into the buffer";
+        else {
+          uint64_t &known = alignment[place.value];
+          known = std::max(known, align);
+          continue;
+        }
+        reason.try_emplace(place.value, std::move(text));
+      }
+    }
+  }
+};
+} // namespace
 
 /// Creates, at the builder's insertion point, a cf.assert per dynamic size of
 /// `alloc` (captured as `tensor` at the upper-bound shape `bounded`) whose
@@ -553,9 +619,22 @@ bool mlir::mplan::captureBuffersInFunction(
   // Decide everything before changing the IR.
   SmallVector<CaptureDecision> decisions;
   decisions.reserve(allocs.size());
-  for (memref::AllocOp alloc : allocs)
-    decisions.push_back(
-        decideCapture(alloc, liveness, maxBoundBytes, argUpperBound));
+  AssumedAlignments assumed(func);
+  for (memref::AllocOp alloc : allocs) {
+    CaptureDecision decision =
+        decideCapture(alloc, liveness, maxBoundBytes, argUpperBound);
+    decision.alignment = alloc.getAlignment();
+    if (!decision.reason) {
+      auto reason = assumed.reason.find(alloc.getResult());
+      auto known = assumed.alignment.find(alloc.getResult());
+      if (reason != assumed.reason.end())
+        decision.reason = reason->second;
+      else if (known != assumed.alignment.end())
+        decision.alignment =
+            std::max<uint64_t>(decision.alignment.value_or(1), known->second);
+    }
+    decisions.push_back(std::move(decision));
+  }
 
   OpBuilder builder(func.getContext());
   // The sizes of run-time sized buffers, recomputed at the function's start
@@ -581,7 +660,7 @@ bool mlir::mplan::captureBuffersInFunction(
     eraseDeallocs(deallocUses, liveness);
 
     builder.setInsertionPoint(alloc);
-    std::optional<uint64_t> alignment = alloc.getAlignment();
+    std::optional<uint64_t> alignment = decision.alignment;
     if (decision.runtimeSized) {
       // Same position, same uses, same type: placed at run time by the
       // symbolic plan of mplan-plan-buffers. Its sizes are recomputed where
