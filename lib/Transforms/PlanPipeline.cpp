@@ -2,6 +2,7 @@
 
 #include "mplan/Analysis/PlanAnalyses.h"
 #include "mplan/Analysis/UpperBounds.h"
+#include "mplan/Support/CheckedMath.h"
 #include "mplan/Support/Sequencer.h"
 #include "mplan/Transforms/OptionErrors.h"
 #include "mplan/Transforms/Passes.h"
@@ -67,11 +68,16 @@ getSpaceBounds(func::FuncOp func, PlanAnalyses &analyses, int64_t alignment) {
   auto found = computeSpaceBounds(func, analyses.getExactLiveness(), alignment);
   if (failed(found))
     return std::nullopt;
+  // Slabs that share a name (`1` and `1 : i32`) count as one space, as the
+  // capacity check counts them: their bounds add up.
   llvm::StringMap<int64_t> bounds;
   for (const auto &[space, bound] : *found) {
-    if (!bound)
+    std::optional<int64_t> sum =
+        bound ? ::mplan::checkedAdd(bounds.lookup(space), *bound)
+              : std::nullopt;
+    if (!sum)
       return std::nullopt;
-    bounds[space] = *bound;
+    bounds[space] = *sum;
   }
   return bounds;
 }
