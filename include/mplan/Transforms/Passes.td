@@ -108,8 +108,9 @@ def MPlanPlan : Pass<"mplan-plan", "ModuleOp"> {
     `mplan-plan-buffers`, in that order and with the same options, in one
     pass (with `sequence=` and `inplace=`, `mplan-sequence` and
     `mplan-inplace` before planning). A memory space whose bound is above
-    its `capacity` first gets sequencing and in-place reuse unless the user
-    set them, then its live ranges split by rematerialization (`remat`) and
+    its `capacity` first gets in-place reuse unless the user set `inplace`
+    (sequencing, on by default, already fits capacities first), then its
+    live ranges split by rematerialization (`remat`) and
     offload to another memory space (`offload`) until it fits. The result is the same as running the passes one after the other;
     the pass manager verifies the module once instead of after each step
     (MLIR's verifier, linalg's structured-op checks above all, costs about as
