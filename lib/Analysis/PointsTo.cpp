@@ -75,36 +75,39 @@ static std::optional<std::pair<int64_t, int64_t>> getAddressedBytes(Type type) {
 }
 
 /// The bytes [begin, end), relative to the aligned pointer, that the result
-/// of `op` can address when its offset, sizes or strides are dynamic: from
-/// constant bounds of them, or std::nullopt. Offset and strides need lower
-/// bounds of at least 0 (from the IR); sizes and strides, and the offset,
-/// upper bounds: from the IR alone, or, for the casts that
-/// convert-mplan-to-memref makes of a planned buffer sized at its bound (they
-/// carry kBoundSourceAttr), also from the bounds stated on the function's
-/// arguments, the promise the plan itself rests on: `stated` is then set, and
-/// the range holds only within the bytes of the cast's source (the buffer
-/// planned at that bound).
+/// of `op` can address when its offset, sizes or strides are dynamic, for
+/// the casts convert-mplan-to-memref makes of a buffer planned at its upper
+/// bound (they carry kBoundSourceAttr): from constant bounds of them (lower
+/// bounds of at least 0 for the offset and the strides, from the IR; upper
+/// bounds from the IR or the bounds stated on the function's arguments), or
+/// std::nullopt. The range relies on the promise the plan itself rests on,
+/// that no size exceeds its bound, so it holds only within the bytes of the
+/// cast's source, the buffer planned at that bound (transferView checks it).
+/// Any other cast with a dynamic layout may reach anywhere: the constraint
+/// system computes without the wrap-around of index arithmetic (10 - 2 * n
+/// is at most 10 to it, 12 at run time when 2 * n wraps), and its model of
+/// an unsigned `scf.for` is signed.
 static std::optional<std::pair<int64_t, int64_t>>
-getAddressedBytes(memref::ReinterpretCastOp op, bool &stated) {
+getBoundedCastBytes(memref::ReinterpretCastOp op) {
+  if (!op->hasAttr(kBoundSourceAttr))
+    return std::nullopt;
   FailureOr<int64_t> elementSize =
       getElementByteSize(op.getType().getElementType());
   if (failed(elementSize))
     return std::nullopt;
-  bool allowStated = op->hasAttr(kBoundSourceAttr);
   auto upper = [&](OpFoldResult ofr) -> std::optional<int64_t> {
     if (std::optional<int64_t> value = getConstantIntValue(ofr))
       return value;
     std::optional<SizeUpperBound> bound =
         computeSizeUpperBound(cast<Value>(ofr));
-    if (!bound || (bound->stated && !allowStated))
+    if (!bound)
       return std::nullopt;
-    stated |= bound->stated;
     return bound->value;
   };
   auto lower = [&](OpFoldResult ofr) -> std::optional<int64_t> {
     if (std::optional<int64_t> value = getConstantIntValue(ofr))
       return value;
-    return computeLowerBoundFromIR(cast<Value>(ofr));
+    return computeLowerBound(cast<Value>(ofr), /*withStated=*/true);
   };
   OpFoldResult offset = op.getMixedOffsets().front();
   std::optional<int64_t> first = lower(offset);
@@ -336,10 +339,13 @@ PointsToAnalysis::transferView(Operation *op, Value result,
           op);
   std::optional<std::pair<int64_t, int64_t>> bytes =
       wholeFromBase ? std::nullopt : getAddressedBytes(result.getType());
-  bool stated = false;
-  if (auto reinterpret = dyn_cast<memref::ReinterpretCastOp>(op))
-    if (!bytes && !wholeFromBase)
-      bytes = getAddressedBytes(reinterpret, stated);
+  bool bounded = false;
+  if (auto reinterpret = dyn_cast<memref::ReinterpretCastOp>(op)) {
+    if (!bytes && !wholeFromBase) {
+      bytes = getBoundedCastBytes(reinterpret);
+      bounded = bytes.has_value();
+    }
+  }
   for (PointsToTarget target : targets) {
     PointsToTarget next;
     next.place = target.place;
@@ -354,8 +360,9 @@ PointsToAnalysis::transferView(Operation *op, Value result,
       std::optional<int64_t> end =
           ::mplan::checkedAdd(next.base, bytes->second);
       int64_t size = places[target.place].size;
-      bool inSource = !stated || (target.exact && begin && end &&
-                                  *begin >= target.begin && *end <= target.end);
+      bool inSource =
+          !bounded || (target.exact && begin && end && *begin >= target.begin &&
+                       *end <= target.end);
       if (begin && end && *begin >= 0 && (size < 0 || *end <= size) &&
           inSource) {
         next.exact = true;

@@ -13,9 +13,12 @@
 
 #include "mplan/Analysis/UpperBounds.h"
 
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Affine/IR/ValueBoundsOpInterfaceImpl.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/IR/ValueBoundsOpInterfaceImpl.h"
 #include "mlir/Dialect/MemRef/IR/ValueBoundsOpInterfaceImpl.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/IR/ValueBoundsOpInterfaceImpl.h"
 #include "mlir/Dialect/Tensor/IR/ValueBoundsOpInterfaceImpl.h"
 #include "mlir/IR/BuiltinAttributes.h"
@@ -203,13 +206,99 @@ public:
                               .has_value();
                         }),
         type(type) {}
-  /// The closed constant bound of `value`, or std::nullopt.
+  /// The closed constant bound of `value`, or std::nullopt (also when the
+  /// bound might not hold at run time: see holdsAtRunTime).
   std::optional<llvm::DynamicAPInt> compute(Value value) {
     int64_t pos = insert(Variable(value), /*isSymbol=*/false);
     processWorklist();
-    return cstr.getConstantBound(type, pos);
+    std::optional<llvm::DynamicAPInt> bound = cstr.getConstantBound(type, pos);
+    // A bound outside int64 is no bound anyway (narrowBound says why).
+    if (!bound ||
+        (*bound >= std::numeric_limits<int64_t>::min() &&
+         *bound <= std::numeric_limits<int64_t>::max() && !holdsAtRunTime()))
+      return std::nullopt;
+    return bound;
   }
 
+private:
+  /// Whether the constraint system's integers are the machine's on every
+  /// run. They are arbitrary-precision, while index arithmetic wraps modulo
+  /// 2^64 (`10 - 2 * n` is at most 10 to the system and 12 when `2 * n`
+  /// wraps), and upstream models an unsigned `scf.for`'s induction variable
+  /// as signed (`0 <= i < -1`: no value, any bound). So: no induction
+  /// variable of an unsigned loop, and every value computed by arithmetic
+  /// that may wrap (an arith add, sub, mul, shift or signed division; every
+  /// compound term of an affine map, each as a column of its own) has an
+  /// exact range inside int64's, given that every other value lies in it as
+  /// the machine's values do. Then, value by value in program order, nothing
+  /// wraps, and the system's values are the machine's. Call after the bound
+  /// is read: it adds columns.
+  bool holdsAtRunTime() {
+    const int64_t lowest = std::numeric_limits<int64_t>::min();
+    const int64_t highest = std::numeric_limits<int64_t>::max();
+    llvm::SmallDenseSet<int64_t> checked;
+    // The compound terms of the affine ops' maps, as columns.
+    SmallVector<std::pair<AffineMap, ValueDimList>> terms;
+    for (const std::optional<ValueDim> &valueDim : positionToValueDim) {
+      if (!valueDim)
+        continue;
+      Value value = valueDim->first;
+      if (auto arg = dyn_cast<BlockArgument>(value))
+        if (auto loop = dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp()))
+          if (loop.getUnsignedCmp())
+            return false;
+      AffineMap map;
+      ValueRange operands;
+      if (auto apply = value.getDefiningOp<affine::AffineApplyOp>())
+        map = apply.getAffineMap(), operands = apply.getMapOperands();
+      else if (auto min = value.getDefiningOp<affine::AffineMinOp>())
+        map = min.getAffineMap(), operands = min.getMapOperands();
+      else if (auto max = value.getDefiningOp<affine::AffineMaxOp>())
+        map = max.getAffineMap(), operands = max.getMapOperands();
+      if (!map)
+        continue;
+      ValueDimList list;
+      for (Value operand : operands)
+        list.push_back({operand, std::nullopt});
+      for (AffineExpr result : map.getResults())
+        result.walk([&](AffineExpr term) {
+          if (isa<AffineBinaryOpExpr>(term))
+            terms.push_back(
+                {AffineMap::get(map.getNumDims(), map.getNumSymbols(), term),
+                 list});
+        });
+    }
+    for (auto &[map, list] : terms)
+      checked.insert(insert(map, list, /*isSymbol=*/false));
+    FlatLinearConstraints machine = cstr;
+    for (auto [pos, valueDim] : llvm::enumerate(positionToValueDim)) {
+      if (!valueDim || checked.contains(pos))
+        continue;
+      auto [value, dim] = *valueDim;
+      Operation *op = value.getDefiningOp();
+      if (dim == kIndexValue && op &&
+          isa<arith::AddIOp, arith::SubIOp, arith::MulIOp, arith::ShLIOp,
+              arith::FloorDivSIOp, arith::CeilDivSIOp, arith::DivSIOp>(op)) {
+        checked.insert(pos);
+        continue;
+      }
+      // A machine value (a min or max of checked terms is one of them).
+      machine.addBound(presburger::BoundType::LB, pos,
+                       dim == kIndexValue ? lowest : 0);
+      machine.addBound(presburger::BoundType::UB, pos, highest);
+    }
+    for (int64_t pos : checked) {
+      std::optional<llvm::DynamicAPInt> low =
+          machine.getConstantBound(presburger::BoundType::LB, pos);
+      std::optional<llvm::DynamicAPInt> high =
+          machine.getConstantBound(presburger::BoundType::UB, pos);
+      if (!low || !high || *low < lowest || *high > highest)
+        return false;
+    }
+    return true;
+  }
+
+public:
 private:
   presburger::BoundType type;
 };
@@ -232,6 +321,33 @@ static std::optional<int64_t> narrowBound(const llvm::DynamicAPInt &bound,
   return std::nullopt;
 }
 
+/// The bound of `type` of `value` with the bounds stated on the function's
+/// arguments (or `defaultArgBound`) added, and their sources in `used`
+/// (empty: none was needed... or found).
+static std::optional<llvm::DynamicAPInt>
+computeWithUserBounds(Value value, presburger::BoundType type,
+                      int64_t defaultArgBound,
+                      SmallVectorImpl<std::string> &used) {
+  auto addUserBounds = [&](Value reached, std::optional<int64_t> dim,
+                           ValueBoundsConstraintSet &cstr) {
+    if (std::optional<SizeUpperBound> bound =
+            getUserBound(reached, dim, defaultArgBound)) {
+      // A stated bound bounds a size: the value lies in [0, N] (check-bounds
+      // checks it unsigned, so a negative value fails it too).
+      if (dim) {
+        cstr.bound(reached)[*dim] <= bound->value;
+      } else {
+        cstr.bound(reached) <= bound->value;
+        cstr.bound(reached) >= 0;
+      }
+      used.push_back(std::move(bound->source));
+    }
+    // Never stop: the bound may need values further up.
+    return false;
+  };
+  return ExactBound(value.getContext(), addUserBounds, type).compute(value);
+}
+
 std::optional<SizeUpperBound>
 mlir::mplan::computeSizeUpperBound(Value size, int64_t defaultArgBound,
                                    std::string *overflow) {
@@ -247,21 +363,8 @@ mlir::mplan::computeSizeUpperBound(Value size, int64_t defaultArgBound,
   // The bounds the user states can only lower a bound the IR implies (they
   // add constraints): try them also when that one does not fit.
   SmallVector<std::string> used;
-  auto addUserBounds = [&](Value value, std::optional<int64_t> dim,
-                           ValueBoundsConstraintSet &cstr) {
-    if (std::optional<SizeUpperBound> bound =
-            getUserBound(value, dim, defaultArgBound)) {
-      if (dim)
-        cstr.bound(value)[*dim] <= bound->value;
-      else
-        cstr.bound(value) <= bound->value;
-      used.push_back(std::move(bound->source));
-    }
-    // Never stop: the bound may need values further up.
-    return false;
-  };
-  std::optional<llvm::DynamicAPInt> withUser =
-      ExactBound(size.getContext(), addUserBounds).compute(size);
+  std::optional<llvm::DynamicAPInt> withUser = computeWithUserBounds(
+      size, presburger::BoundType::UB, defaultArgBound, used);
   if (!withUser || used.empty())
     return std::nullopt;
   std::string sources = llvm::join(used, ", ");
@@ -271,10 +374,15 @@ mlir::mplan::computeSizeUpperBound(Value size, int64_t defaultArgBound,
   return SizeUpperBound{*bound, std::move(sources), /*stated=*/true};
 }
 
-std::optional<int64_t> mlir::mplan::computeLowerBoundFromIR(Value value) {
+std::optional<int64_t> mlir::mplan::computeLowerBound(Value value,
+                                                      bool withStated) {
   std::optional<llvm::DynamicAPInt> bound =
       ExactBound(value.getContext(), nullptr, presburger::BoundType::LB)
           .compute(value);
+  SmallVector<std::string> used;
+  if (!bound && withStated)
+    bound = computeWithUserBounds(value, presburger::BoundType::LB,
+                                  /*defaultArgBound=*/0, used);
   if (!bound || *bound > std::numeric_limits<int64_t>::max() ||
       *bound < std::numeric_limits<int64_t>::min())
     return std::nullopt;

@@ -140,13 +140,15 @@ func.func @assume_alignment(%arena: memref<128xi8>) {
 
 // -----
 
-// A reinterpret_cast with dynamic sizes or strides addresses the bytes its
-// bounds allow: bounds from the IR; bounds stated on the arguments only for
-// the casts convert-mplan-to-memref makes of a planned buffer (mplan.bound:
-// the promise the plan rests on). Without a bound, or with a stride that may
-// be negative, it may reach anywhere in its allocation.
+// A reinterpret_cast with dynamic sizes or strides that convert-mplan-to-memref
+// made of a buffer planned at its bound (mplan.bound) addresses the bytes the
+// bounds allow (from the IR and the bounds stated on the arguments: the
+// promise the plan rests on), and only inside its source. Any other cast with
+// a dynamic layout may reach anywhere in its allocation: index arithmetic
+// wraps where the constraint system's does not (10 - 2 * n is at most 10 to
+// it, 12 at run time when 2 * n wraps), so not even an IR bound holds.
 // CHECK-LABEL: func @reinterpret_dynamic
-func.func @reinterpret_dynamic(%m: memref<?xf32>, %s: index) attributes {mplan.arg_upper_bound = 8 : i64} {
+func.func @reinterpret_dynamic(%m: memref<?xf32>) attributes {mplan.arg_upper_bound = 8 : i64} {
   %c0 = arith.constant 0 : index
   %c192 = arith.constant 192 : index
   %c4 = arith.constant 4 : index
@@ -164,21 +166,31 @@ func.func @reinterpret_dynamic(%m: memref<?xf32>, %s: index) attributes {mplan.a
   %strided = memref.reinterpret_cast %v to offset: [0], sizes: [2, %n], strides: [%n, 1] {mplan.bound = "stated", test.name = "strided", test.ptr} : memref<12x4xf32> to memref<2x?xf32, strided<[?, 1]>>
   // CHECK: test.name = "stated", test.ptr = "X"
   %stated = memref.reinterpret_cast %v to offset: [0], sizes: [%n, 4], strides: [4, 1] {test.name = "stated", test.ptr} : memref<12x4xf32> to memref<?x4xf32>
-  // min(dim, 4) rows of 4, bounded by the IR alone: [0, 64).
+  // min(dim, 4) rows of 4, bounded by the IR alone: [0, 64) when marked.
   %rows = affine.min affine_map<()[s0] -> (s0, 4)>()[%dim]
   // CHECK: test.name = "derived", test.ptr = "X[0, 64)"
-  %derived = memref.reinterpret_cast %v to offset: [0], sizes: [%rows, 4], strides: [4, 1] {test.name = "derived", test.ptr} : memref<12x4xf32> to memref<?x4xf32>
+  %derived = memref.reinterpret_cast %v to offset: [0], sizes: [%rows, 4], strides: [4, 1] {mplan.bound = "derived", test.name = "derived", test.ptr} : memref<12x4xf32> to memref<?x4xf32>
+  // 10 - 2 * dim, at most 10 to the constraint system, wraps to 12 when
+  // dim is 2^63 - 1: unmarked, anywhere.
+  %c2 = arith.constant 2 : index
+  %c10 = arith.constant 10 : index
+  %twice = arith.muli %dim, %c2 : index
+  %wrap = arith.subi %c10, %twice : index
+  // CHECK: test.name = "wraps", test.ptr = "X"
+  %wraps = memref.reinterpret_cast %v to offset: [0], sizes: [%wrap], strides: [1] {test.name = "wraps", test.ptr} : memref<12x4xf32> to memref<?xf32>
   // A stated bound that would take the cast past its source's bytes (48 of
   // %v2 with n <= 12): not the planned buffer's bound, anywhere.
   %v2 = memref.view %x[%c0][] : memref<256xi8> to memref<8x4xf32>
   // CHECK: test.name = "past", test.ptr = "X"
   %past = memref.reinterpret_cast %v2 to offset: [0], sizes: [%n, 4], strides: [4, 1] {mplan.bound = "stated", test.name = "past", test.ptr} : memref<8x4xf32> to memref<?x4xf32>
-  // A stride that may be negative: anywhere.
+  // A stride that may be negative (0 - dim): anywhere.
+  %ns = arith.subi %c0, %dim : index
   // CHECK: test.name = "negative", test.ptr = "X"
-  %negative = memref.reinterpret_cast %v to offset: [8], sizes: [2], strides: [%s] {mplan.bound = "stated", test.name = "negative", test.ptr} : memref<12x4xf32> to memref<2xf32, strided<[?], offset: 8>>
+  %negative = memref.reinterpret_cast %v to offset: [8], sizes: [2], strides: [%ns] {mplan.bound = "stated", test.name = "negative", test.ptr} : memref<12x4xf32> to memref<2xf32, strided<[?], offset: 8>>
   // CHECK: test.alias = false
   // CHECK: test.alias = false
   // CHECK: test.alias = false
+  // CHECK: test.alias = true
   // CHECK: test.alias = true
   // CHECK: test.alias = true
   // CHECK: test.alias = true
@@ -188,5 +200,6 @@ func.func @reinterpret_dynamic(%m: memref<?xf32>, %s: index) attributes {mplan.a
   "test.op"() {test.alias = ["stated", "w"]} : () -> ()
   "test.op"() {test.alias = ["negative", "w"]} : () -> ()
   "test.op"() {test.alias = ["past", "w"]} : () -> ()
+  "test.op"() {test.alias = ["wraps", "w"]} : () -> ()
   return
 }

@@ -56,11 +56,12 @@ func.func @constants_and_loops(%c: i1) {
 // -----
 
 // Bounds the user states on index arguments carry through arithmetic, without assuming
-// monotonicity: 2 * n is bounded, min(n, m) + n by 8 + 1024; 100 - m is not (no lower bound of m),
-// so that buffer is sized at run time.
+// monotonicity: 2 * n is bounded, min(n, m) + n by 8 + 1024; a stated bound is a size's, so the
+// argument lies in [0, N] and 100 - m is at most 100 (without the lower bound 0, 2 * n could
+// wrap below it to any value: n = -2^63 + 1500 gives 3000).
 // CHECK-LABEL: func @user_index_bounds
 // CHECK:       mplan.alloc_tensor id(0) {mplan.bound = "dimension 0 <= 2048 (mplan.upper_bound 1024 of %arg0)"} -> memref<2048xf32>
-// CHECK:       mplan.alloc_dynamic id(1) (%{{.*}}) -> memref<?xf32>
+// CHECK:       mplan.alloc_tensor id(1) {mplan.bound = "dimension 0 <= 100 (mplan.upper_bound 8 of %arg1)"} -> memref<100xf32>
 // CHECK:       mplan.alloc_tensor id(2) {mplan.bound = "dimension 0 <= 1032 (mplan.upper_bound 1024 of %arg0, mplan.upper_bound 8 of %arg1)"} -> memref<1032x4xf32>
 // CHECK:       memref.reinterpret_cast %{{.*}} to offset: [0], sizes: [%{{.*}}, 4], strides: [4, 1]
 func.func @user_index_bounds(%n: index {mplan.upper_bound = 1024 : i64},
@@ -72,7 +73,6 @@ func.func @user_index_bounds(%n: index {mplan.upper_bound = 1024 : i64},
   %a = memref.alloc(%k) : memref<?xf32>
   linalg.fill ins(%cst : f32) outs(%a : memref<?xf32>)
   %d = arith.subi %c100, %m : index
-  // expected-remark @below {{buffer sized at run time: dynamic shape: no upper bound for dimension 0}}
   %b = memref.alloc(%d) : memref<?xf32>
   linalg.fill ins(%cst : f32) outs(%b : memref<?xf32>)
   %mn = affine.min affine_map<(d0, d1) -> (d0, d1)>(%n, %m)
@@ -212,5 +212,57 @@ func.func @ir_bound_overflows(%n: index {mplan.upper_bound = 16 : i64}) {
   %a = memref.alloc(%s) : memref<?xf32>
   linalg.fill ins(%cst : f32) outs(%a : memref<?xf32>)
   memref.dealloc %a : memref<?xf32>
+  return
+}
+
+// -----
+
+// A bound the constraint system derives where the machine's index arithmetic may wrap is no
+// bound: 16 - 2 * dim is at most 16 to the system, 18 at run time when dim is 2^63 - 1 (an
+// empty memref<?x0xf32>) and 2 * dim wraps to -2; 2 * dim + 4 with dim <= 100 stated cannot
+// wrap. In an unsigned scf.for upstream models the induction variable as signed (0 <= i < -1:
+// no value at all), so 8 * i + 32 got the "bound" 16 though it is 32 at i = 0. Both were planned
+// at those bounds and overwrote their neighbours.
+// CHECK-LABEL: func @may_wrap
+// CHECK:       mplan.alloc_dynamic id(0)
+// CHECK:       mplan.alloc_tensor id(1) {mplan.bound = "dimension 0 <= 204 (mplan.dim_upper_bounds 100 of dimension 0 of %arg1)"}
+func.func @may_wrap(%m: memref<?x0xf32>, %b: memref<?xf32> {mplan.dim_upper_bounds = array<i64: 100>}) {
+  %c0 = arith.constant 0 : index
+  %c2 = arith.constant 2 : index
+  %c4 = arith.constant 4 : index
+  %c16 = arith.constant 16 : index
+  %cst = arith.constant 1.0 : f32
+  %n = memref.dim %m, %c0 : memref<?x0xf32>
+  %twice = arith.muli %n, %c2 : index
+  %size = arith.subi %c16, %twice : index
+  // expected-remark @below {{buffer sized at run time: dynamic shape: no upper bound for dimension 0}}
+  %a = memref.alloc(%size) : memref<?xf32>
+  linalg.fill ins(%cst : f32) outs(%a : memref<?xf32>)
+  %k = memref.dim %b, %c0 : memref<?xf32>
+  %k2 = arith.muli %k, %c2 : index
+  %k3 = arith.addi %k2, %c4 : index
+  %c = memref.alloc(%k3) : memref<?xf32>
+  linalg.fill ins(%cst : f32) outs(%c : memref<?xf32>)
+  memref.dealloc %a : memref<?xf32>
+  memref.dealloc %c : memref<?xf32>
+  return
+}
+
+// CHECK-LABEL: func @unsigned_loop
+// CHECK:       memref.alloc(%{{.*}}) {mplan.unplanned = "dynamic shape: no upper bound
+func.func @unsigned_loop(%step: index) {
+  %c0 = arith.constant 0 : index
+  %c8 = arith.constant 8 : index
+  %c32 = arith.constant 32 : index
+  %cm1 = arith.constant -1 : index
+  %cst = arith.constant 1.0 : f32
+  scf.for unsigned %i = %c0 to %cm1 step %step {
+    %i8 = arith.muli %i, %c8 : index
+    %sz = arith.addi %i8, %c32 : index
+    // expected-remark @below {{buffer left unplanned: dynamic shape: no upper bound for dimension 0}}
+    %a = memref.alloc(%sz) : memref<?xf32>
+    linalg.fill ins(%cst : f32) outs(%a : memref<?xf32>)
+    memref.dealloc %a : memref<?xf32>
+  }
   return
 }

@@ -95,15 +95,21 @@ LogicalResult verifyUpperBoundAttrs(FunctionOpInterface func);
 /// integers); one that does not fit in int64 is no bound: std::nullopt, with
 /// `overflow` (if given) holding the bound and its sources
 /// ("9223372036854775808 (mplan.upper_bound ... of %arg0)"); it stays empty
-/// when there is no bound at all.
+/// when there is no bound at all. A stated bound N makes its argument lie in
+/// [0, N] (a size's range). A bound is given only where the machine's values
+/// are the system's: no value on the way may wrap (each result of arithmetic
+/// that wraps modulo 2^64, and each compound term of an affine map, has an
+/// exact range inside int64's given that the other values lie in it), and no
+/// unsigned `scf.for` (upstream models its induction variable as signed).
 std::optional<SizeUpperBound>
 computeSizeUpperBound(Value size, int64_t defaultArgBound = 0,
                       std::string *overflow = nullptr);
 
 /// The largest constant lower bound of the index value `value` that the IR
-/// alone implies (computed exactly, as computeSizeUpperBound's), or
-/// std::nullopt.
-std::optional<int64_t> computeLowerBoundFromIR(Value value);
+/// implies, or with `withStated` also the bounds stated on the arguments of
+/// the function holding it (each such argument then lies in [0, its bound]),
+/// computed as computeSizeUpperBound's; std::nullopt if there is none.
+std::optional<int64_t> computeLowerBound(Value value, bool withStated);
 
 /// Registers the ValueBoundsOpInterface external models the analysis needs
 /// (arith, affine, memref, scf, tensor) in `registry`; call it from the
