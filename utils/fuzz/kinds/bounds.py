@@ -3,7 +3,9 @@ that a bound derived from them (a size in elements or in bytes) overflows int64:
 with mplan.upper_bound (2^63 - 1 and just below, 2^62, 2^61, 2^60, some small ones, some none),
 a function's mplan.arg_upper_bound, a memref argument's mplan.dim_upper_bounds; buffers of n,
 n + c, 2 * n, affine.apply (2 * n + 1), n * m, max(n, m), affine.min(n, C near 2^62) elements,
-?x4 and ?x? shapes (collapsed to 1-D), memref.dim of the argument + 1; filled with values of
+?x4 and ?x? shapes (collapsed to 1-D), memref.dim of the argument + 1, c - k * dim of an empty
+memref<?x0xf32> argument whose dimension @main makes 0 or near 2^64 / k (k * dim wraps: the
+size is c + k * m, which a bound of c computed without the wrap would not hold); filled with values of
 their own, prefixes copied from one to another, freed in turn so others reuse their bytes, and
 a weighted sum of each stored to an output. @main calls @f0 two or three times with small
 sizes and prints the output after each call. Runs: heap and one other arena kind with the
@@ -31,6 +33,9 @@ class Program(MemrefProgram):
             b = r.random()
             idx.append((f"%n{k}", r.choice(BIG) if b < 0.6 else r.choice(SMALL) if b < 0.75 else None))
         marg = (r.choice(BIG) if r.random() < 0.7 else None) if r.random() < 0.4 else False
+        # An empty memref<?x0xf32> argument whose dimension @main makes small or near 2^63 / k,
+        # so that c - k * dim wraps to a small size above c (no bound, never c).
+        zarg = r.random() < 0.3
         f.emit("%c0 = arith.constant 0 : index")
 
         def arg():
@@ -39,7 +44,7 @@ class Program(MemrefProgram):
         def size():
             """(index value, shape): the size of a new buffer."""
             k = r.choice(["n", "n+c", "2n", "apply", "nm", "max", "min", "2d", "x4"] +
-                         (["dim"] if marg is not False else []))
+                         (["dim"] if marg is not False else []) + (["wrap"] * 2 if zarg else []))
             v = f.fresh("sz")
             if k == "n":
                 return arg(), "1d"
@@ -55,6 +60,11 @@ class Program(MemrefProgram):
                 f.emit(f"{v} = arith.maxui {arg()}, {arg()} : index")
             elif k == "min":
                 f.emit(f"{v} = affine.min affine_map<(d0) -> (d0, {r.choice(BIG[3:])})>({arg()})")
+            elif k == "wrap":
+                d, t = f.fresh("zd"), f.fresh("zt")
+                f.emit(f"{d} = memref.dim %zz0, %c0 : memref<?x0xf32>")
+                f.emit(f"{t} = arith.muli {d}, {f.idx(zk)} : index")
+                f.emit(f"{v} = arith.subi {f.idx(zc)}, {t} : index")
             elif k == "dim":
                 d = f.fresh("ad")
                 f.emit(f"{d} = memref.dim %a0, %c0 : memref<?xf32>")
@@ -63,6 +73,8 @@ class Program(MemrefProgram):
                 return arg(), k
             return v, "1d"
 
+        # c - k * dim: dim = 0 gives c; dim = 2^64 / k - m (near 2^63 for k = 2) gives c + k * m.
+        zk, zc = r.choice([2, 4, 8]), r.randint(4, 24)
         live, slot = [], [0]
 
         def alloc():
@@ -112,6 +124,11 @@ class Program(MemrefProgram):
         if marg is not False:
             sig.append("%a0: memref<?xf32>" + (f" {{mplan.dim_upper_bounds = array<i64: {marg}>}}"
                                                 if marg else ""))
+        if zarg:
+            # A bound of its own (2^63 - 1, true of every dimension) wins over the function's
+            # and arg-upper-bound=, which @main's near-2^63 dimension would break.
+            sig.append("%zz0: memref<?x0xf32> {mplan.dim_upper_bounds = array<i64: "
+                       "9223372036854775807, -1>}")
         sig.append(f"%y0: {out.ty}")
         text = f.text(", ".join(sig))
         if fattr:
@@ -122,11 +139,12 @@ class Program(MemrefProgram):
             # Sizes within each argument's stated bound (a size above it breaks the program's
             # promise: the plan may hold fewer bytes).
             calls.append(([r.choice([v for v in [0, 1, 2, 3, 5, 13, 40] if ub is None or v <= ub])
-                           for _, ub in idx], r.choice([0, 1, 4, 9])))
+                           for _, ub in idx], r.choice([0, 1, 4, 9]),
+                          r.choice([0, 2**64 // zk - r.randint(1, 3)])))
 
         def main_calls(names):
             lines = []
-            for ci, (vals, alen) in enumerate(calls):
+            for ci, (vals, alen, zdim) in enumerate(calls):
                 args, tys = [], []
                 for k, v in enumerate(vals):
                     lines.append(f"%v{ci}_{k} = arith.constant {v} : index")
@@ -139,6 +157,12 @@ class Program(MemrefProgram):
                               f"call @fz_init(%a{ci}, %as{ci}) : (memref<?xf32>, index) -> ()"]
                     args.append(f"%a{ci}")
                     tys.append("memref<?xf32>")
+                if zarg:
+                    # An index constant is printed signed: 2^64 / k - m is at most 2^63 - 1.
+                    lines += [f"%zl{ci} = arith.constant {zdim} : index",
+                              f"%ze{ci} = memref.alloc(%zl{ci}) : memref<?x0xf32>"]
+                    args.append(f"%ze{ci}")
+                    tys.append("memref<?x0xf32>")
                 args.append("%out0")
                 tys.append(out.ty)
                 lines.append(f"call @f0({', '.join(args)}) : ({', '.join(tys)}) -> ()")
@@ -147,6 +171,8 @@ class Program(MemrefProgram):
                           f"call @fz_check(%pc{ci}, %oi{ci}) : (memref<?xf32>, index) -> ()"]
                 if marg is not False:
                     lines.append(f"memref.dealloc %a{ci} : memref<?xf32>")
+                if zarg:
+                    lines.append(f"memref.dealloc %ze{ci} : memref<?x0xf32>")
             return lines
         self.calls = main_calls
 
