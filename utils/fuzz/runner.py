@@ -328,9 +328,11 @@ class Context:
                 cap, expect = top, "plan"
             else:
                 cap, expect = top + rc_.randint(1, 4096), "plan"
-            # Sequencing and in-place reuse as the reference had them: left unset, a space over
-            # its capacity would get them (and a bound below the reference's).
-            opts = ref.opts or "sequence=program inplace=false"
+            # Sequencing and in-place reuse as the reference had them: in-place reuse left unset,
+            # a space over its capacity would get it (and a bound below the reference's);
+            # sequence= left unset is the reference's default (sequence=program here made a
+            # capacity at the reference's arena unreachable once sequence=best was the default).
+            opts = ref.opts or "inplace=false"
             runs.append(Cfg(rc_.choice(self.arenas), opts, capacity=cap, expect=expect))
         for c in runs:
             self.planned(c)
