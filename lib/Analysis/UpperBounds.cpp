@@ -17,9 +17,11 @@
 #include "mlir/Dialect/Affine/IR/ValueBoundsOpInterfaceImpl.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/IR/ValueBoundsOpInterfaceImpl.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/MemRef/IR/ValueBoundsOpInterfaceImpl.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/IR/ValueBoundsOpInterfaceImpl.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Tensor/IR/ValueBoundsOpInterfaceImpl.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinTypes.h"
@@ -227,8 +229,9 @@ private:
   /// wraps), and upstream models an unsigned `scf.for`'s induction variable
   /// as signed (`0 <= i < -1`: no value, any bound). So: no induction
   /// variable of an unsigned loop, and every value computed by arithmetic
-  /// that may wrap (an arith add, sub, mul, shift or signed division; every
-  /// compound term of an affine map, each as a column of its own) has an
+  /// that may wrap (an arith add, sub, mul, shift or signed division, an
+  /// affine.apply, any modelled op not known not to; every compound term of
+  /// an affine map, each as a column of its own) has an
   /// exact range inside int64's, given that every other value lies in it as
   /// the machine's values do. Then, value by value in program order, nothing
   /// wraps, and the system's values are the machine's. Call after the bound
@@ -275,14 +278,24 @@ private:
       if (!valueDim || checked.contains(pos))
         continue;
       auto [value, dim] = *valueDim;
+      // Checked: the index results of modelled ops that may compute out of
+      // int64's range (add, sub, mul, shifts, signed divisions, affine.apply,
+      // and any op the list below does not know). Not checked: block
+      // arguments and opaque ops (machine values the system knows nothing
+      // else of), ops that cannot leave their operands' range (constants,
+      // selects, min and max, unsigned division, remainders, sign
+      // extension, dims; an affine min or max is one of its checked terms).
       Operation *op = value.getDefiningOp();
-      if (dim == kIndexValue && op &&
-          isa<arith::AddIOp, arith::SubIOp, arith::MulIOp, arith::ShLIOp,
-              arith::FloorDivSIOp, arith::CeilDivSIOp, arith::DivSIOp>(op)) {
+      if (dim == kIndexValue && op && isa<ValueBoundsOpInterface>(op) &&
+          !isa<arith::ConstantOp, arith::SelectOp, arith::MinSIOp,
+               arith::MaxSIOp, arith::MinUIOp, arith::MaxUIOp, arith::DivUIOp,
+               arith::RemSIOp, arith::RemUIOp, arith::ExtSIOp,
+               affine::AffineMinOp, affine::AffineMaxOp, memref::DimOp,
+               tensor::DimOp>(op)) {
         checked.insert(pos);
         continue;
       }
-      // A machine value (a min or max of checked terms is one of them).
+      // A machine value.
       machine.addBound(presburger::BoundType::LB, pos,
                        dim == kIndexValue ? lowest : 0);
       machine.addBound(presburger::BoundType::UB, pos, highest);
