@@ -233,23 +233,39 @@ private:
   /// affine.apply, any modelled op not known not to; every compound term of
   /// an affine map, each as a column of its own) has an
   /// exact range inside int64's, given that every other value lies in it as
-  /// the machine's values do. Then, value by value in program order, nothing
-  /// wraps, and the system's values are the machine's. Call after the bound
-  /// is read: it adds columns.
+  /// the machine's values do; so do the negated dividend of every affine
+  /// ceildiv (lower-affine computes one of a non-positive value as
+  /// `0 - ((0 - a) floordiv b)`) and `ub - 1 + step` of every `scf.for` whose
+  /// induction variable is on the way (lowered, the loop steps `iv + step`,
+  /// which must not wrap below `ub`). Then, value by value in program order,
+  /// nothing wraps, and the system's values are the machine's. Call after
+  /// the bound is read: it adds columns.
   bool holdsAtRunTime() {
     const int64_t lowest = std::numeric_limits<int64_t>::min();
     const int64_t highest = std::numeric_limits<int64_t>::max();
     llvm::SmallDenseSet<int64_t> checked;
     // The compound terms of the affine ops' maps, as columns.
-    SmallVector<std::pair<AffineMap, ValueDimList>> terms;
+    SmallVector<std::pair<AffineMap, ValueDimList>> terms, negated, lastSteps;
     for (const std::optional<ValueDim> &valueDim : positionToValueDim) {
       if (!valueDim)
         continue;
       Value value = valueDim->first;
-      if (auto arg = dyn_cast<BlockArgument>(value))
-        if (auto loop = dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp()))
+      if (auto arg = dyn_cast<BlockArgument>(value)) {
+        auto loop = dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp());
+        if (loop && arg == loop.getInductionVar()) {
           if (loop.getUnsignedCmp())
             return false;
+          // Lowered, the loop steps `iv + step` and compares: when that
+          // wraps, it runs an iteration at a value below the lower bound.
+          // ub - 1 + step must stay in int64.
+          ValueDimList bounds = {{loop.getUpperBound(), std::nullopt},
+                                 {loop.getStep(), std::nullopt}};
+          MLIRContext *ctx = value.getContext();
+          AffineExpr next =
+              getAffineSymbolExpr(0, ctx) + getAffineSymbolExpr(1, ctx) - 1;
+          lastSteps.push_back({AffineMap::get(0, 2, next), std::move(bounds)});
+        }
+      }
       AffineMap map;
       ValueRange operands;
       if (auto apply = value.getDefiningOp<affine::AffineApplyOp>())
@@ -263,15 +279,26 @@ private:
       ValueDimList list;
       for (Value operand : operands)
         list.push_back({operand, std::nullopt});
+      auto asMap = [&](AffineExpr expr) {
+        return AffineMap::get(map.getNumDims(), map.getNumSymbols(), expr);
+      };
       for (AffineExpr result : map.getResults())
         result.walk([&](AffineExpr term) {
-          if (isa<AffineBinaryOpExpr>(term))
-            terms.push_back(
-                {AffineMap::get(map.getNumDims(), map.getNumSymbols(), term),
-                 list});
+          auto binary = dyn_cast<AffineBinaryOpExpr>(term);
+          if (!binary)
+            return;
+          terms.push_back({asMap(term), list});
+          // lower-affine computes a ceildiv of a non-positive dividend as
+          // -((0 - a) floordiv b): 0 - a wraps at INT64_MIN.
+          if (binary.getKind() == AffineExprKind::CeilDiv)
+            negated.push_back({asMap(-binary.getLHS()), list});
         });
     }
     for (auto &[map, list] : terms)
+      checked.insert(insert(map, list, /*isSymbol=*/false));
+    for (auto &[map, list] : negated)
+      checked.insert(insert(map, list, /*isSymbol=*/false));
+    for (auto &[map, list] : lastSteps)
       checked.insert(insert(map, list, /*isSymbol=*/false));
     FlatLinearConstraints machine = cstr;
     for (auto [pos, valueDim] : llvm::enumerate(positionToValueDim)) {

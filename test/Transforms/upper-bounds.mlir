@@ -266,3 +266,32 @@ func.func @unsigned_loop(%step: index) {
   }
   return
 }
+
+// -----
+
+// Wraps of the lowering: lower-affine computes a ceildiv of a non-positive dividend as
+// 0 - ((0 - s) floordiv c), and 0 - s wraps at s = INT64_MIN (s ceildiv 2^58 + 40 is at most 40
+// to the system, 72 at run time); a lowered scf.for steps iv + step, which wraps below the
+// upper bound when ub - 1 + step leaves int64, and runs an iteration at a negative iv (10 -
+// iv floordiv 2^59 is at most 10 to the system, 23 in that iteration). No bound either way.
+// CHECK-LABEL: func @lowering_wraps
+// CHECK-NOT:   mplan.bound
+// CHECK:       return
+func.func @lowering_wraps(%x: index, %ub: index, %step: index) {
+  %c0 = arith.constant 0 : index
+  %cst = arith.constant 1.0 : f32
+  %s = affine.min affine_map<()[s0] -> (s0, 0)>()[%x]
+  %sz = affine.apply affine_map<()[s0] -> (s0 ceildiv 288230376151711744 + 40)>()[%s]
+  // expected-remark @below {{buffer sized at run time: dynamic shape: no upper bound for dimension 0}}
+  %a = memref.alloc(%sz) : memref<?xf32>
+  linalg.fill ins(%cst : f32) outs(%a : memref<?xf32>)
+  memref.dealloc %a : memref<?xf32>
+  scf.for %i = %c0 to %ub step %step {
+    %t = affine.apply affine_map<(d0) -> (10 - d0 floordiv 576460752303423488)>(%i)
+    // expected-remark @below {{buffer left unplanned: dynamic shape: no upper bound for dimension 0}}
+    %b = memref.alloc(%t) : memref<?xf32>
+    linalg.fill ins(%cst : f32) outs(%b : memref<?xf32>)
+    memref.dealloc %b : memref<?xf32>
+  }
+  return
+}
