@@ -342,6 +342,9 @@ private:
   /// the buffer of the program each new buffer holds the bytes of.
   DenseMap<Value, SmallVector<Value>> successors;
   DenseMap<Value, Value> origins, parents;
+  /// How many of the ops that made a new buffer use it (the copy back, or
+  /// the recomputed chain): the first writers of its bytes.
+  DenseMap<Value, unsigned> makers;
   /// The buffer that holds the bytes of `root` at `index` (a split hands
   /// the uses after it to a new buffer): `root` itself when live there, a
   /// new buffer of its splits that is (transitively), or null.
@@ -742,12 +745,18 @@ bool CapacitySplitter::writtenAfterWriters(Value version, Operation *until) {
   if (failed(users) || users->empty())
     return true;
   Operation *lastWriter = nullptr;
+  unsigned leading = 0;
   for (Operation *user : *users) {
     if (!mayWrite(user, version, pointsTo))
       break;
     lastWriter = user;
+    ++leading;
   }
-  return !lastWriter || writtenBetween(version, lastWriter, until, {});
+  // A first writer beyond the ops that made the version (an update in place
+  // or a store moved to it with the later uses) changes the bytes its
+  // original's writers would recompute.
+  return !lastWriter || leading > makers.lookup(version) ||
+         writtenBetween(version, lastWriter, until, {});
 }
 
 LogicalResult CapacitySplitter::planRemat(Split &split, const SlabBuffers &slab,
@@ -1004,6 +1013,12 @@ void CapacitySplitter::apply(const Split &split, bool updateRoot) {
   record.push_back(
       attrs.getNamedAttr("new_buffer", attrs.getI64IntegerAttr(fresh.getId())));
   successors[root].push_back(fresh.getResult());
+  makers[fresh.getResult()] = llvm::count_if(inserted, [&](Operation *op) {
+    return op != fresh.getOperation() &&
+           llvm::any_of(op->getOperands(), [&](Value operand) {
+             return isDirectAlias(operand, fresh.getResult());
+           });
+  });
   origins[fresh.getResult()] =
       origins.lookup(root) ? origins.lookup(root) : root;
   parents[fresh.getResult()] = root;
