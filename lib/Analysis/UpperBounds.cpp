@@ -363,7 +363,7 @@ static std::optional<int64_t> narrowBound(const llvm::DynamicAPInt &bound,
 
 /// The bound of `type` of `value` with the bounds stated on the function's
 /// arguments (or `defaultArgBound`) added, and their sources in `used`
-/// (empty: none was needed... or found).
+/// (empty when the traversal reached no bounded argument).
 static std::optional<llvm::DynamicAPInt>
 computeWithUserBounds(Value value, presburger::BoundType type,
                       int64_t defaultArgBound,
