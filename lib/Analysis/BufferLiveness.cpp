@@ -436,9 +436,9 @@ struct DeclaredEffects {
   bool writesMemRefElements = false;
   bool frees = false;
 };
-static DeclaredEffects getDeclaredEffects(Operation *op, Value value) {
+static DeclaredEffects
+getDeclaredEffects(Operation *op, MemoryEffectOpInterface iface, Value value) {
   DeclaredEffects result;
-  auto iface = dyn_cast<MemoryEffectOpInterface>(op);
   if (!iface)
     return result;
   // A destination-style op (linalg, ...) reads its inputs and writes its
@@ -489,7 +489,10 @@ BufferLiveness::getHiddenAccessReason(OpOperand &use, Operation *funcOp) {
   if (auto store = dyn_cast<memref::StoreOp>(user))
     if (store.getValueToStore() == use.get())
       return std::string("stored to memory");
-  DeclaredEffects effects = getDeclaredEffects(user, use.get());
+  // One lookup of the interface serves the effects and the check for
+  // unknown effects below (asked for every use of every buffer).
+  auto effectsIface = dyn_cast<MemoryEffectOpInterface>(user);
+  DeclaredEffects effects = getDeclaredEffects(user, effectsIface, use.get());
   if (effects.writesMemRefElements)
     return "may be stored to memory by " + opName(user);
   if (isa<memref::ExtractAlignedPointerAsIndexOp>(user))
@@ -500,7 +503,11 @@ BufferLiveness::getHiddenAccessReason(OpOperand &use, Operation *funcOp) {
   // (memref.realloc): the bytes may move or be freed under the plan.
   if (effects.frees && !isDeallocUse(use))
     return "freed or reallocated by " + opName(user);
-  if (user->hasTrait<OpTrait::IsTerminator>()) {
+  // Only the last op of a block can be its terminator (the trait is the
+  // costlier question).
+  Block *block = user->getBlock();
+  if (block && user == &block->back() &&
+      user->hasTrait<OpTrait::IsTerminator>()) {
     // Branches and the terminators of region ops that model their control
     // flow forward the buffer; the aliases they create are followed by the
     // closure. Any other terminator hands it to its parent op, which may
@@ -513,8 +520,7 @@ BufferLiveness::getHiddenAccessReason(OpOperand &use, Operation *funcOp) {
   }
   if (isa<RegionBranchOpInterface>(user))
     return std::nullopt;
-  if (!isa<MemoryEffectOpInterface>(user) &&
-      !user->hasTrait<OpTrait::HasRecursiveMemoryEffects>())
+  if (!effectsIface && !user->hasTrait<OpTrait::HasRecursiveMemoryEffects>())
     return "captured by " + opName(user) + ", whose memory effects are unknown";
   // A non-memref result computed from the buffer other than a scalar or a
   // vector may carry its address (a cast to an LLVM pointer, a tensor, ...).

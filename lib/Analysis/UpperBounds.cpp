@@ -188,6 +188,31 @@ getUserBound(Value value, std::optional<int64_t> dim, int64_t defaultArgBound) {
   return SizeUpperBound{bound, text};
 }
 
+/// Whether dimension `dim` of `value` is a product that may leave int64's
+/// range: of a collapse_shape, a group of source dimensions one of which is
+/// dynamic and whose other dimensions are not all 1.
+static bool isProductDim(Value value, int64_t dim) {
+  auto isProduct = [&](ShapedType source,
+                       ArrayRef<ReassociationIndices> groups) {
+    if (dim < 0 || dim >= static_cast<int64_t>(groups.size()))
+      return false;
+    unsigned dynamic = 0;
+    bool scaled = false;
+    for (int64_t index : groups[dim]) {
+      if (source.isDynamicDim(index))
+        ++dynamic;
+      else if (source.getDimSize(index) != 1)
+        scaled = true;
+    }
+    return dynamic > 1 || (dynamic == 1 && scaled);
+  };
+  if (auto collapse = value.getDefiningOp<memref::CollapseShapeOp>())
+    return isProduct(collapse.getSrcType(), collapse.getReassociationIndices());
+  if (auto collapse = value.getDefiningOp<tensor::CollapseShapeOp>())
+    return isProduct(collapse.getSrcType(), collapse.getReassociationIndices());
+  return false;
+}
+
 namespace {
 /// A value-bounds constraint set that reads the bound it computes exactly.
 /// Upstream's computeConstantBound narrows the bound to int64_t without a
@@ -237,7 +262,9 @@ private:
   /// ceildiv (lower-affine computes one of a non-positive value as
   /// `0 - ((0 - a) floordiv b)`) and `ub - 1 + step` of every `scf.for` whose
   /// induction variable is on the way (lowered, the loop steps `iv + step`,
-  /// which must not wrap below `ub`). Then, value by value in program order,
+  /// which must not wrap below `ub`); and no dimension of a collapse_shape
+  /// that multiplies a dynamic dimension (isProductDim). Then, value by
+  /// value in program order,
   /// nothing wraps, and the system's values are the machine's. Call after
   /// the bound is read: it adds columns.
   bool holdsAtRunTime() {
@@ -250,6 +277,12 @@ private:
       if (!valueDim)
         continue;
       Value value = valueDim->first;
+      // A dimension of a collapse_shape is the product of its group's source
+      // dimensions, which may wrap (4 x 2^62 of an empty memref) where the
+      // system takes it as a size (at least 0): not the machine's value.
+      if (valueDim->second != kIndexValue &&
+          isProductDim(value, valueDim->second))
+        return false;
       if (auto arg = dyn_cast<BlockArgument>(value)) {
         auto loop = dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp());
         if (loop && arg == loop.getInductionVar()) {

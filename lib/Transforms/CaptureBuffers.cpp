@@ -35,6 +35,7 @@
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/Dominance.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "llvm/ADT/SetVector.h"
@@ -220,7 +221,36 @@ static CaptureDecision decideCapture(memref::AllocOp alloc,
             MemRefType::get(unitShape, type.getElementType()))))
       return leave(reason + "; nor can it be sized at run time: the byte "
                             "size of its static dimensions overflows int64");
-    Region &body = alloc->getParentOfType<func::FuncOp>().getBody();
+    auto func = alloc->getParentOfType<func::FuncOp>();
+    Region &body = func.getBody();
+    // Sized where the function starts, the buffer must be allocated on every
+    // call that returns: its sizes there are then the ones it is allocated
+    // with. One a branch or a loop may skip has, on the calls that skip it,
+    // whatever its size arithmetic gives there (negative, huge), and the
+    // arena sized by it fails.
+    // (A loop of constant bounds that runs at least once runs its body.)
+    Operation *top = alloc;
+    for (Operation *parent = alloc->getParentOp(); parent != func;
+         top = parent, parent = parent->getParentOp()) {
+      auto loop = dyn_cast<scf::ForOp>(parent);
+      std::optional<int64_t> lb =
+          loop ? getConstantIntValue(loop.getLowerBound()) : std::nullopt;
+      std::optional<int64_t> ub =
+          loop ? getConstantIntValue(loop.getUpperBound()) : std::nullopt;
+      bool runs =
+          lb && ub &&
+          (loop.getUnsignedCmp() ? uint64_t(*lb) < uint64_t(*ub) : *lb < *ub);
+      if (!runs)
+        return leave(reason +
+                     "; nor can it be sized at run time: it is "
+                     "allocated inside '" +
+                     parent->getName().getStringRef().str() +
+                     "', which may not run it on every call");
+    }
+    if (!body.hasOneBlock() && !PostDominanceInfo(func).postDominates(
+                                   alloc->getBlock(), &body.front()))
+      return leave(reason + "; nor can it be sized at run time: its block "
+                            "does not run on every call");
     for (auto [index, size] : llvm::enumerate(alloc.getDynamicSizes()))
       if (std::optional<std::string> why = getEntryComputeReason(size, body))
         return leave(
@@ -638,8 +668,12 @@ bool mlir::mplan::captureBuffersInFunction(
 
   OpBuilder builder(func.getContext());
   // The sizes of run-time sized buffers, recomputed at the function's start
-  // (each clone after the previous ones, which it may use).
-  OpBuilder entryBuilder = OpBuilder::atBlockBegin(&func.getBody().front());
+  // (each clone after the previous ones, which it may use). The insertion
+  // point is set afresh before each use: the op first in the block when the
+  // builder was made may be an allocation replaced since.
+  OpBuilder entryBuilder(func.getContext());
+  Block &entryBlock = func.getBody().front();
+  Operation *lastEntryClone = nullptr;
   IRMapping entryValues;
   bool changed = false;
   for (auto [alloc, decision] : llvm::zip_equal(allocs, decisions)) {
@@ -669,8 +703,14 @@ bool mlir::mplan::captureBuffersInFunction(
       // something computed later.
       // (The clones compute indices from the arguments: no buffer uses
       // them, and unannounced they take their next sibling's number.)
+      if (lastEntryClone)
+        entryBuilder.setInsertionPointAfter(lastEntryClone);
+      else
+        entryBuilder.setInsertionPointToStart(&entryBlock);
       SmallVector<Value> sizes =
           cloneAtEntry(entryBuilder, alloc.getDynamicSizes(), entryValues);
+      if (entryBuilder.getInsertionPoint() != entryBlock.begin())
+        lastEntryClone = &*std::prev(entryBuilder.getInsertionPoint());
       auto dynamic = AllocDynamicOp::create(
           builder, alloc.getLoc(), alloc.getType(),
           builder.getI64IntegerAttr(nextId++), sizes,

@@ -409,8 +409,26 @@ static std::pair<bool, bool> getEffectsOn(Operation *user, Value value) {
     return {true, true};
   // Ops with regions other than a pure linalg payload may access the value
   // from inside; be conservative.
-  if (user->getNumRegions() && !isa<linalg::LinalgOp>(user))
+  auto linalgOp = dyn_cast<linalg::LinalgOp>(user);
+  if (user->getNumRegions() && !linalgOp)
     return {true, true};
+  // A linalg op's effects without listing them all (costly, and asked for
+  // every use of every copy's buffers): it reads its memref inputs, writes
+  // its memref inits and reads those its payload uses.
+  if (linalgOp && linalgOp.hasPureBufferSemantics()) {
+    bool read = false, write = false;
+    for (OpOperand &operand : user->getOpOperands()) {
+      if (operand.get() != value || !isa<MemRefType>(value.getType()))
+        continue;
+      if (linalgOp.isDpsInput(&operand)) {
+        read = true;
+      } else if (linalgOp.isDpsInit(&operand)) {
+        write = true;
+        read |= linalgOp.payloadUsesValueFromOperand(&operand);
+      }
+    }
+    return {read, write};
+  }
   SmallVector<MemoryEffects::EffectInstance> effects;
   iface.getEffects(effects);
   bool read = false, write = false;

@@ -14,6 +14,7 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/DestinationStyleOpInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 #include "mlir/Support/FileUtilities.h"
@@ -331,7 +332,14 @@ mlir::mplan::computeOpFloor(func::FuncOp func, const SlabBuffers &slab,
         llvm::none_of(op->getResults(), inSlab))
       return;
     SmallVector<Value> touched;
-    if (auto effects = dyn_cast<MemoryEffectOpInterface>(op)) {
+    // A destination-style op (linalg, ...) reads its inputs and writes its
+    // inits: its memref operands, without listing its effects (costly for
+    // linalg ops).
+    if (isa<DestinationStyleOpInterface>(op)) {
+      for (Value operand : op->getOperands())
+        if (isa<BaseMemRefType>(operand.getType()))
+          touched.push_back(operand);
+    } else if (auto effects = dyn_cast<MemoryEffectOpInterface>(op)) {
       SmallVector<MemoryEffects::EffectInstance> instances;
       effects.getEffects(instances);
       for (const MemoryEffects::EffectInstance &effect : instances)

@@ -61,16 +61,19 @@ func.func @chain(%in: memref<?x64xf32>, %out: memref<?x64xf32>) {
 
 // Sizes computed with arithmetic from the arguments are recomputed before the
 // slab; a function with only run-time sized buffers gets a slab of 0 static
-// bytes. A buffer allocated in a loop with a loop-invariant size is planned
-// (one place for every iteration); one whose size depends on the induction
-// variable or on memory is left alone with the reason.
+// bytes. A buffer allocated in a loop is left alone, with a loop-invariant size
+// too: a loop that does not run leaves its size at the function's start
+// whatever the arithmetic gives there (negative, huge), and the arena sized by
+// it would fail. So is one whose size depends on the induction variable or on
+// memory, each with the reason.
 // CHECK-LABEL: func @sizes
 // CHECK:       %[[C2:.*]] = arith.constant 2 : index
 // CHECK-NEXT:  %[[K:.*]] = arith.muli %arg0, %[[C2]]
 // CHECK-NEXT:  %[[SLAB:.*]] = mplan.alloc_slab : <0, 64>
+// CHECK:       mplan.alloc_dynamic id(0) (%[[K]]) live {{.*}} in %[[SLAB]] above []
 // CHECK:       scf.for %[[I:.*]] =
-// CHECK:         mplan.alloc_dynamic id(0) (%[[K]]) live {{.*}} in %[[SLAB]] above []
-// CHECK:         memref.alloc(%[[I]]) {mplan.unplanned = "dynamic shape: no upper bound for dimension 0 {{.*}}; nor can it be sized at run time: dynamic size #0 is not computable where the function starts (it depends on a block argument that is not a function argument)"}
+// CHECK:         memref.alloc(%{{.*}}) {mplan.unplanned = "dynamic shape: no upper bound for dimension 0 {{.*}}; nor can it be sized at run time: it is allocated inside 'scf.for', which may not run it on every call"}
+// CHECK:         memref.alloc(%[[I]]) {mplan.unplanned = "dynamic shape: no upper bound for dimension 0 {{.*}}; nor can it be sized at run time: it is allocated inside 'scf.for', which may not run it on every call"}
 // CHECK:       memref.alloc(%{{.*}}) {mplan.unplanned = "dynamic shape: no upper bound for dimension 0 {{.*}}; nor can it be sized at run time: dynamic size #0 is not computable where the function starts (it depends on 'memref.load', which may read memory, have effects or not be speculatable)"}
 // CHECK:       memref.alloc(%arg0) {mplan.unplanned = "dynamic shape: no upper bound for dimension 0 {{.*}}; run-time sizing is for the default memory space only"}
 // REPORT:      "name": "sizes"
@@ -80,12 +83,15 @@ func.func @sizes(%n: index, %p: memref<index>) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %cst = arith.constant 1.0 : f32
+  %c2 = arith.constant 2 : index
+  %k = arith.muli %n, %c2 : index
+  %a = memref.alloc(%k) : memref<?xf32>
+  linalg.fill ins(%cst : f32) outs(%a : memref<?xf32>)
+  memref.dealloc %a : memref<?xf32>
   scf.for %i = %c0 to %n step %c1 {
-    %c2 = arith.constant 2 : index
-    %k = arith.muli %n, %c2 : index
-    %a = memref.alloc(%k) : memref<?xf32>
-    linalg.fill ins(%cst : f32) outs(%a : memref<?xf32>)
-    memref.dealloc %a : memref<?xf32>
+    %e = memref.alloc(%k) : memref<?xf32>
+    linalg.fill ins(%cst : f32) outs(%e : memref<?xf32>)
+    memref.dealloc %e : memref<?xf32>
     %b = memref.alloc(%i) : memref<?xf32>
     linalg.fill ins(%cst : f32) outs(%b : memref<?xf32>)
     memref.dealloc %b : memref<?xf32>
@@ -230,5 +236,71 @@ func.func @all_live(%n: index, %out: memref<?xf32>) {
   memref.dealloc %b0 : memref<?xf32>
   memref.dealloc %b1 : memref<?xf32>
   memref.dealloc %b2 : memref<?xf32>
+  return
+}
+
+// -----
+
+// Sized where the function starts, a buffer must be allocated on every call that returns: one
+// under a branch may not be, and on those calls its size at the start is whatever the
+// arithmetic gives (`%n - 100` wraps for %n < 100; the arena sized by it fails). In a CFG, a
+// block the entry does not always reach a return through keeps its buffer; the block every
+// path goes through sizes its own.
+// CHECK-LABEL: func @conditional
+// CHECK:       scf.if
+// CHECK:         memref.alloc(%{{.*}}) {mplan.unplanned = "dynamic shape: no upper bound for dimension 0 {{.*}}; nor can it be sized at run time: it is allocated inside 'scf.if', which may not run it on every call"}
+func.func @conditional(%n: index) {
+  %c100 = arith.constant 100 : index
+  %cst = arith.constant 1.0 : f32
+  %big = arith.cmpi sge, %n, %c100 : index
+  scf.if %big {
+    %sz = arith.subi %n, %c100 : index
+    %a = memref.alloc(%sz) : memref<?xf32>
+    linalg.fill ins(%cst : f32) outs(%a : memref<?xf32>)
+    memref.dealloc %a : memref<?xf32>
+  }
+  return
+}
+
+// CHECK-LABEL: func @branches
+// CHECK:       ^bb1:
+// CHECK:         memref.alloc(%{{.*}}) {mplan.unplanned = "dynamic shape: no upper bound for dimension 0 {{.*}}; nor can it be sized at run time: its block does not run on every call"}
+// CHECK:       ^bb2:
+// CHECK:         mplan.alloc_dynamic id(0) (%arg0)
+func.func @branches(%n: index, %c: i1) {
+  %cst = arith.constant 1.0 : f32
+  cf.cond_br %c, ^bb1, ^bb2
+^bb1:
+  %a = memref.alloc(%n) : memref<?xf32>
+  linalg.fill ins(%cst : f32) outs(%a : memref<?xf32>)
+  memref.dealloc %a : memref<?xf32>
+  cf.br ^bb2
+^bb2:
+  %b = memref.alloc(%n) : memref<?xf32>
+  linalg.fill ins(%cst : f32) outs(%b : memref<?xf32>)
+  memref.dealloc %b : memref<?xf32>
+  return
+}
+
+// -----
+
+// The sizes are recomputed at the start of the block after any recomputed before; the op that
+// was first there when capture began may be an allocation it has replaced since (this crashed).
+// CHECK-LABEL: func @first_replaced
+// CHECK:       %[[C2:.*]] = arith.constant 2 : index
+// CHECK-NEXT:  arith.muli %arg0, %[[C2]]
+// CHECK:       mplan.alloc_slab : <64, 64>
+// CHECK:       mplan.alloc_tensor id(0)
+// CHECK:       mplan.alloc_dynamic id(1)
+func.func @first_replaced(%n: index) {
+  %a = memref.alloc() : memref<4xf32>
+  %cst = arith.constant 1.0 : f32
+  linalg.fill ins(%cst : f32) outs(%a : memref<4xf32>)
+  %c2 = arith.constant 2 : index
+  %k = arith.muli %n, %c2 : index
+  %b = memref.alloc(%k) : memref<?xf32>
+  linalg.fill ins(%cst : f32) outs(%b : memref<?xf32>)
+  memref.dealloc %a : memref<4xf32>
+  memref.dealloc %b : memref<?xf32>
   return
 }

@@ -295,3 +295,32 @@ func.func @lowering_wraps(%x: index, %ub: index, %step: index) {
   }
   return
 }
+
+// -----
+
+// A dimension of a collapse_shape is the product of its group's source dimensions, which may
+// wrap: 4 x (2^62 - 25) of an empty memref<?x?x0xf32> collapses to -100, so 10 - dim is 110 at
+// run time while the system, taking the dimension as a size, bounds it by 10. No bound through
+// such a product; a group whose other dimensions are 1 multiplies nothing and keeps its bound.
+// CHECK-LABEL: func @collapse_product
+// CHECK:       mplan.alloc_dynamic id(0)
+// CHECK:       mplan.alloc_tensor id(1) {mplan.bound = "dimension 0 <= 10 (derived from the IR)"}
+func.func @collapse_product(%m: memref<?x?x0xf32>, %u: memref<1x?x0xf32>) {
+  %c0 = arith.constant 0 : index
+  %c10 = arith.constant 10 : index
+  %cst = arith.constant 1.0 : f32
+  %c = memref.collapse_shape %m [[0, 1], [2]] : memref<?x?x0xf32> into memref<?x0xf32>
+  %d = memref.dim %c, %c0 : memref<?x0xf32>
+  %sz = arith.subi %c10, %d : index
+  // expected-remark @below {{buffer sized at run time: dynamic shape: no upper bound for dimension 0}}
+  %a = memref.alloc(%sz) : memref<?xf32>
+  linalg.fill ins(%cst : f32) outs(%a : memref<?xf32>)
+  %cu = memref.collapse_shape %u [[0, 1], [2]] : memref<1x?x0xf32> into memref<?x0xf32>
+  %du = memref.dim %cu, %c0 : memref<?x0xf32>
+  %szu = arith.subi %c10, %du : index
+  %b = memref.alloc(%szu) : memref<?xf32>
+  linalg.fill ins(%cst : f32) outs(%b : memref<?xf32>)
+  memref.dealloc %a : memref<?xf32>
+  memref.dealloc %b : memref<?xf32>
+  return
+}

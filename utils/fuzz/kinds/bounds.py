@@ -5,7 +5,10 @@ a function's mplan.arg_upper_bound, a memref argument's mplan.dim_upper_bounds; 
 n + c, 2 * n, affine.apply (2 * n + 1), n * m, max(n, m), affine.min(n, C near 2^62) elements,
 ?x4 and ?x? shapes (collapsed to 1-D), memref.dim of the argument + 1, c - k * dim of an empty
 memref<?x0xf32> argument whose dimension @main makes 0 or near 2^64 / k (k * dim wraps: the
-size is c + k * m, which a bound of c computed without the wrap would not hold); filled with values of
+size is c + k * m, which a bound of c computed without the wrap would not hold), c - dim of the
+collapse_shape of an empty k x (2^64 / k - m) x 0 argument (the product wraps to -k * m), and
+one buffer of n - t elements allocated under `scf.if n >= t` (its size wraps on the calls that
+skip it: sized where the function starts, it would make the arena negative); filled with values of
 their own, prefixes copied from one to another, freed in turn so others reuse their bytes, and
 a weighted sum of each stored to an output. @main calls @f0 two or three times with small
 sizes and prints the output after each call. Runs: heap and one other arena kind with the
@@ -44,7 +47,8 @@ class Program(MemrefProgram):
         def size():
             """(index value, shape): the size of a new buffer."""
             k = r.choice(["n", "n+c", "2n", "apply", "nm", "max", "min", "2d", "x4"] +
-                         (["dim"] if marg is not False else []) + (["wrap"] * 2 if zarg else []))
+                         (["dim"] if marg is not False else []) +
+                         (["wrap"] * 2 + ["cwrap"] * 2 if zarg else []))
             v = f.fresh("sz")
             if k == "n":
                 return arg(), "1d"
@@ -65,6 +69,13 @@ class Program(MemrefProgram):
                 f.emit(f"{d} = memref.dim %zz0, %c0 : memref<?x0xf32>")
                 f.emit(f"{t} = arith.muli {d}, {f.idx(zk)} : index")
                 f.emit(f"{v} = arith.subi {f.idx(zc)}, {t} : index")
+            elif k == "cwrap":
+                # The collapsed dimension of k x (2^64 / k - m) x 0 is -k * m: c - dim is c + k * m.
+                cz, d = f.fresh("zc"), f.fresh("zd")
+                f.emit(f"{cz} = memref.collapse_shape %zw0 [[0, 1], [2]] : memref<?x?x0xf32> into "
+                       "memref<?x0xf32>")
+                f.emit(f"{d} = memref.dim {cz}, %c0 : memref<?x0xf32>")
+                f.emit(f"{v} = arith.subi {f.idx(zc)}, {d} : index")
             elif k == "dim":
                 d = f.fresh("ad")
                 f.emit(f"{d} = memref.dim %a0, %c0 : memref<?xf32>")
@@ -101,9 +112,32 @@ class Program(MemrefProgram):
             slot[0] += 1
             f.emit(f"memref.dealloc {b.root} : {b.rty}")
 
-        for _ in range(nb):
+        def conditional():
+            """A buffer of n - t elements allocated only when n >= t: on the calls that skip it,
+            n - t wraps (a size sized where the function starts would be negative)."""
+            a, t = arg(), r.choice([3, 5, 13])
+            c, sz, m = f.fresh("cc"), f.fresh("sz"), f.fresh("b")
+            f.emit(f"{c} = arith.cmpi uge, {a}, {f.idx(t)} : index")
+            f.emit(f"scf.if {c} {{")
+            f.emit(f"{sz} = arith.subi {a}, {f.idx(t)} : index")
+            f.emit(f"{m} = memref.alloc({sz}) : memref<?xf32>")
+            f.emit(f"linalg.fill ins({f.cf(r.choice([0.5, 2.0, -1.5]))} : f32) outs({m} : memref<?xf32>)")
+            b = type("B", (), {})()
+            b.root, b.rty, b.name, b.ty = m, "memref<?xf32>", m, "memref<?xf32>"
+            f.checksum(b, out, slot[0])
+            f.emit(f"memref.dealloc {m} : memref<?xf32>")
+            f.emit("} else {")
+            f.emit(f"memref.store {f.cf(-7.0)}, {out.name}[{f.idx(slot[0])}] : {out.ty}")
+            f.emit("}")
+            slot[0] += 1
+
+        cond_at = r.randrange(nb) if r.random() < 0.3 else -1
+        for i in range(nb):
             if live and (len(live) >= 3 or r.random() < 0.35):
                 free(live.pop(r.randrange(len(live))))
+            if i == cond_at:
+                conditional()
+                continue
             b = alloc()
             if live and r.random() < 0.5:
                 # A prefix of an older buffer copied into the new one.
@@ -129,6 +163,8 @@ class Program(MemrefProgram):
             # and arg-upper-bound=, which @main's near-2^63 dimension would break.
             sig.append("%zz0: memref<?x0xf32> {mplan.dim_upper_bounds = array<i64: "
                        "9223372036854775807, -1>}")
+            sig.append("%zw0: memref<?x?x0xf32> {mplan.dim_upper_bounds = array<i64: "
+                       "9223372036854775807, 9223372036854775807, -1>}")
         sig.append(f"%y0: {out.ty}")
         text = f.text(", ".join(sig))
         if fattr:
@@ -163,6 +199,10 @@ class Program(MemrefProgram):
                               f"%ze{ci} = memref.alloc(%zl{ci}) : memref<?x0xf32>"]
                     args.append(f"%ze{ci}")
                     tys.append("memref<?x0xf32>")
+                    lines += [f"%zk{ci} = arith.constant {zk} : index",
+                              f"%zw{ci} = memref.alloc(%zk{ci}, %zl{ci}) : memref<?x?x0xf32>"]
+                    args.append(f"%zw{ci}")
+                    tys.append("memref<?x?x0xf32>")
                 args.append("%out0")
                 tys.append(out.ty)
                 lines.append(f"call @f0({', '.join(args)}) : ({', '.join(tys)}) -> ()")
@@ -173,6 +213,7 @@ class Program(MemrefProgram):
                     lines.append(f"memref.dealloc %a{ci} : memref<?xf32>")
                 if zarg:
                     lines.append(f"memref.dealloc %ze{ci} : memref<?x0xf32>")
+                    lines.append(f"memref.dealloc %zw{ci} : memref<?x?x0xf32>")
             return lines
         self.calls = main_calls
 
