@@ -38,6 +38,32 @@ static int64_t getObjectSize(Type type) {
   return -1;
 }
 
+/// The bytes [begin, end), in elements of `elementSize` bytes from the aligned
+/// pointer, that a strided layout addresses whose offset lies in
+/// [offsetLow, offsetHigh] and whose dimensions have at most the sizes and
+/// strides of `sizesAndStrides` (non-negative): begin is offsetLow, the last
+/// element offsetHigh + sum((size - 1) * stride); std::nullopt on overflow.
+static std::optional<std::pair<int64_t, int64_t>>
+getSpanBytes(int64_t elementSize, int64_t offsetLow, int64_t offsetHigh,
+             ArrayRef<std::pair<int64_t, int64_t>> sizesAndStrides) {
+  std::optional<int64_t> first = ::mplan::checkedMul(offsetLow, elementSize);
+  std::optional<int64_t> last = offsetHigh;
+  for (auto [size, stride] : sizesAndStrides) {
+    // A dimension of size 0 addresses nothing; the range stays a superset.
+    std::optional<int64_t> step =
+        ::mplan::checkedMul(std::max<int64_t>(size - 1, 0), stride);
+    last = step && last ? ::mplan::checkedAdd(*last, *step) : std::nullopt;
+  }
+  std::optional<int64_t> lastPlusOne =
+      last ? ::mplan::checkedAdd(*last, int64_t(1)) : std::nullopt;
+  std::optional<int64_t> end =
+      lastPlusOne ? ::mplan::checkedMul(*lastPlusOne, elementSize)
+                  : std::nullopt;
+  if (!first || !end)
+    return std::nullopt;
+  return std::make_pair(*first, *end);
+}
+
 /// The bytes [begin, end), relative to the aligned pointer, that a memref of
 /// static shape and static strided layout `type` can address.
 static std::optional<std::pair<int64_t, int64_t>> getAddressedBytes(Type type) {
@@ -51,27 +77,19 @@ static std::optional<std::pair<int64_t, int64_t>> getAddressedBytes(Type type) {
       failed(getStridesAndOffset(memref, strides, offset)) ||
       ShapedType::isDynamic(offset) || offset < 0)
     return std::nullopt;
-  std::optional<int64_t> first = ::mplan::checkedMul(offset, *elementSize);
-  if (!first)
-    return std::nullopt;
-  std::optional<int64_t> last = offset;
+  SmallVector<std::pair<int64_t, int64_t>> sizesAndStrides;
   for (auto [size, stride] : llvm::zip(memref.getShape(), strides)) {
-    if (size == 0)
+    if (size == 0) {
+      std::optional<int64_t> first = ::mplan::checkedMul(offset, *elementSize);
+      if (!first)
+        return std::nullopt;
       return std::make_pair(*first, *first);
+    }
     if (ShapedType::isDynamic(stride) || stride < 0)
       return std::nullopt;
-    std::optional<int64_t> step = ::mplan::checkedMul(size - 1, stride);
-    last = step ? ::mplan::checkedAdd(*last, *step) : std::nullopt;
-    if (!last)
-      return std::nullopt;
+    sizesAndStrides.push_back({size, stride});
   }
-  std::optional<int64_t> lastPlusOne = ::mplan::checkedAdd(*last, int64_t(1));
-  std::optional<int64_t> end =
-      lastPlusOne ? ::mplan::checkedMul(*lastPlusOne, *elementSize)
-                  : std::nullopt;
-  if (!end)
-    return std::nullopt;
-  return std::make_pair(*first, *end);
+  return getSpanBytes(*elementSize, offset, offset, sizesAndStrides);
 }
 
 /// The bytes [begin, end), relative to the aligned pointer, that the result
@@ -114,6 +132,7 @@ getBoundedCastBytes(memref::ReinterpretCastOp op) {
   std::optional<int64_t> last = upper(offset);
   if (!first || !last || *first < 0)
     return std::nullopt;
+  SmallVector<std::pair<int64_t, int64_t>> sizesAndStrides;
   for (auto [size, stride] :
        llvm::zip(op.getMixedSizes(), op.getMixedStrides())) {
     std::optional<int64_t> sizeBound = upper(size);
@@ -121,21 +140,9 @@ getBoundedCastBytes(memref::ReinterpretCastOp op) {
     std::optional<int64_t> strideBound = upper(stride);
     if (!sizeBound || !strideLow || !strideBound || *strideLow < 0)
       return std::nullopt;
-    // A dimension of size 0 addresses nothing; the range stays a superset.
-    std::optional<int64_t> step =
-        ::mplan::checkedMul(std::max<int64_t>(*sizeBound - 1, 0), *strideBound);
-    last = step ? ::mplan::checkedAdd(*last, *step) : std::nullopt;
-    if (!last)
-      return std::nullopt;
+    sizesAndStrides.push_back({*sizeBound, *strideBound});
   }
-  std::optional<int64_t> begin = ::mplan::checkedMul(*first, *elementSize);
-  std::optional<int64_t> lastPlusOne = ::mplan::checkedAdd(*last, int64_t(1));
-  std::optional<int64_t> end =
-      lastPlusOne ? ::mplan::checkedMul(*lastPlusOne, *elementSize)
-                  : std::nullopt;
-  if (!begin || !end)
-    return std::nullopt;
-  return std::make_pair(*begin, *end);
+  return getSpanBytes(*elementSize, *first, *last, sizesAndStrides);
 }
 
 PointsToAnalysis::PointsToAnalysis(Operation *funcOp) : funcOp(funcOp) {

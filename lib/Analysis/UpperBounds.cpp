@@ -264,9 +264,8 @@ private:
   /// induction variable is on the way (lowered, the loop steps `iv + step`,
   /// which must not wrap below `ub`); and no dimension of a collapse_shape
   /// that multiplies a dynamic dimension (isProductDim). Then, value by
-  /// value in program order,
-  /// nothing wraps, and the system's values are the machine's. Call after
-  /// the bound is read: it adds columns.
+  /// value in program order, nothing wraps, and the system's values are the
+  /// machine's. Call after the bound is read: it adds columns.
   bool holdsAtRunTime() {
     const int64_t lowest = std::numeric_limits<int64_t>::min();
     const int64_t highest = std::numeric_limits<int64_t>::max();
@@ -371,8 +370,6 @@ private:
     return true;
   }
 
-public:
-private:
   presburger::BoundType type;
 };
 } // namespace

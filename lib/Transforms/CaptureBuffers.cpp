@@ -164,10 +164,13 @@ static FailureOr<UpperBoundShape> computeUpperBoundShape(memref::AllocOp alloc,
 }
 
 /// Whether and how `alloc` becomes an mplan.alloc_tensor.
+/// `postDom` is the function's post-dominance when its body has more than
+/// one block (built once per function), else null.
 static CaptureDecision decideCapture(memref::AllocOp alloc,
                                      const BufferLiveness &liveness,
                                      int64_t maxBoundBytes,
-                                     int64_t argUpperBound) {
+                                     int64_t argUpperBound,
+                                     const PostDominanceInfo *postDom) {
   auto leave = [](std::string reason) {
     CaptureDecision decision;
     decision.reason = std::move(reason);
@@ -247,8 +250,7 @@ static CaptureDecision decideCapture(memref::AllocOp alloc,
                      parent->getName().getStringRef().str() +
                      "', which may not run it on every call");
     }
-    if (!body.hasOneBlock() && !PostDominanceInfo(func).postDominates(
-                                   alloc->getBlock(), &body.front()))
+    if (postDom && !postDom->postDominates(top->getBlock(), &body.front()))
       return leave(reason + "; nor can it be sized at run time: its block "
                             "does not run on every call");
     for (auto [index, size] : llvm::enumerate(alloc.getDynamicSizes()))
@@ -650,9 +652,13 @@ bool mlir::mplan::captureBuffersInFunction(
   SmallVector<CaptureDecision> decisions;
   decisions.reserve(allocs.size());
   AssumedAlignments assumed(func);
+  std::optional<PostDominanceInfo> postDom;
+  if (!func.getBody().hasOneBlock())
+    postDom.emplace(func);
   for (memref::AllocOp alloc : allocs) {
     CaptureDecision decision =
-        decideCapture(alloc, liveness, maxBoundBytes, argUpperBound);
+        decideCapture(alloc, liveness, maxBoundBytes, argUpperBound,
+                      postDom ? &*postDom : nullptr);
     decision.alignment = alloc.getAlignment();
     if (!decision.reason) {
       auto reason = assumed.reason.find(alloc.getResult());
