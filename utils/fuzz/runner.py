@@ -308,9 +308,9 @@ class Context:
 
     def issue20_runs(self):
         """A reference run (heap, sequence/inplace drawn) with its report, one drawn run, and half
-        the time a run with capacity=default:C, C below the reference's max lower bound (must be
-        a located error), between bound and arena (either), at or above its max arena (must
-        plan)."""
+        the time a run with capacity=default:C, C below the reference's max lower bound (with
+        remat=false: must be a located error; rematerialization may meet it), between bound and
+        arena (either), at or above its max arena (must plan)."""
         rc_, seq_rc = self.rng("cfg"), self.rng("seq")
         ref = Cfg("heap", seq_opts(seq_rc))
         report = self.planned(ref)
@@ -333,6 +333,10 @@ class Context:
             # sequence= left unset is the reference's default (sequence=program here made a
             # capacity at the reference's arena unreachable once sequence=best was the default).
             opts = ref.opts or "inplace=false"
+            # Below the reference's max-live bound only a split (rematerialization, offload)
+            # can meet a capacity: a run that must be rejected turns them off.
+            if expect == "reject":
+                opts += " remat=false"
             runs.append(Cfg(rc_.choice(self.arenas), opts, capacity=cap, expect=expect))
         for c in runs:
             self.planned(c)
