@@ -206,13 +206,22 @@ std::optional<int64_t> mlir::mplan::recordProgramOrderBound(
   if (auto recorded =
           func->getAttrOfType<IntegerAttr>(kLowerBoundProgramOrderAttr))
     return recorded.getInt();
-  auto bounds = computeSpaceBounds(func, liveness, alignment);
-  if (failed(bounds))
+  FailureOr<SmallVector<SlabBuffers>> slabs =
+      collectSlabBuffers(func, liveness, alignment);
+  if (failed(slabs))
     return std::nullopt;
+  return recordProgramOrderBound(func, *slabs, alignment);
+}
+
+std::optional<int64_t> mlir::mplan::recordProgramOrderBound(
+    func::FuncOp func, ArrayRef<SlabBuffers> slabs, int64_t alignment) {
+  if (auto recorded =
+          func->getAttrOfType<IntegerAttr>(kLowerBoundProgramOrderAttr))
+    return recorded.getInt();
   std::optional<int64_t> bound = 0;
-  for (const auto &[space, spaceBound] : *bounds)
-    if (space.empty())
-      bound = spaceBound;
+  for (const SlabBuffers &slab : slabs)
+    if (!slab.memorySpace)
+      bound = ::mplan::lowerBound(slab.buffers, alignment);
   if (bound)
     func->setAttr(
         kLowerBoundProgramOrderAttr,

@@ -720,9 +720,13 @@ FailureOr<bool> FunctionSequencer::run() {
   if (failed(collected))
     return failure();
   slabs = std::move(*collected);
-  func.walk([&](AllocDynamicOp op) {
-    if (!op.isPlanned() && liveness->isRoot(op.getResult()))
-      dynamicOps.push_back(op);
+  // The run-time sized buffers the liveness tracks, in program order.
+  for (Value root : liveness->getRoots())
+    if (auto op = root.getDefiningOp<AllocDynamicOp>())
+      if (!op.isPlanned())
+        dynamicOps.push_back(op);
+  llvm::stable_sort(dynamicOps, [&](AllocDynamicOp a, AllocDynamicOp b) {
+    return liveness->getIndex(a) < liveness->getIndex(b);
   });
   FailureOr<llvm::StringMap<int64_t>> parsed = parseCapacities(
       [&] { return mlir::emitError(func.getLoc(), "capacity "); },
@@ -732,7 +736,7 @@ FailureOr<bool> FunctionSequencer::run() {
   for (const SlabBuffers &slab : slabs)
     capacities.push_back(parsed->lookup(formatMemorySpace(slab.memorySpace)));
   std::optional<int64_t> recorded =
-      recordProgramOrderBound(func, *liveness, options.alignment);
+      recordProgramOrderBound(func, slabs, options.alignment);
   std::optional<PlannerView> programView = view(*liveness);
   if (!recorded || !programView)
     return keep("a memory space's bound in program order overflows int64");

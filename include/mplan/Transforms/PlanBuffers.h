@@ -87,6 +87,11 @@ FailureOr<::mplan::Plan> runPlanner(func::FuncOp func,
 std::optional<int64_t> recordProgramOrderBound(func::FuncOp func,
                                                const BufferLiveness &liveness,
                                                int64_t alignment);
+/// The same with the slabs a step already collected (collectSlabBuffers of
+/// `func` as it is now).
+std::optional<int64_t> recordProgramOrderBound(func::FuncOp func,
+                                               ArrayRef<SlabBuffers> slabs,
+                                               int64_t alignment);
 
 } // namespace mplan
 } // namespace mlir
