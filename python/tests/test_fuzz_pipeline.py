@@ -131,6 +131,27 @@ def test_every_planned_run_executes_as_lowered_and_observed(tmp_path, monkeypatc
     assert len(lowered) == 2 * res.runs and len(observed) == res.runs
 
 
+def test_tensor_programs_are_also_planned_after_upstreams_deallocation(tmp_path, monkeypatch):
+    # One run per program plans the baseline's own input form: the bufferized program after
+    # ownership-based deallocation, lowered; the other runs plan the bufferized program.
+    sh, log = fake_sh(False)
+    monkeypatch.setattr(runner, "sh", sh)
+    res = runner.run_seed(1, FakeArgs(tmp_path), "tensor")
+    assert res.outcome == "ok", res.fails
+    plans = [c for c in log if "--mplan-plan-pipeline" in c and "--mplan-to-llvm" not in c]
+    dealloc = [c for c in plans if "--ownership-based-buffer-deallocation" in c]
+    assert len(dealloc) == 1 and len(plans) == res.runs >= 2
+    assert dealloc[0].index("--bufferization-lower-deallocations") < dealloc[0].index("mplan-opt")
+
+
+def test_merge_programs_of_odd_seeds_merge_through_execute_region_too():
+    # Odd seeds only: the programs of even seeds stay those the docs cite.
+    k = kinds.get("merge")
+    odd = [k.program(s).text() for s in range(1, 40, 2)]
+    assert any("scf.execute_region" in t for t in odd)
+    assert not any("scf.execute_region" in k.program(s).text() for s in range(0, 40, 2))
+
+
 def test_a_wrong_output_of_the_lowered_program_is_a_failure_named_by_its_cause(tmp_path, monkeypatch):
     sh, _ = fake_sh(True)
     monkeypatch.setattr(runner, "sh", sh)

@@ -24,17 +24,18 @@ import re
 
 
 class Cfg:
-    """One planned run: arena kind, plan options, observer on/off, passes before the lowering;
+    """One planned run: arena kind, plan options, observer on/off, passes before the lowering
+    (mid) and, for tensor kinds, upstream passes on the bufferized program before planning (pre);
     capacity (bytes of the default space) with what must happen (expect: "reject" below the
     reference's lower bound, "plan" at or above its arena, None in between); check_arena: the
     arena must stay within 1.02 x the program-order bound; check_lb: within 1.02 x
     lower_bound_bytes."""
 
     def __init__(self, arena="heap", opts="", observe=False, mid="", capacity=None, expect=None,
-                 check_arena=False, check_lb=False):
+                 check_arena=False, check_lb=False, pre=""):
         self.arena, self.opts, self.observe, self.mid = arena, opts.strip(), observe, mid
         self.capacity, self.expect, self.check_arena = capacity, expect, check_arena
-        self.check_lb = check_lb
+        self.check_lb, self.pre = check_lb, pre
 
     @property
     def seq_inplace(self):
@@ -46,6 +47,8 @@ class Cfg:
         s = self.arena + (f" [{self.opts}]" if self.opts else "")
         if self.capacity is not None:
             s += f" capacity=default:{self.capacity} ({self.expect or 'either'})"
+        if self.pre:
+            s += " +pre-passes"
         if self.mid:
             s += " +mid-passes"
         if self.observe:

@@ -289,9 +289,12 @@ class Context:
     report or None)."""
 
     def __init__(self, seed, kind, args, res, prog, head, base, run, needs=(), env=None, libs=(),
-                 pre_lower="", post_lower=""):
+                 pre_lower="", post_lower="", upstream=None):
         self.seed, self.kind, self.args, self.res, self.prog = seed, kind, args, res, prog
         self.head, self.base, self.run, self.needs, self.env = head, base, run, set(needs), env
+        # The upstream command whose output mplan-opt reads (tensor kinds: One-Shot Bufferize),
+        # for runs with passes of their own before planning (Cfg.pre).
+        self.upstream = upstream
         self.libs, self.pre_lower, self.post_lower = list(libs), pre_lower, post_lower
         self.strategies, self.arenas = plan_choices(args.mplan_opt)
 
@@ -369,7 +372,8 @@ def run_tensor(seed, args, src, res, kind):
     if lost_program(base, res):
         return
     plan_runs(kind, args)(Context(seed, kind.name, args, res, None,
-                                  f"{opt} {src} {mp.BUFFERIZE} | {args.mplan_opt}", base, run))
+                                  f"{opt} {src} {mp.BUFFERIZE} | {args.mplan_opt}", base, run,
+                                  upstream=f"{opt} {src} {mp.BUFFERIZE}"))
     reads_uninitialised(run, ll, base, res)
 
 
@@ -391,10 +395,15 @@ def plan_cmd(c, ctx, extra=""):
     if c.capacity is not None:
         popts.append(f"capacity=default:{c.capacity}")
     plan = f"--mplan-plan-pipeline=\"{' '.join(o for o in popts if o)}\""
+    head = ctx.head
+    if c.pre:
+        if ctx.upstream is None:
+            raise ValueError(f"kind {ctx.kind}: a run with passes before planning needs a tensor kind")
+        head = f"{ctx.upstream} {c.pre} | {mpo}"
     if c.mid:
-        return (f"{ctx.head} {plan} --mplan-verify-plan | {mpo} {c.mid} | "
+        return (f"{head} {plan} --mplan-verify-plan | {mpo} {c.mid} | "
                 f"{mpo} --convert-mplan-to-memref=\"arena={c.arena}\"")
-    return f"{ctx.head} {plan} --mplan-verify-plan --convert-mplan-to-memref=\"arena={c.arena}\""
+    return f"{head} {plan} --mplan-verify-plan --convert-mplan-to-memref=\"arena={c.arena}\""
 
 
 def verdict(c, ctx, mid, env):
