@@ -188,10 +188,12 @@ getUserBound(Value value, std::optional<int64_t> dim, int64_t defaultArgBound) {
   return SizeUpperBound{bound, text};
 }
 
-/// Whether dimension `dim` of `value` is a product that may leave int64's
-/// range: of a collapse_shape, a group of source dimensions one of which is
-/// dynamic and whose other dimensions are not all 1.
-static bool isProductDim(Value value, int64_t dim) {
+/// Whether dimension `dim` of `value` is a product or a sum that may leave
+/// int64's range: of a collapse_shape, a group of source dimensions one of
+/// which is dynamic and whose other dimensions are not all 1; a dynamic
+/// dimension of a tensor.pad (low + source + high) or a tensor.concat (the
+/// inputs' sum along its dimension).
+static bool isWrappingDim(Value value, int64_t dim) {
   auto isProduct = [&](ShapedType source,
                        ArrayRef<ReassociationIndices> groups) {
     if (dim < 0 || dim >= static_cast<int64_t>(groups.size()))
@@ -210,6 +212,9 @@ static bool isProductDim(Value value, int64_t dim) {
     return isProduct(collapse.getSrcType(), collapse.getReassociationIndices());
   if (auto collapse = value.getDefiningOp<tensor::CollapseShapeOp>())
     return isProduct(collapse.getSrcType(), collapse.getReassociationIndices());
+  if (isa_and_present<tensor::PadOp, tensor::ConcatOp>(value.getDefiningOp()))
+    return dim >= 0 && dim < cast<ShapedType>(value.getType()).getRank() &&
+           cast<ShapedType>(value.getType()).isDynamicDim(dim);
   return false;
 }
 
@@ -263,7 +268,8 @@ private:
   /// `0 - ((0 - a) floordiv b)`) and `ub - 1 + step` of every `scf.for` whose
   /// induction variable is on the way (lowered, the loop steps `iv + step`,
   /// which must not wrap below `ub`); and no dimension of a collapse_shape
-  /// that multiplies a dynamic dimension (isProductDim). Then, value by
+  /// that multiplies a dynamic dimension, nor a dynamic one of a pad or a
+  /// concat, which sum (isWrappingDim). Then, value by
   /// value in program order, nothing wraps, and the system's values are the
   /// machine's. Call after the bound is read: it adds columns.
   bool holdsAtRunTime() {
@@ -278,9 +284,10 @@ private:
       Value value = valueDim->first;
       // A dimension of a collapse_shape is the product of its group's source
       // dimensions, which may wrap (4 x 2^62 of an empty memref) where the
-      // system takes it as a size (at least 0): not the machine's value.
+      // system takes it as a size (at least 0): not the machine's value. So
+      // may a pad's or a concat's sum (2^62 + 2^62 of an empty tensor).
       if (valueDim->second != kIndexValue &&
-          isProductDim(value, valueDim->second))
+          isWrappingDim(value, valueDim->second))
         return false;
       if (auto arg = dyn_cast<BlockArgument>(value)) {
         auto loop = dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp());

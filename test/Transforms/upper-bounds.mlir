@@ -324,3 +324,49 @@ func.func @collapse_product(%m: memref<?x?x0xf32>, %u: memref<1x?x0xf32>) {
   memref.dealloc %b : memref<?xf32>
   return
 }
+
+// -----
+
+// A dynamic dimension of a tensor.pad (low + source + high) or a tensor.concat
+// (the inputs' sum) may wrap (2^62 + 2^62 of an empty tensor) where the
+// constraint system takes it as a size: no bound through it.
+// CHECK-LABEL: func @pad_concat_sum
+// CHECK:       memref.alloc({{.*}}) {mplan.unplanned = "dynamic shape: no upper bound for dimension 0
+// CHECK:       mplan.alloc_dynamic id(0)
+// CHECK:       mplan.alloc_tensor id(1) {mplan.bound = "dimension 0 <= 7 (derived from the IR)"}
+func.func @pad_concat_sum(%t: tensor<?x0xf32>, %lo: index) {
+  %c0 = arith.constant 0 : index
+  %c10 = arith.constant 10 : index
+  %z = arith.constant 0.0 : f32
+  %cst = arith.constant 1.0 : f32
+  %p = tensor.pad %t low[%lo, 0] high[%lo, 0] {
+  ^bb0(%i: index, %j: index):
+    tensor.yield %z : f32
+  } : tensor<?x0xf32> to tensor<?x0xf32>
+  %dp = tensor.dim %p, %c0 : tensor<?x0xf32>
+  %szp = arith.subi %c10, %dp : index
+  // (Not sized at run time either: the pad is not speculatable.)
+  // expected-remark @below {{buffer left unplanned: dynamic shape: no upper bound for dimension 0}}
+  %a = memref.alloc(%szp) : memref<?xf32>
+  linalg.fill ins(%cst : f32) outs(%a : memref<?xf32>)
+  %cc = tensor.concat dim(0) %t, %t : (tensor<?x0xf32>, tensor<?x0xf32>) -> tensor<?x0xf32>
+  %dc = tensor.dim %cc, %c0 : tensor<?x0xf32>
+  %szc = arith.subi %c10, %dc : index
+  // expected-remark @below {{buffer sized at run time: dynamic shape: no upper bound for dimension 0}}
+  %b = memref.alloc(%szc) : memref<?xf32>
+  linalg.fill ins(%cst : f32) outs(%b : memref<?xf32>)
+  // A static padded dimension keeps its bound.
+  %s = tensor.pad %t low[%lo, 1] high[%lo, 2] {
+  ^bb0(%i: index, %j: index):
+    tensor.yield %z : f32
+  } : tensor<?x0xf32> to tensor<?x3xf32>
+  %c1 = arith.constant 1 : index
+  %d1 = tensor.dim %s, %c1 : tensor<?x3xf32>
+  %szs = arith.subi %c10, %d1 : index
+  %e = memref.alloc(%szs) : memref<?xf32>
+  linalg.fill ins(%cst : f32) outs(%e : memref<?xf32>)
+  memref.dealloc %a : memref<?xf32>
+  memref.dealloc %b : memref<?xf32>
+  memref.dealloc %e : memref<?xf32>
+  return
+}
