@@ -270,8 +270,10 @@ def build(llvm_ir, exe, opt):
     # other side called (mlp with in-place reuse under arena=stack or global: the planned side
     # inlined, timed 1.02-1.04x of the called baseline while executing 13 % fewer instructions).
     for fn in ("model", "model__base"):
-        ll = re.sub(r"^(define [^\n]*@" + fn + r"\([^\n]*?)( \{)$", r"\1 noinline\2", ll,
-                    flags=re.M)
+        ll, n = re.subn(r"^(define [^\n]*@" + fn + r"\([^\n]*?)( \{)$", r"\1 noinline\2", ll,
+                        flags=re.M)
+        if n != 1:
+            sys.exit(f"no single `define ... @{fn}(...)` in the translated program")
     open(exe + ".ll", "w").write(ll)
     open(exe + ".c", "w").write(STUB)
     sh([f"{LLVM}/bin/clang", f"-O{opt}", "-march=native", "-Wno-override-module", exe + ".ll",
