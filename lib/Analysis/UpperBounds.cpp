@@ -212,9 +212,9 @@ static bool isWrappingDim(Value value, int64_t dim) {
     return isProduct(collapse.getSrcType(), collapse.getReassociationIndices());
   if (auto collapse = value.getDefiningOp<tensor::CollapseShapeOp>())
     return isProduct(collapse.getSrcType(), collapse.getReassociationIndices());
+  auto type = cast<ShapedType>(value.getType());
   if (isa_and_present<tensor::PadOp, tensor::ConcatOp>(value.getDefiningOp()))
-    return dim >= 0 && dim < cast<ShapedType>(value.getType()).getRank() &&
-           cast<ShapedType>(value.getType()).isDynamicDim(dim);
+    return dim >= 0 && dim < type.getRank() && type.isDynamicDim(dim);
   return false;
 }
 
