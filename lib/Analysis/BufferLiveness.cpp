@@ -158,22 +158,22 @@ static bool derivesOnlyFrom(Value value, Value root) {
 BufferLiveness::BufferLiveness(Operation *funcOp) : funcOp(funcOp) {
   if (funcOp->getNumRegions() == 0)
     return;
-  numberRegion(funcOp->getRegion(0));
+  // One walk numbers the ops and finds the roots.
   SmallVector<Value> found;
-  funcOp->walk<WalkOrder::PreOrder>([&](Operation *op) {
-    if (op != funcOp && isRootOp(op))
-      found.push_back(op->getResult(0));
-  });
+  numberRegion(funcOp->getRegion(0), &found);
   for (Value root : found)
     addRoot(root);
 }
 
-void BufferLiveness::numberRegion(Region &region) {
+void BufferLiveness::numberRegion(Region &region,
+                                  SmallVectorImpl<Value> *found) {
   for (Block &block : region)
     for (Operation &op : block) {
       int64_t index = numIndices++;
+      if (found && isRootOp(&op))
+        found->push_back(op.getResult(0));
       for (Region &nested : op.getRegions())
-        numberRegion(nested);
+        numberRegion(nested, found);
       indices[&op] = {index, numIndices - 1};
     }
 }
@@ -286,6 +286,67 @@ SmallVector<Value> BufferLiveness::getRoots() const {
     if (!info.erased)
       result.push_back(info.root);
   return result;
+}
+
+/// Whether `a` comes before `b` (a different op of the same function) in a
+/// pre-order walk: an op before the ops nested in it, those before its next
+/// sibling.
+static bool isBeforeInPreOrder(Operation *a, Operation *b) {
+  if (a->isProperAncestor(b))
+    return true;
+  if (b->isProperAncestor(a))
+    return false;
+  // The ancestors of each, outermost first, up to where they part.
+  SmallVector<Operation *> chainA, chainB;
+  for (Operation *op = a; op; op = op->getParentOp())
+    chainA.push_back(op);
+  for (Operation *op = b; op; op = op->getParentOp())
+    chainB.push_back(op);
+  while (chainA.size() > 1 && chainB.size() > 1 &&
+         chainA.back() == chainB.back()) {
+    chainA.pop_back();
+    chainB.pop_back();
+  }
+  Operation *x = chainA.back(), *y = chainB.back();
+  if (x->getBlock() == y->getBlock())
+    return x->isBeforeInBlock(y);
+  Region *rx = x->getParentRegion(), *ry = y->getParentRegion();
+  if (rx != ry)
+    return rx->getRegionNumber() < ry->getRegionNumber();
+  for (Block &block : *rx) {
+    if (&block == x->getBlock())
+      return true;
+    if (&block == y->getBlock())
+      return false;
+  }
+  return false;
+}
+
+bool BufferLiveness::isBefore(Operation *a, Operation *b) const {
+  if (a == b)
+    return false;
+  // Numbered ops have distinct indices; ops inserted since the numbering
+  // share their next sibling's, and their places in the IR decide.
+  int64_t i = getIndex(a), j = getIndex(b);
+  return i != j ? i < j : isBeforeInPreOrder(a, b);
+}
+
+SmallVector<Value> BufferLiveness::getRootsInProgramOrder() const {
+  // Each root's index, looked up once.
+  SmallVector<std::pair<int64_t, Value>> keyed;
+  keyed.reserve(roots.size());
+  for (const RootInfo &info : roots)
+    if (!info.erased) {
+      Operation *def = info.root.getDefiningOp();
+      keyed.emplace_back(def ? getIndex(def) : -1, info.root);
+    }
+  llvm::stable_sort(keyed, [&](const auto &x, const auto &y) {
+    if (x.first != y.first)
+      return x.first < y.first;
+    Operation *a = x.second.getDefiningOp(), *b = y.second.getDefiningOp();
+    return a && b && a != b && isBeforeInPreOrder(a, b);
+  });
+  return llvm::map_to_vector(keyed, [](const auto &x) { return x.second; });
 }
 
 //===----------------------------------------------------------------------===//

@@ -1548,7 +1548,7 @@ LogicalResult CapacitySplitter::run() {
         state.boundBefore = boundOf(slab);
         state.belowFloor =
             state.boundBefore > state.target &&
-            computeOpFloor(func, slab, pointsTo).first > state.target;
+            computeOpFloor(slab, pointsTo, liveness).first > state.target;
         if (options.recordProblem && *state.boundBefore > state.target)
           problems.push_back(
               recordProblem(slab, state.capacity, *slabs, offloadTo));

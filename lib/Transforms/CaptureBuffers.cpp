@@ -294,9 +294,9 @@ struct AssumedAlignments {
   llvm::DenseMap<Value, uint64_t> alignment;
   llvm::DenseMap<Value, std::string> reason;
 
-  explicit AssumedAlignments(func::FuncOp func) {
-    SmallVector<memref::AssumeAlignmentOp> assumes;
-    func.walk([&](memref::AssumeAlignmentOp op) { assumes.push_back(op); });
+  /// `assumes`: the function's memref.assume_alignment ops.
+  AssumedAlignments(func::FuncOp func,
+                    ArrayRef<memref::AssumeAlignmentOp> assumes) {
     if (assumes.empty())
       return;
     PointsToAnalysis pointsTo(func);
@@ -596,7 +596,9 @@ LogicalResult mlir::mplan::verifyOptOutAttrs(Operation *root) {
         if (func.getResultAttr(index, kUnplannedAttr))
           return emit(func.getLoc(), "result", index);
     }
-    Attribute attr = op->getAttr(kUnplannedAttr);
+    // A dialect attribute: discardable (most ops have none, and their
+    // inherent attributes are not searched).
+    Attribute attr = op->getDiscardableAttr(kUnplannedAttr);
     if (!attr)
       return WalkResult::advance();
     bool isAlloc = isa<memref::AllocOp, memref::AllocaOp>(op);
@@ -619,39 +621,36 @@ bool mlir::mplan::captureBuffersInFunction(
     func::FuncOp func, BufferLiveness &liveness, bool emitRemarks,
     int64_t maxBoundBytes, int64_t argUpperBound, bool checkBounds) {
   // Inner ops first, so that an outer branch yields an inner op's hoisted
-  // allocation directly.
-  // The same walk lists the allocations and the ids taken (allocations have
-  // no regions: post order lists them in program order); a second walk
-  // lists them again only if hoisting changed them.
+  // allocation directly. One walk finds the branch ops and the alignment
+  // assumptions; the allocations and the ids taken are the liveness's
+  // roots (after hoisting, which announces what it changes).
   SmallVector<Operation *> branchOps;
-  int64_t nextId = 0;
-  SmallVector<memref::AllocOp> allocs;
-  auto collect = [&](Operation *op) {
-    if (auto alloc = dyn_cast<memref::AllocOp>(op))
-      allocs.push_back(alloc);
-    else if (auto tensor = dyn_cast<AllocTensorOp>(op))
-      nextId = std::max<int64_t>(nextId, tensor.getId() + 1);
-    else if (auto dynamic = dyn_cast<AllocDynamicOp>(op))
-      nextId = std::max<int64_t>(nextId, dynamic.getId() + 1);
-  };
+  SmallVector<memref::AssumeAlignmentOp> assumes;
   func.walk<WalkOrder::PostOrder>([&](Operation *op) {
     if (isa<scf::IfOp, scf::IndexSwitchOp>(op))
       branchOps.push_back(op);
-    collect(op);
+    else if (auto assume = dyn_cast<memref::AssumeAlignmentOp>(op))
+      assumes.push_back(assume);
   });
   bool hoistedAny = false;
   for (Operation *op : branchOps)
     hoistedAny |= hoistBranchResults(op, liveness);
-  if (hoistedAny) {
-    nextId = 0;
-    allocs.clear();
-    func.walk(collect);
+  int64_t nextId = 0;
+  SmallVector<memref::AllocOp> allocs;
+  for (Value root : liveness.getRootsInProgramOrder()) {
+    Operation *op = root.getDefiningOp();
+    if (auto alloc = dyn_cast_or_null<memref::AllocOp>(op))
+      allocs.push_back(alloc);
+    else if (auto tensor = dyn_cast_or_null<AllocTensorOp>(op))
+      nextId = std::max<int64_t>(nextId, tensor.getId() + 1);
+    else if (auto dynamic = dyn_cast_or_null<AllocDynamicOp>(op))
+      nextId = std::max<int64_t>(nextId, dynamic.getId() + 1);
   }
 
   // Decide everything before changing the IR.
   SmallVector<CaptureDecision> decisions;
   decisions.reserve(allocs.size());
-  AssumedAlignments assumed(func);
+  AssumedAlignments assumed(func, assumes);
   std::optional<PostDominanceInfo> postDom;
   if (!func.getBody().hasOneBlock())
     postDom.emplace(func);

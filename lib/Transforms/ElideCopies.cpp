@@ -294,13 +294,24 @@ struct AliasInfo {
 /// each root, for one function. Built once; rewrites update it.
 class AccessAnalysis {
 public:
-  /// `pointsTo` says which values may point into each root.
-  AccessAnalysis(func::FuncOp func, const PointsToAnalysis &pointsTo);
+  /// `pointsTo` says which values may point into each root; `allocs` are
+  /// the function's unplanned mplan.alloc_tensor and memref.alloc ops, in
+  /// program order.
+  AccessAnalysis(func::FuncOp func, const PointsToAnalysis &pointsTo,
+                 ArrayRef<Operation *> allocs);
 
   std::vector<RootState> roots;
   llvm::DenseMap<Value, AliasInfo> aliasOf;
 
-  int64_t pos(Operation *op) const { return positions.lookup(op); }
+  /// The position of `op` in its block (blocks are numbered when first
+  /// asked about: positions only compare ops of one block).
+  int64_t pos(Operation *op) {
+    auto it = positions.find(op);
+    if (it != positions.end())
+      return it->second;
+    renumber(op->getBlock());
+    return positions.lookup(op);
+  }
   /// Records that `op` was just moved or inserted right before its next
   /// sibling.
   void notifyPlaced(Operation *op);
@@ -320,12 +331,10 @@ private:
 } // namespace
 
 AccessAnalysis::AccessAnalysis(func::FuncOp func,
-                               const PointsToAnalysis &pointsTo)
+                               const PointsToAnalysis &pointsTo,
+                               ArrayRef<Operation *> allocs)
     : func(func) {
-  int64_t next = 0;
-  func.walk<WalkOrder::PreOrder>([&](Operation *op) {
-    positions[op] = next;
-    next += kGap;
+  for (Operation *op : allocs) {
     if (auto alloc = dyn_cast<AllocTensorOp>(op)) {
       if (!alloc.isPlanned())
         roots.push_back(RootState{alloc, true, true, false, {}});
@@ -336,7 +345,7 @@ AccessAnalysis::AccessAnalysis(func::FuncOp func,
           type.hasStaticShape() && hasIdentityLayout(type))
         roots.push_back(RootState{alloc, false, true, false, {}});
     }
-  });
+  }
   for (unsigned id = 0; id < roots.size(); ++id)
     analyzeRoot(id, pointsTo);
 }
@@ -353,6 +362,11 @@ void AccessAnalysis::notifyPlaced(Operation *op) {
   Operation *next = op->getNextNode();
   Operation *prev = op->getPrevNode();
   assert(next && "an op placed before a sibling");
+  // A block not numbered yet is numbered with the op in place.
+  if (!positions.count(next)) {
+    renumber(op->getBlock());
+    return;
+  }
   int64_t hi = positions.lookup(next);
   int64_t lo = prev ? positions.lookup(prev) : hi - 2 * kGap;
   if (hi - lo >= 2) {
@@ -610,9 +624,11 @@ namespace {
 struct CopyEliminator {
   /// `analyses` are those of `func` as it is before any rewrite; the
   /// liveness is asked for at the first candidate that needs live ranges.
-  CopyEliminator(func::FuncOp func, PlanAnalyses &analyses, PeakGuard guard)
+  /// `allocs`: the function's allocations, as AccessAnalysis takes them.
+  CopyEliminator(func::FuncOp func, PlanAnalyses &analyses, PeakGuard guard,
+                 ArrayRef<Operation *> allocs)
       : func(func), analyses(analyses), pointsTo(analyses.getPointsTo()),
-        analysis(func, pointsTo), guard(guard) {}
+        analysis(func, pointsTo, allocs), guard(guard) {}
 
   /// Tries both rewrites on `copy`; true if the copy is gone.
   bool tryCopy(Operation *copy, Value source, Value target);
@@ -1486,15 +1502,19 @@ bool CopyEliminator::tryArgumentSlice(Operation *copy, Value source,
 
 bool mlir::mplan::elideCopiesInFunction(func::FuncOp func, PeakGuard peakGuard,
                                         PlanAnalyses &analyses) {
-  SmallVector<Operation *> copies;
+  // One walk lists the copies and the allocations (neither has regions:
+  // both lists are in program order).
+  SmallVector<Operation *> copies, allocs;
   func.walk([&](Operation *op) {
     if (isa<memref::CopyOp>(op) ||
         (isa<linalg::CopyOp>(op) && op->getNumResults() == 0))
       copies.push_back(op);
+    else if (isa<AllocTensorOp, memref::AllocOp>(op))
+      allocs.push_back(op);
   });
   if (copies.empty())
     return false;
-  CopyEliminator eliminator(func, analyses, peakGuard);
+  CopyEliminator eliminator(func, analyses, peakGuard, allocs);
   for (Operation *copy : copies) {
     Value source = copy->getOperand(0), target = copy->getOperand(1);
     (void)eliminator.tryCopy(copy, source, target);

@@ -6,6 +6,8 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SetVector.h"
 
 #include <algorithm>
 
@@ -25,6 +27,30 @@ static bool isViewOp(Operation *op) {
              memref::CollapseShapeOp, memref::ReinterpretCastOp, memref::CastOp,
              memref::ViewOp>(op);
 }
+
+namespace {
+/// Hands every change on to the analyses' listener and keeps the view ops
+/// the driver inserts and the ops it erases, so that the sweep after it
+/// needs no second walk of the function.
+struct ViewTracker : public RewriterBase::ForwardingListener {
+  explicit ViewTracker(OpBuilder::Listener *listener)
+      : ForwardingListener(listener) {}
+  void notifyOperationInserted(Operation *op,
+                               OpBuilder::InsertPoint previous) override {
+    ForwardingListener::notifyOperationInserted(op, previous);
+    // A new op may take the address of an erased one.
+    erased.erase(op);
+    if (isViewOp(op))
+      inserted.push_back(op);
+  }
+  void notifyOperationErased(Operation *op) override {
+    ForwardingListener::notifyOperationErased(op);
+    erased.insert(op);
+  }
+  SmallVector<Operation *> inserted;
+  llvm::DenseSet<Operation *> erased;
+};
+} // namespace
 
 FailureOr<bool>
 mlir::mplan::foldViewsInFunction(func::FuncOp func,
@@ -51,31 +77,42 @@ mlir::mplan::foldViewsInFunction(func::FuncOp func,
   // in reverse program order so that sources are rewritten before their
   // users (one visit per view in the common case). Dead views are erased.
   std::reverse(views.begin(), views.end());
+  RewriterBase::Listener none;
+  ViewTracker tracker(listener ? listener : &none);
   GreedyRewriteConfig config;
   config.setRegionSimplificationLevel(GreedySimplifyRegionLevel::Disabled)
       .setStrictness(GreedyRewriteStrictness::ExistingAndNewOps)
-      .setListener(listener);
+      .setListener(&tracker);
+  SmallVector<Operation *> initial = views;
   if (failed(applyOpPatternsGreedily(views, std::move(patterns), config))) {
     mlir::emitError(func.getLoc(), "mplan-fold-views did not converge");
     return failure();
   }
 
   // A view folded in place into a view of the root (view of view) leaves
-  // its old source without users, which the driver does not revisit:
-  // sweep the dead views, users before sources, and count what is left.
-  int64_t viewsAfter = 0, memrefViewsAfter = 0;
-  views.clear();
-  func.walk([&](Operation *op) {
-    if (isViewOp(op))
-      views.push_back(op);
-  });
-  for (Operation *op : llvm::reverse(views)) {
-    if (isOpTriviallyDead(op)) {
-      if (listener)
-        listener->notifyOperationErased(op);
-      op->erase();
+  // its old source without users, which the driver does not revisit: erase
+  // the dead views (and the views that die with them), then count what is
+  // left. The views are the ones found and the ones the driver inserted,
+  // less those it erased.
+  llvm::SetVector<Operation *> alive;
+  for (Operation *op : llvm::concat<Operation *>(initial, tracker.inserted))
+    if (!tracker.erased.contains(op) && isViewOp(op))
+      alive.insert(op);
+  SmallVector<Operation *> dead(alive.begin(), alive.end());
+  while (!dead.empty()) {
+    Operation *op = dead.pop_back_val();
+    if (!alive.contains(op) || !isOpTriviallyDead(op))
       continue;
-    }
+    Operation *source = op->getOperand(0).getDefiningOp();
+    if (listener)
+      listener->notifyOperationErased(op);
+    alive.remove(op);
+    op->erase();
+    if (source && alive.contains(source))
+      dead.push_back(source);
+  }
+  int64_t viewsAfter = 0, memrefViewsAfter = 0;
+  for (Operation *op : alive) {
     ++viewsAfter;
     if (!isa<ViewOp>(op))
       ++memrefViewsAfter;

@@ -150,11 +150,13 @@ FailureOr<SmallVector<SlabBuffers>> mlir::mplan::collectSlabBuffers(
   // One slab per memory space: buffers of different spaces never share one.
   SmallVector<SlabBuffers> slabs;
   llvm::DenseMap<Attribute, unsigned> slabOf;
-  WalkResult walk = func.walk([&](AllocTensorOp op) {
-    if (op.isPlanned())
-      return WalkResult::advance();
+  // The liveness's roots are every allocation of the function: no walk.
+  for (Value root : liveness.getRootsInProgramOrder()) {
+    auto op = root.getDefiningOp<AllocTensorOp>();
+    if (!op || op.isPlanned())
+      continue;
     if (failed(checkPlannable(op, liveness)))
-      return WalkResult::interrupt();
+      return failure();
     Attribute space = op.getType().getMemorySpace();
     auto [it, inserted] = slabOf.try_emplace(space, slabs.size());
     if (inserted) {
@@ -179,10 +181,7 @@ FailureOr<SmallVector<SlabBuffers>> mlir::mplan::collectSlabBuffers(
     slab.alignment = std::max(slab.alignment, buffer.alignment);
     slab.ops.push_back(op);
     slab.buffers.push_back(buffer);
-    return WalkResult::advance();
-  });
-  if (walk.wasInterrupted())
-    return failure();
+  }
   return slabs;
 }
 
@@ -302,8 +301,8 @@ static std::string describePeak(const SlabBuffers &slab, size_t limit = 8) {
   return text;
 }
 
-/// The op floor of `slab`: the most bytes of its buffers one op of `func`
-/// touches itself (the planned buffers its memref operands and results
+/// The op floor of `slab`: the most bytes of its buffers one op touches
+/// itself (the planned buffers its memref operands and results
 /// surely point into: the points-to analysis names one allocation), and the
 /// op. Every plan of every order keeps those buffers live at once, so no
 /// reordering, recomputation or offload brings the space below it; only
@@ -313,9 +312,9 @@ static std::string describePeak(const SlabBuffers &slab, size_t limit = 8) {
 /// ::mplan::lowerBound pads them (a size that overflows counts as the largest
 /// int64: no bound is below it).
 std::pair<int64_t, Operation *>
-mlir::mplan::computeOpFloor(func::FuncOp func, const SlabBuffers &slab,
+mlir::mplan::computeOpFloor(const SlabBuffers &slab,
                             const PointsToAnalysis &pointsTo,
-                            int64_t alignment) {
+                            const BufferLiveness &liveness, int64_t alignment) {
   DenseMap<unsigned, int64_t> sizeOfPlace;
   for (auto [i, buffer] : llvm::enumerate(slab.buffers)) {
     AllocTensorOp op = slab.ops[i];
@@ -327,18 +326,12 @@ mlir::mplan::computeOpFloor(func::FuncOp func, const SlabBuffers &slab,
       sizeOfPlace[*place] = size.value_or(std::numeric_limits<int64_t>::max());
   }
   std::pair<int64_t, Operation *> floor = {0, nullptr};
-  auto inSlab = [&](Value value) {
-    if (!isa<BaseMemRefType>(value.getType()))
-      return false;
-    std::optional<unsigned> place = pointsTo.getOnlyAllocation(value);
-    return place && sizeOfPlace.contains(*place);
-  };
-  func.walk([&](Operation *op) {
-    if (isa<ViewLikeOpInterface>(op))
-      return;
-    // Most ops touch no buffer of the slab: their effects are not asked.
-    if (llvm::none_of(op->getOperands(), inSlab) &&
-        llvm::none_of(op->getResults(), inSlab))
+  // Only an op that defines or uses an alias of a buffer of the slab touches
+  // one (the liveness's alias lists: no walk of the function); the first in
+  // program order of those touching the most is the floor's op.
+  llvm::SmallPtrSet<Operation *, 32> visited;
+  auto visit = [&](Operation *op) {
+    if (!visited.insert(op).second || isa<ViewLikeOpInterface>(op))
       return;
     SmallVector<Value> touched;
     // A destination-style op (linalg, ...) reads its inputs and writes its
@@ -372,9 +365,17 @@ mlir::mplan::computeOpFloor(func::FuncOp func, const SlabBuffers &slab,
         bytes = ::mplan::checkedAdd(bytes, it->second)
                     .value_or(std::numeric_limits<int64_t>::max());
     }
-    if (bytes > floor.first)
+    if (bytes > floor.first || (bytes == floor.first && bytes > 0 &&
+                                liveness.isBefore(op, floor.second)))
       floor = {bytes, op};
-  });
+  };
+  for (AllocTensorOp op : slab.ops)
+    for (Value alias : liveness.getAliases(op.getResult())) {
+      if (Operation *def = alias.getDefiningOp())
+        visit(def);
+      for (Operation *user : alias.getUsers())
+        visit(user);
+    }
   return floor;
 }
 
@@ -455,7 +456,8 @@ static FailureOr<AllocSlabOp> planSlab(func::FuncOp func,
           diag.attachNote(Location(at)) << "buffer " << id.getInt()
                                         << " is not split: " << why.getValue();
       }
-    auto [floor, floorOp] = computeOpFloor(func, slab, analyses.getPointsTo());
+    auto [floor, floorOp] =
+        computeOpFloor(slab, analyses.getPointsTo(), analyses.getLiveness());
     if (floorOp) {
       Diagnostic &note = diag.attachNote(floorOp->getLoc());
       note << "the op floor is " << floor
@@ -476,7 +478,8 @@ static FailureOr<AllocSlabOp> planSlab(func::FuncOp func,
   if (capacity > 0) {
     report.capacityBytes = capacity;
     report.opFloorBytes =
-        computeOpFloor(func, slab, analyses.getPointsTo()).first;
+        computeOpFloor(slab, analyses.getPointsTo(), analyses.getLiveness())
+            .first;
     if (auto before =
             func->getAttrOfType<DictionaryAttr>(kBoundsBeforeSplitsAttr))
       if (auto bound = before.getAs<IntegerAttr>(
@@ -664,29 +667,23 @@ static LogicalResult planDynamicBuffers(func::FuncOp func,
                                         AllocSlabOp slab, int64_t capacity,
                                         FunctionPlanReport &report) {
   SmallVector<AllocDynamicOp> ops;
-  WalkResult walk = func.walk([&](AllocDynamicOp op) {
-    if (op.isPlanned())
-      return WalkResult::advance();
+  for (Value root : liveness.getRootsInProgramOrder()) {
+    auto op = root.getDefiningOp<AllocDynamicOp>();
+    if (!op || op.isPlanned())
+      continue;
     if (failed(checkPlannable(op, liveness)))
-      return WalkResult::interrupt();
-    if (op.getMemref().getType().getMemorySpace()) {
-      op.emitOpError("cannot be planned: run-time sized buffers are planned "
-                     "in the default memory space only");
-      return WalkResult::interrupt();
-    }
+      return failure();
+    if (op.getMemref().getType().getMemorySpace())
+      return op.emitOpError("cannot be planned: run-time sized buffers are "
+                            "planned in the default memory space only");
     for (Value size : op.getSizes())
       if (std::optional<std::string> reason =
-              getEntryComputeReason(size, func.getBody())) {
-        op.emitOpError("cannot be planned: a size is not computable where "
-                       "the function starts (")
-            << *reason << ")";
-        return WalkResult::interrupt();
-      }
+              getEntryComputeReason(size, func.getBody()))
+        return op.emitOpError("cannot be planned: a size is not computable "
+                              "where the function starts (")
+               << *reason << ")";
     ops.push_back(op);
-    return WalkResult::advance();
-  });
-  if (walk.wasInterrupted())
-    return failure();
+  }
   if (ops.empty())
     return success();
   if (capacity > 0) {

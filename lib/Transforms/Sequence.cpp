@@ -798,7 +798,7 @@ FailureOr<bool> FunctionSequencer::run() {
   // No order takes a space below its op floor (the most bytes one op touches
   // itself, padded as the bound pads them): a bound at the floor is optimal
   // without building a model (on large functions most of sequencing's cost).
-  if (computeOpFloor(func, slabs[*defaultSlab], analyses.getPointsTo(),
+  if (computeOpFloor(slabs[*defaultSlab], analyses.getPointsTo(), *liveness,
                      options.alignment)
           .first >= bound)
     return finish(true, "");

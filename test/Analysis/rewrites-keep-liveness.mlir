@@ -5,6 +5,10 @@
 // RUN: mplan-opt %S/../Transforms/elide-copies-negative.mlir --split-input-file --mplan-capture-buffers --mplan-fold-views --test-mplan-rewrites-keep-liveness -o /dev/null
 // RUN: mplan-opt %S/../Transforms/elide-copies-peak.mlir --split-input-file --mplan-capture-buffers --mplan-fold-views --test-mplan-rewrites-keep-liveness -o /dev/null
 // RUN: mplan-opt %S/../Transforms/inplace.mlir --split-input-file --mplan-capture-buffers --test-mplan-rewrites-keep-liveness -o /dev/null
+// Capture on the same analysis first: branch results it hoists are roots
+// announced after the numbering, still listed in program order.
+// RUN: mplan-opt %S/../Transforms/capture-buffers.mlir --split-input-file --test-mplan-rewrites-keep-liveness=capture=true -o /dev/null
+// RUN: mplan-opt %S/../Transforms/elide-copies.mlir --split-input-file --test-mplan-rewrites-keep-liveness=capture=true -o /dev/null
 // RUN: mplan-opt %S/../Transforms/hidden-accesses.mlir --split-input-file --mplan-capture-buffers --mplan-fold-views --test-mplan-rewrites-keep-liveness -o /dev/null
 // RUN: mlir-opt %S/../../models/pad_concat_cnn.mlir --one-shot-bufferize="bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map" \
 // RUN:   | mplan-opt --mplan-mark-calls --mplan-capture-buffers --mplan-fold-views --test-mplan-rewrites-keep-liveness -o /dev/null

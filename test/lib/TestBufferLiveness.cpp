@@ -3,6 +3,8 @@
 #include "mplan/Analysis/BufferLiveness.h"
 #include "mplan/Analysis/PlanAnalyses.h"
 #include "mplan/Analysis/PointsTo.h"
+#include "mplan/Analysis/UpperBounds.h"
+#include "mplan/Dialect/MPlan/IR/MPlanDialect.h"
 #include "mplan/Transforms/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -97,6 +99,17 @@ static LogicalResult checkAgainstFresh(func::FuncOp func,
              << *fresh.getUnplannableReason(root)
              << ") but the updated analysis would plan it";
   }
+  // The updated analysis lists its roots in program order without a walk
+  // (ops inserted since its numbering share indices): as a fresh analysis,
+  // which meets them in a pre-order walk, lists them.
+  llvm::SmallPtrSet<Value, 16> freshRoots(roots.begin(), roots.end());
+  SmallVector<Value> ordered;
+  for (Value root : liveness.getRootsInProgramOrder())
+    if (freshRoots.contains(root))
+      ordered.push_back(root);
+  if (ordered != roots)
+    return func.emitOpError("the updated analysis lists its roots in another "
+                            "order than a walk of the function");
   for (size_t i = 0; i < roots.size(); ++i)
     for (size_t j = i + 1; j < roots.size(); ++j)
       if (fresh.getLiveRange(roots[i]).overlaps(fresh.getLiveRange(roots[j])) &&
@@ -174,11 +187,25 @@ struct TestRewritesKeepLivenessPass
     return "Elide copies and reuse inputs in place with one analysis updated "
            "in place, and compare it with a fresh analysis";
   }
+  void getDependentDialects(DialectRegistry &registry) const override {
+    registry.insert<MPlanDialect>();
+    registerUpperBoundInterfaces(registry);
+  }
+  TestRewritesKeepLivenessPass() = default;
+  TestRewritesKeepLivenessPass(const TestRewritesKeepLivenessPass &other)
+      : PassWrapper(other) {}
+  Option<bool> capture{*this, "capture",
+                       llvm::cl::desc("Capture the allocations first (hoisting "
+                                      "those of branches), as mplan-plan does"),
+                       llvm::cl::init(false)};
   void runOnOperation() override {
     func::FuncOp func = getOperation();
     if (func.isExternal())
       return;
     PlanAnalyses analyses(func);
+    if (capture && captureBuffersInFunction(func, analyses.getLiveness(),
+                                            /*emitRemarks=*/false))
+      analyses.notifyLivenessUpdated();
     (void)elideCopiesInFunction(func, PeakGuard::Views, analyses);
     (void)reuseInPlaceInFunction(func, analyses);
     if (failed(checkAgainstFresh(func, analyses.getLiveness())))

@@ -108,14 +108,23 @@ public:
   int64_t getSubtreeEnd(Operation *op) const;
   /// The number of indices used by the numbering (one past the largest).
   int64_t getNumIndices() const { return numIndices; }
+  /// Whether `a` comes before `b` in program order (pre-order: an op before
+  /// the ops nested in it); by their indices, and for ops that share one
+  /// (inserted since the numbering) by their places in the IR.
+  bool isBefore(Operation *a, Operation *b) const;
 
   //===--------------------------------------------------------------------===//
   // Roots and aliases
   //===--------------------------------------------------------------------===//
 
-  /// The buffers the analysis tracks (memref.alloc and mplan.alloc_tensor
-  /// results), in program order; erased roots are dropped.
+  /// The buffers the analysis tracks (memref.alloc, mplan.alloc_tensor and
+  /// mplan.alloc_dynamic results), in the order the analysis met them (the
+  /// function's, then the order they were announced); erased roots are
+  /// dropped.
   SmallVector<Value> getRoots() const;
+  /// getRoots() in program order (the pre-order of their defining ops): what
+  /// a walk of the function would list, without walking it.
+  SmallVector<Value> getRootsInProgramOrder() const;
   bool isRoot(Value value) const { return rootIndex.count(value); }
 
   /// The roots `value` may alias (empty for function arguments and buffers
@@ -264,7 +273,9 @@ private:
     bool erased = false;
   };
 
-  void numberRegion(Region &region);
+  /// Numbers the ops of `region` from numIndices on; appends the roots
+  /// their ops define to `found` (if given), in pre-order.
+  void numberRegion(Region &region, SmallVectorImpl<Value> *found = nullptr);
   void numberOp(Operation *op, int64_t index);
   void addRoot(Value root);
   void analyzeRoot(RootInfo &info);

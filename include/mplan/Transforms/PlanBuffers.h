@@ -53,17 +53,19 @@ FailureOr<SmallVector<std::pair<std::string, std::optional<int64_t>>>>
 computeSpaceBounds(func::FuncOp func, const BufferLiveness &liveness,
                    int64_t alignment);
 
-/// The op floor of `slab`: the most bytes of its buffers one op of `func`
-/// touches itself (the planned buffers its memref operands and results
-/// surely point into: the points-to analysis names one allocation), and the
-/// op. Every plan of every order keeps those buffers live at once, so no
-/// reordering, recomputation or offload brings the space below it; only
-/// tiling the op does. With `alignment` > 1, each buffer counts at its size
-/// padded as the planner's bound pads it (to the larger of its own and
-/// `alignment`), so that the floor compares with that bound.
-std::pair<int64_t, Operation *> computeOpFloor(func::FuncOp func,
-                                               const SlabBuffers &slab,
+/// The op floor of `slab`: the most bytes of its buffers one op touches
+/// itself (the planned buffers its memref operands and results surely point
+/// into: the points-to analysis names one allocation; only the ops that
+/// define or use an alias of them in `liveness` are looked at), and the op
+/// (the first in program order among equals). Every plan of every order keeps
+/// those buffers live at once, so no reordering, recomputation or offload
+/// brings the space below it; only tiling the op does. With `alignment` > 1,
+/// each buffer counts at its size padded as the planner's bound pads it (to the
+/// larger of its own and `alignment`), so that the floor compares with that
+/// bound.
+std::pair<int64_t, Operation *> computeOpFloor(const SlabBuffers &slab,
                                                const PointsToAnalysis &pointsTo,
+                                               const BufferLiveness &liveness,
                                                int64_t alignment = 1);
 
 /// The key formatMemorySpace gives the memory space an option names:
