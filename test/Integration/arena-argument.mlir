@@ -29,11 +29,11 @@
 
 // IR-LABEL: func.func @compute(
 // IR-SAME: %[[ARENA:[a-z0-9]+]]: memref<[[N:[0-9]+]]xi8> {llvm.noalias, mplan.arena})
-// IR-SAME: attributes {mplan.arena_alignment = 64 : i64, mplan.arena_size = [[N]] : i64, mplan.lower_bound_program_order = {{[0-9]+}} : i64, mplan.sequence_optimal}
+// IR-SAME: attributes {mplan.arena_alignment = 64 : i64, mplan.arena_size = [[N]] : i64, mplan.inplace = [{{.*}}], mplan.lower_bound_program_order = {{[0-9]+}} : i64, mplan.sequence_optimal}
 // IR: %[[A:.*]] = memref.assume_alignment %[[ARENA]], 64
 // IR-NOT: memref.alloc
-// The four intermediates are views of the arena.
-// IR-COUNT-4: memref.view %[[A]]
+// The four intermediates are two views of the arena (in-place reuse merges two pairs).
+// IR-COUNT-2: memref.view %[[A]]
 // IR-NOT: memref.alloc
 // IR-NOT: memref.dealloc
 // IR: return
@@ -53,4 +53,4 @@
 // RT: mplan-rt: ---- memory summary ----
 // RT: argument arenas 2
 // RT: planned buffers {{[0-9]+}}, errors 0
-// RT: mplan-rt: @compute: calls 2, heap allocs 0 (0.00/call), frees 0, stack allocs 0, static arenas 0, planned buffers 8,
+// RT: mplan-rt: @compute: calls 2, heap allocs 0 (0.00/call), frees 0, stack allocs 0, static arenas 0, planned buffers 4,

@@ -24,7 +24,7 @@
 // IR-LABEL: func.func @compute(
 // IR: %[[A:.*]] = memref.get_global @__mplan_arena_compute : memref<[[N]]xi8>
 // IR-NOT: memref.alloc
-// IR-COUNT-4: memref.view %[[A]]
+// IR-COUNT-2: memref.view %[[A]]
 // IR-NOT: memref.alloc
 // IR-NOT: memref.dealloc
 // IR: return

@@ -33,7 +33,7 @@
 // IR-LABEL: func.func @compute(
 // IR: %[[A:.*]] = memref.alloc() {alignment = 64 : i64, mplan.arena} : memref<[[N:[0-9]+]]xi8>
 // IR-NOT: memref.alloc
-// IR-COUNT-4: memref.view %[[A]]
+// IR-COUNT-2: memref.view %[[A]]
 // IR-NOT: memref.alloc
 // IR: memref.dealloc %[[A]] : memref<[[N]]xi8>
 // IR-NEXT: return

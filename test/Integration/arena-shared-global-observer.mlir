@@ -14,7 +14,7 @@
 
 // CHECK: mplan-rt: ---- memory summary ----
 // CHECK: argument arenas 3
-// CHECK: planned buffers 13, errors 0
+// CHECK: planned buffers 10, errors 0
 // CHECK: @prefill: calls 1, heap allocs 0 {{.*}}, static arenas 1,
 // CHECK: @__mplan_body_shared: calls 3, heap allocs 0 {{.*}}, static arenas 0,
 // CHECK: @step: calls 1, heap allocs 0

@@ -23,7 +23,7 @@
 // IR-LABEL: func.func @compute(
 // IR: %[[A:.*]] = memref.alloca() {alignment = 64 : i64, mplan.arena} : memref<{{[0-9]+}}xi8>
 // IR-NOT: memref.alloc
-// IR-COUNT-4: memref.view %[[A]]
+// IR-COUNT-2: memref.view %[[A]]
 // IR-NOT: memref.alloc
 // IR-NOT: memref.dealloc
 // IR: return

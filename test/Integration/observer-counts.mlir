@@ -30,7 +30,8 @@
 // RUN:   | FileCheck %s --check-prefix=JSON
 
 // Four intermediates of @compute are 8x32 or 8x16 f32 (1 KiB, 1 KiB, 512 B, 512 B); the
-// baseline mallocs and frees each of them on every call.
+// baseline mallocs and frees each of them on every call. Planned, in-place reuse writes two
+// of them over inputs that die there: two planned buffers a call.
 // BASE: -3.274
 // BASE: mplan-rt: planned buffers 0, errors 0
 // BASE: mplan-rt: @compute: calls 2, heap allocs 8 (4.00/call), frees 8, stack allocs 0, static arenas 0, planned buffers 0, peak 3072 B above entry
@@ -38,14 +39,14 @@
 
 // HEAP: -3.274
 // HEAP: mplan-rt: planned buffers {{[0-9]+}}, errors 0
-// HEAP: mplan-rt: @compute: calls 2, heap allocs 2 (1.00/call), frees 2, stack allocs 0, static arenas 0, planned buffers 8, peak [[ARENA:[0-9]+]] B above entry
+// HEAP: mplan-rt: @compute: calls 2, heap allocs 2 (1.00/call), frees 2, stack allocs 0, static arenas 0, planned buffers 4, peak [[ARENA:[0-9]+]] B above entry
 // HEAP: mplan-rt: site {{.*}} memref.view: planned buffer 0 at [0, 1024) of a [[ARENA]]-byte arena, live [{{[0-9]+}}, {{[0-9]+}}), x2
 
 // GLOBAL: -3.274
 // GLOBAL: mplan-rt: planned buffers {{[0-9]+}}, errors 0
-// GLOBAL: mplan-rt: @compute: calls 2, heap allocs 0 (0.00/call), frees 0, stack allocs 0, static arenas 2, planned buffers 8,
+// GLOBAL: mplan-rt: @compute: calls 2, heap allocs 0 (0.00/call), frees 0, stack allocs 0, static arenas 2, planned buffers 4,
 
 // STACK: -3.274
-// STACK: mplan-rt: @compute: calls 2, heap allocs 0 (0.00/call), frees 0, stack allocs 2, static arenas 0, planned buffers 8,
+// STACK: mplan-rt: @compute: calls 2, heap allocs 0 (0.00/call), frees 0, stack allocs 2, static arenas 0, planned buffers 4,
 
 // JSON: json 0 2 0 2

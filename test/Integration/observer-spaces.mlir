@@ -4,16 +4,16 @@
 // which %a and %b (256 B each) are live at once in the default space, and %c
 // and %d (128 B each) at the map that reads one and writes the other in space
 // 1: peaks 768 and 256, whatever the arena kind; the JSON summary carries
-// them too.
+// them too (in-place reuse off: it would merge %a and %b, and %c and %d).
 // REQUIRES: mplan-runtime
 //
-// RUN: mplan-opt %s --mplan-plan-pipeline --convert-mplan-to-memref="arena=heap" \
+// RUN: mplan-opt %s --mplan-plan-pipeline=inplace=false --convert-mplan-to-memref="arena=heap" \
 // RUN:     --mplan-instrument --mplan-to-llvm \
 // RUN:   | env MPLAN_RT_OUTPUT=stdout MPLAN_RT_JSON=%t.json mlir-runner -e main \
 // RUN:       -entry-point-result=void -shared-libs=%mlir_runner_libs,%mplan_runtime \
 // RUN:   | FileCheck %s
 // RUN: FileCheck %s --check-prefix=JSON < %t.json
-// RUN: mplan-opt %s --mplan-plan-pipeline --convert-mplan-to-memref="arena=global" \
+// RUN: mplan-opt %s --mplan-plan-pipeline=inplace=false --convert-mplan-to-memref="arena=global" \
 // RUN:     --mplan-instrument --mplan-to-llvm \
 // RUN:   | env MPLAN_RT_OUTPUT=stdout mlir-runner -e main -entry-point-result=void \
 // RUN:       -shared-libs=%mlir_runner_libs,%mplan_runtime \

@@ -17,16 +17,16 @@
 // RUN:   --pass-pipeline="builtin.module(mplan-plan-pipeline)" | not mlir-opt 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=NODIALECT
 
-// PLANNED: mplan.alloc_slab : <128, 64>
+// PLANNED: mplan.alloc_slab : <64, 64>
 // PLANNED: mplan.alloc_tensor id(0) live
 // PLANNED: mplan.release_slab
 
 // CHECK-LABEL: func.func @chain
-// CHECK: %[[ARENA:.*]] = memref.alloc() {{.*}}mplan.arena{{.*}} : memref<128xi8>
+// CHECK: %[[ARENA:.*]] = memref.alloc() {{.*}}mplan.arena{{.*}} : memref<64xi8>
 // CHECK-NOT: memref.alloc
 // CHECK: memref.view %[[ARENA]]
 // CHECK-NOT: memref.alloc
-// CHECK: memref.dealloc %[[ARENA]] : memref<128xi8>
+// CHECK: memref.dealloc %[[ARENA]] : memref<64xi8>
 // CHECK-NEXT: return
 
 // NODIALECT: error: {{.*}}mplan

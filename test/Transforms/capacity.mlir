@@ -7,7 +7,7 @@
 // capacity, the lower bound and the buffers live at the peak. Each slab records
 // its capacity, which convert-mplan-to-memref checks nested callee arenas against.
 // CHECK-LABEL: func.func @spaces
-// CHECK-DAG:   mplan.alloc_slab {capacity = 512 : i64} : <512, 64>
+// CHECK-DAG:   mplan.alloc_slab {capacity = 512 : i64} : <256, 64>
 // CHECK-DAG:   mplan.alloc_slab {capacity = 1024 : i64} : <1024, 64, #gpu.address_space<workgroup>>
 // CHECK-DAG:   mplan.alloc_slab {capacity = 256 : i64} : <128, 64, 1 : i64>
 // expected-error @+2 {{memory space '#gpu.address_space<workgroup>' of function 'spaces' needs 1024 bytes (strategy best}}

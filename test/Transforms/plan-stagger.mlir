@@ -1,6 +1,6 @@
-// RUN: mplan-opt %s --mplan-plan-pipeline="strategy=greedy-by-size stagger=128 report=%t.json" --mplan-verify-plan | FileCheck %s
+// RUN: mplan-opt %s --mplan-plan-pipeline="strategy=greedy-by-size stagger=128 inplace=false report=%t.json" --mplan-verify-plan | FileCheck %s
 // RUN: FileCheck %s --check-prefix=JSON < %t.json
-// RUN: mplan-opt %s --mplan-plan-pipeline="strategy=greedy-by-size" | FileCheck %s --check-prefix=FLAT
+// RUN: mplan-opt %s --mplan-plan-pipeline="strategy=greedy-by-size inplace=false" | FileCheck %s --check-prefix=FLAT
 
 // Three 4 KiB buffers live at once: packed at 0, 4096 and 8192, all three
 // start at the same address modulo 4 KiB. With stagger=128 the k-th 4 KiB

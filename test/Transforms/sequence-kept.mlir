@@ -4,7 +4,7 @@
 // RUN: mplan-opt %s --split-input-file --mplan-capture-buffers="fold-views=1" --mplan-sequence="remarks=true" -verify-diagnostics | FileCheck %s
 // RUN: mplan-opt %s --split-input-file --mplan-capture-buffers="fold-views=1" --mplan-sequence="remarks=true work-limit=0" --mlir-print-op-on-diagnostic=false 2>&1 >/dev/null | FileCheck %s --check-prefix=BUDGET
 // RUN: mplan-opt %s --split-input-file --mplan-capture-buffers="fold-views=1" --mplan-sequence="remarks=true mode=greedy" --mlir-print-op-on-diagnostic=false 2>&1 >/dev/null | FileCheck %s --check-prefix=GREEDY
-// RUN: mplan-opt %s --mplan-plan-pipeline="sequence=best report=%t.json" --mplan-verify-plan > /dev/null
+// RUN: mplan-opt %s --mplan-plan-pipeline="sequence=best inplace=false report=%t.json" --mplan-verify-plan > /dev/null
 // RUN: FileCheck %s --check-prefix=JSON < %t.json
 
 // Program order is optimal (every order runs the second head while x and

@@ -39,9 +39,9 @@ class Cfg:
 
     @property
     def seq_inplace(self):
-        """Sequencing and in-place reuse both on."""
-        return (re.search(r"\bsequence=(greedy|best|exact)\b", self.opts) is not None and
-                re.search(r"\binplace=true\b", self.opts) is not None)
+        """Sequencing and in-place reuse both on (both are on by default)."""
+        return (re.search(r"\bsequence=program\b", self.opts) is None and
+                re.search(r"\binplace=false\b", self.opts) is None)
 
     def __str__(self):
         s = self.arena + (f" [{self.opts}]" if self.opts else "")

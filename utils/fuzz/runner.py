@@ -331,11 +331,10 @@ class Context:
                 cap, expect = top, "plan"
             else:
                 cap, expect = top + rc_.randint(1, 4096), "plan"
-            # Sequencing and in-place reuse as the reference had them: in-place reuse left unset,
-            # a space over its capacity would get it (and a bound below the reference's);
-            # sequence= left unset is the reference's default (sequence=program here made a
-            # capacity at the reference's arena unreachable once sequence=best was the default).
-            opts = ref.opts or "inplace=false"
+            # Sequencing and in-place reuse as the reference had them (left unset, the
+            # reference's defaults: sequence=program here made a capacity at the reference's
+            # arena unreachable once sequence=best was the default).
+            opts = ref.opts
             # Below the reference's max-live bound only a split (rematerialization, offload)
             # can meet a capacity: a run that must be rejected turns them off.
             if expect == "reject":

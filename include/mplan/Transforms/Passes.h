@@ -112,8 +112,9 @@ struct PlanPipelineOptions : public PassPipelineOptions<PlanPipelineOptions> {
   PassOptions::Option<bool> inplace{
       *this, "inplace",
       llvm::cl::desc("Write the output of an elementwise op over an input "
-                     "buffer that dies there (see mplan-inplace)"),
-      llvm::cl::init(false)};
+                     "buffer that dies there (see mplan-inplace; false: "
+                     "never)"),
+      llvm::cl::init(true)};
   PassOptions::Option<int64_t> maxBoundBytes{
       *this, "max-bound-bytes",
       llvm::cl::desc("Largest byte size of a dynamically shaped buffer at its "

@@ -107,10 +107,10 @@ def MPlanPlan : Pass<"mplan-plan", "ModuleOp"> {
     `mplan-elide-copies` (with `views-and-copies`, the default) and
     `mplan-plan-buffers`, in that order and with the same options, in one
     pass (with `sequence=` and `inplace=`, `mplan-sequence` and
-    `mplan-inplace` before planning). A memory space whose bound is above
-    its `capacity` first gets in-place reuse unless the user set `inplace`
-    (sequencing, on by default, already fits capacities first), then its
-    live ranges split by rematerialization (`remat`) and
+    `mplan-inplace` before planning; both on by default). A memory space
+    whose bound is above its `capacity` gets sequencing unless the user set
+    `sequence` (which fits capacities first), then its live ranges split by
+    rematerialization (`remat`) and
     offload to another memory space (`offload`) until it fits. The result is the same as running the passes one after the other;
     the pass manager verifies the module once instead of after each step
     (MLIR's verifier, linalg's structured-op checks above all, costs about as
@@ -158,9 +158,9 @@ def MPlanPlan : Pass<"mplan-plan", "ModuleOp"> {
                         "view copies only: pad and concat copies always go"),
              clEnumValN(::mlir::mplan::PeakGuard::All, "all",
                         "every rewrite is guarded"))}]>,
-    Option<"inplace", "inplace", "bool", /*default=*/"false",
+    Option<"inplace", "inplace", "bool", /*default=*/"true",
            "Then write the output of elementwise ops over input buffers that "
-           "die there, as mplan-inplace does">,
+           "die there, as mplan-inplace does (false: never)">,
     Option<"remat", "remat", "bool", /*default=*/"true",
            "When a space's bound is above its capacity, recompute buffers "
            "whose writers can run again before their later uses instead of "
