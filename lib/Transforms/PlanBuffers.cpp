@@ -327,8 +327,7 @@ mlir::mplan::computeOpFloor(const SlabBuffers &slab,
   }
   std::pair<int64_t, Operation *> floor = {0, nullptr};
   // Only an op that defines or uses an alias of a buffer of the slab touches
-  // one (the liveness's alias lists: no walk of the function); the first in
-  // program order of those touching the most is the floor's op.
+  // one (the liveness's alias lists: no walk of the function).
   llvm::SmallPtrSet<Operation *, 32> visited;
   auto visit = [&](Operation *op) {
     if (!visited.insert(op).second || isa<ViewLikeOpInterface>(op))
@@ -365,8 +364,17 @@ mlir::mplan::computeOpFloor(const SlabBuffers &slab,
         bytes = ::mplan::checkedAdd(bytes, it->second)
                     .value_or(std::numeric_limits<int64_t>::max());
     }
-    if (bytes > floor.first || (bytes == floor.first && bytes > 0 &&
-                                liveness.isBefore(op, floor.second)))
+    // Among equals the first in post-order (an op before the ops it is
+    // nested in): the innermost op, the one tiling would split.
+    auto isFirst = [&](Operation *other) {
+      if (other->isAncestor(op))
+        return true;
+      if (op->isAncestor(other))
+        return false;
+      return liveness.isBefore(op, other);
+    };
+    if (bytes > floor.first ||
+        (bytes == floor.first && bytes > 0 && isFirst(floor.second)))
       floor = {bytes, op};
   };
   for (AllocTensorOp op : slab.ops)

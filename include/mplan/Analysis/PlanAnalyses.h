@@ -125,8 +125,12 @@ public:
   struct Listener : public RewriterBase::Listener {
     explicit Listener(PlanAnalyses &analyses) : analyses(analyses) {}
     void notifyOperationInserted(Operation *op,
-                                 OpBuilder::InsertPoint) override {
-      analyses.notifyOpInserted(op);
+                                 OpBuilder::InsertPoint previous) override {
+      // A set previous point: the op was moved, not created.
+      if (previous.isSet())
+        analyses.notifyOpMoved(op);
+      else
+        analyses.notifyOpInserted(op);
     }
     // Its operands changed: its results alias what they now use, and it
     // uses them where it is.

@@ -57,7 +57,8 @@ computeSpaceBounds(func::FuncOp func, const BufferLiveness &liveness,
 /// itself (the planned buffers its memref operands and results surely point
 /// into: the points-to analysis names one allocation; only the ops that
 /// define or use an alias of them in `liveness` are looked at), and the op
-/// (the first in program order among equals). Every plan of every order keeps
+/// (among equals the first in post-order: nested ops before the ops that
+/// hold them). Every plan of every order keeps
 /// those buffers live at once, so no reordering, recomputation or offload
 /// brings the space below it; only tiling the op does. With `alignment` > 1,
 /// each buffer counts at its size padded as the planner's bound pads it (to the
