@@ -45,9 +45,8 @@ def bufferize(mlir_opt, text, path):
 
 def plan(mplan_opt, path, mode, time_limit, extra=(), inplace=False):
     report = path + f".{mode}{'.inplace' if inplace else ''}.json"
-    opts = f"sequence={mode} report={report}"
-    if inplace:
-        opts += " inplace=true"
+    # In-place reuse is on by default: the sequencing columns turn it off.
+    opts = f"sequence={mode} inplace={'true' if inplace else 'false'} report={report}"
     if time_limit is not None:
         opts += f" time-limit={time_limit}"
     start = time.perf_counter()
