@@ -6,8 +6,8 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLExtras.h"
-#include "llvm/ADT/SetVector.h"
 
 #include <algorithm>
 
@@ -94,11 +94,12 @@ mlir::mplan::foldViewsInFunction(func::FuncOp func,
   // the dead views (and the views that die with them), then count what is
   // left. The views are the ones found and the ones the driver inserted,
   // less those it erased.
-  llvm::SetVector<Operation *> alive;
+  SmallVector<Operation *> candidates;
+  llvm::DenseSet<Operation *> alive;
   for (Operation *op : llvm::concat<Operation *>(initial, tracker.inserted))
-    if (!tracker.erased.contains(op) && isViewOp(op))
-      alive.insert(op);
-  SmallVector<Operation *> dead(alive.begin(), alive.end());
+    if (!tracker.erased.contains(op) && isViewOp(op) && alive.insert(op).second)
+      candidates.push_back(op);
+  SmallVector<Operation *> dead(candidates);
   while (!dead.empty()) {
     Operation *op = dead.pop_back_val();
     if (!alive.contains(op) || !isOpTriviallyDead(op))
@@ -106,13 +107,15 @@ mlir::mplan::foldViewsInFunction(func::FuncOp func,
     Operation *source = op->getOperand(0).getDefiningOp();
     if (listener)
       listener->notifyOperationErased(op);
-    alive.remove(op);
+    alive.erase(op);
     op->erase();
     if (source && alive.contains(source))
       dead.push_back(source);
   }
   int64_t viewsAfter = 0, memrefViewsAfter = 0;
-  for (Operation *op : alive) {
+  for (Operation *op : candidates) {
+    if (!alive.contains(op))
+      continue;
     ++viewsAfter;
     if (!isa<ViewOp>(op))
       ++memrefViewsAfter;
