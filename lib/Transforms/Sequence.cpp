@@ -721,13 +721,10 @@ FailureOr<bool> FunctionSequencer::run() {
     return failure();
   slabs = std::move(*collected);
   // The run-time sized buffers the liveness tracks, in program order.
-  for (Value root : liveness->getRoots())
+  for (Value root : liveness->getRootsInProgramOrder())
     if (auto op = root.getDefiningOp<AllocDynamicOp>())
       if (!op.isPlanned())
         dynamicOps.push_back(op);
-  llvm::stable_sort(dynamicOps, [&](AllocDynamicOp a, AllocDynamicOp b) {
-    return liveness->getIndex(a) < liveness->getIndex(b);
-  });
   FailureOr<llvm::StringMap<int64_t>> parsed = parseCapacities(
       [&] { return mlir::emitError(func.getLoc(), "capacity "); },
       options.capacity);
