@@ -80,21 +80,76 @@ int64_t peakOf(const Component &c, const std::vector<int32_t> &order) {
   return peak;
 }
 
-/// A lower bound on every order's peak: buffers live throughout plus, for
-/// the worst node, what it uses and allocates for itself.
+/// Components up to this many nodes get lowerBoundOf's reachability
+/// bound (two bitsets of k bits per node); larger ones the simple one.
+constexpr int32_t kMaxReachBoundNodes = 4096;
+
+/// A lower bound on every order's peak. A buffer is live while a node runs
+/// in every order if the node uses it, or if one of its users must run
+/// before the node (an ancestor; or it is live on entry) and one after it
+/// (a descendant; or it stays live on exit): the bound is the most such
+/// bytes of any node (with its own bytes). Components of more than
+/// kMaxReachBoundNodes nodes count, for the worst node, only what it uses
+/// and what is live throughout.
 int64_t lowerBoundOf(const Component &c) {
   int64_t through = 0;
   for (int32_t b = 0; b < c.numBuffers(); ++b)
     if (c.liveIn[b] && c.liveOut[b])
       through += c.size[b];
   int64_t worst = 0;
-  for (int32_t v = 0; v < c.k; ++v) {
-    int64_t bytes = c.nodeBytes[v];
-    for (int32_t b : c.uses[v])
-      if (!(c.liveIn[b] && c.liveOut[b]))
-        bytes += c.size[b];
-    worst = std::max(worst, bytes);
+  if (c.k > kMaxReachBoundNodes) {
+    for (int32_t v = 0; v < c.k; ++v) {
+      int64_t bytes = c.nodeBytes[v];
+      for (int32_t b : c.uses[v])
+        if (!(c.liveIn[b] && c.liveOut[b]))
+          bytes += c.size[b];
+      worst = std::max(worst, bytes);
+    }
+    return through + worst;
   }
+  // Ancestors and descendants of every node (nodes are numbered in a
+  // topological order), as bitsets of `words` words.
+  size_t words = (static_cast<size_t>(c.k) + 63) / 64;
+  std::vector<uint64_t> anc(c.k * words, 0), desc(c.k * words, 0);
+  for (int32_t v = 0; v < c.k; ++v)
+    for (int32_t p : c.preds[v]) {
+      for (size_t w = 0; w < words; ++w)
+        anc[v * words + w] |= anc[p * words + w];
+      anc[v * words + (p >> 6)] |= uint64_t(1) << (p & 63);
+    }
+  for (int32_t v = c.k - 1; v >= 0; --v)
+    for (int32_t s : c.succs[v]) {
+      for (size_t w = 0; w < words; ++w)
+        desc[v * words + w] |= desc[s * words + w];
+      desc[v * words + (s >> 6)] |= uint64_t(1) << (s & 63);
+    }
+  std::vector<int64_t> bytes(c.nodeBytes.begin(), c.nodeBytes.end());
+  std::vector<uint64_t> after(words), before(words);
+  for (int32_t b = 0; b < c.numBuffers(); ++b) {
+    if (c.liveIn[b] && c.liveOut[b])
+      continue;
+    // Nodes after one of its users (or all: live on entry), and before one
+    // of them (or all: live on exit).
+    std::fill(after.begin(), after.end(), c.liveIn[b] ? ~uint64_t(0) : 0);
+    std::fill(before.begin(), before.end(), c.liveOut[b] ? ~uint64_t(0) : 0);
+    for (int32_t u : c.users[b])
+      for (size_t w = 0; w < words; ++w) {
+        after[w] |= desc[u * words + w];
+        before[w] |= anc[u * words + w];
+      }
+    for (int32_t u : c.users[b]) {
+      after[u >> 6] |= uint64_t(1) << (u & 63);
+      before[u >> 6] |= uint64_t(1) << (u & 63);
+    }
+    for (size_t w = 0; w < words; ++w)
+      for (uint64_t m = after[w] & before[w]; m; m &= m - 1) {
+        size_t v = w * 64 + static_cast<size_t>(__builtin_ctzll(m));
+        if (v < static_cast<size_t>(c.k))
+          bytes[v] += c.size[b];
+      }
+  }
+  for (int64_t nodeBytes : bytes)
+    worst = std::max(worst, nodeBytes);
   return through + worst;
 }
 
@@ -388,6 +443,18 @@ ExactStatus exactSearchW(const Component &c, int64_t upper, int64_t maxStates,
   states.push_back({Mask<W>(), 0, c.initialLive(), -1, -1});
   std::vector<int32_t> layer{0};
   std::unordered_map<Mask<W>, int32_t, MaskHash<W>> next;
+  // A ready node that frees at least what it allocates, run while the peak
+  // it reaches is one the order reaches anyway (the peak so far, or the
+  // lower bound every order reaches), can run first: moving it to the front
+  // of any completion raises no later step (its inputs are freed earlier,
+  // its outputs allocated no later than the bytes it frees), so only that
+  // successor of the state is searched.
+  const int64_t lower = lowerBoundOf(c);
+  struct Move {
+    int32_t node;
+    int64_t peak, live;
+  };
+  std::vector<Move> moves;
   for (int32_t depth = 0; depth < c.k; ++depth) {
     next.clear();
     std::vector<int32_t> nextLayer;
@@ -398,6 +465,7 @@ ExactStatus exactSearchW(const Component &c, int64_t upper, int64_t maxStates,
         return ExactStatus::Aborted;
       const Mask<W> set = states[si].set;
       int64_t live = states[si].live, peak = states[si].peak;
+      moves.clear();
       for (int32_t v = 0; v < c.k; ++v) {
         if (set.test(v) || !predMask[v].subsetOf(set))
           continue;
@@ -411,21 +479,29 @@ ExactStatus exactSearchW(const Component &c, int64_t upper, int64_t maxStates,
           if (!c.liveOut[b] && userMask[b].subsetOf(after))
             freedBytes += c.size[b];
         }
-        int64_t newPeak = std::max(peak, step);
-        if (newPeak >= upper)
-          continue;
         int64_t newLive = step - c.nodeBytes[v] - freedBytes;
+        if (newLive <= live && step <= std::max(peak, lower)) {
+          moves.assign(1, {v, std::max(peak, step), newLive});
+          break;
+        }
+        moves.push_back({v, std::max(peak, step), newLive});
+      }
+      for (const Move &move : moves) {
+        if (move.peak >= upper)
+          continue;
+        Mask<W> after = set;
+        after.set(move.node);
         auto [it, inserted] =
             next.try_emplace(after, static_cast<int32_t>(states.size()));
         if (inserted) {
           if (static_cast<int64_t>(states.size()) >= maxStates)
             return ExactStatus::Aborted;
-          states.push_back({after, newPeak, newLive, si, v});
+          states.push_back({after, move.peak, move.live, si, move.node});
           nextLayer.push_back(it->second);
-        } else if (newPeak < states[it->second].peak) {
-          states[it->second].peak = newPeak;
+        } else if (move.peak < states[it->second].peak) {
+          states[it->second].peak = move.peak;
           states[it->second].parent = si;
-          states[it->second].node = v;
+          states[it->second].node = move.node;
         }
       }
     }
