@@ -426,7 +426,8 @@ enum class ExactStatus { Improved, NoBetter, Aborted };
 /// below `upper` and minimal; NoBetter proves none is below `upper`.
 template <int W>
 ExactStatus exactSearchW(const Component &c, int64_t upper, int64_t maxStates,
-                         Budget &budget, std::vector<int32_t> &order) {
+                         bool dominance, Budget &budget,
+                         std::vector<int32_t> &order) {
   struct State {
     Mask<W> set;
     int64_t peak, live;
@@ -480,7 +481,7 @@ ExactStatus exactSearchW(const Component &c, int64_t upper, int64_t maxStates,
             freedBytes += c.size[b];
         }
         int64_t newLive = step - c.nodeBytes[v] - freedBytes;
-        if (newLive <= live && step <= std::max(peak, lower)) {
+        if (dominance && newLive <= live && step <= std::max(peak, lower)) {
           moves.assign(1, {v, std::max(peak, step), newLive});
           break;
         }
@@ -522,13 +523,14 @@ ExactStatus exactSearchW(const Component &c, int64_t upper, int64_t maxStates,
 constexpr int32_t kMaxExactNodes = 256;
 
 ExactStatus exactSearch(const Component &c, int64_t upper, int64_t maxStates,
-                        Budget &budget, std::vector<int32_t> &order) {
+                        bool dominance, Budget &budget,
+                        std::vector<int32_t> &order) {
   if (c.k <= 64)
-    return exactSearchW<1>(c, upper, maxStates, budget, order);
+    return exactSearchW<1>(c, upper, maxStates, dominance, budget, order);
   if (c.k <= 128)
-    return exactSearchW<2>(c, upper, maxStates, budget, order);
+    return exactSearchW<2>(c, upper, maxStates, dominance, budget, order);
   if (c.k <= kMaxExactNodes)
-    return exactSearchW<4>(c, upper, maxStates, budget, order);
+    return exactSearchW<4>(c, upper, maxStates, dominance, budget, order);
   return ExactStatus::Aborted;
 }
 
@@ -710,8 +712,8 @@ struct Solver {
       // Most of the budget, leaving some for the windows should it fail.
       Budget exactBudget = budget->sub(0.7);
       std::vector<int32_t> order;
-      ExactStatus status =
-          exactSearch(c, best.peak, maxStates, exactBudget, order);
+      ExactStatus status = exactSearch(c, best.peak, maxStates,
+                                       options.dominance, exactBudget, order);
       budget->charge(exactBudget);
       switch (status) {
       case ExactStatus::Improved:
@@ -760,7 +762,8 @@ struct Solver {
         int64_t windowPeak =
             *std::max_element(steps.begin() + lo, steps.begin() + lo + window);
         std::vector<int32_t> order;
-        if (exactSearch(sub, windowPeak + c.base - sub.base, maxStates, *budget,
+        if (exactSearch(sub, windowPeak + c.base - sub.base, maxStates,
+                        options.dominance, *budget,
                         order) != ExactStatus::Improved)
           continue;
         std::vector<int32_t> old(best.order.begin() + lo,

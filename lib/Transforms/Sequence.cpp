@@ -546,6 +546,10 @@ FailureOr<Attempt> FunctionSequencer::attempt(ArrayRef<Role> roles,
   sequenceOptions.mode = options.mode;
   sequenceOptions.timeLimitSeconds = options.timeLimit;
   sequenceOptions.workLimit = options.workLimit;
+  // While a space is over its capacity, the order may be what its buffers
+  // are split on next: which of the optimal orders it is matters, and the
+  // full search's is the one the splits were built against.
+  sequenceOptions.dominance = excess(current) == 0;
   ::mplan::Expected<::mplan::Sequence> sequence =
       ::mplan::sequenceGraph(problem->graph, sequenceOptions);
   if (!sequence)

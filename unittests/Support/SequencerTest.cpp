@@ -228,6 +228,14 @@ void expectOptimal(const SequenceGraph &g, int trial) {
   EXPECT_GE(greedy.peak, optimum) << "trial " << trial;
   EXPECT_TRUE(!greedy.provenOptimal || greedy.peak == optimum)
       << "trial " << trial;
+  // Without the dominance rule (the search capacity-driven callers run).
+  SequenceOptions full;
+  full.mode = "exact";
+  full.dominance = false;
+  Expected<Sequence> exhaustive = sequenceGraph(g, full);
+  ASSERT_TRUE(exhaustive.ok()) << exhaustive.error();
+  EXPECT_EQ(exhaustive->peak, optimum) << "trial " << trial;
+  EXPECT_TRUE(exhaustive->provenOptimal) << "trial " << trial;
 }
 
 TEST(Sequencer, ExactMatchesBruteForce) {
