@@ -99,7 +99,9 @@ def main():
             prog = res["program"][0]["lower_bound_bytes"]
             greedy = res["greedy"][0]["lower_bound_bytes"]
             best = res["best"][0]["lower_bound_bytes"]
-            assert res["best"][0]["lower_bound_program_order_bytes"] == prog
+            # (The report's lower_bound_program_order_bytes of a sequenced run is that of the
+            # program its copy guard left after ordering, which may keep fewer copies than
+            # sequence=program's: "program order" is the bound sequence=program reaches.)
             both = inplace["lower_bound_bytes"]
             never_worse &= greedy <= prog and best <= prog and both <= best
             opt = exact["lower_bound_bytes"] if exact.get("sequence_optimal") else None

@@ -460,14 +460,17 @@ ExactStatus exactSearchW(const Component &c, int64_t upper, int64_t maxStates,
     next.clear();
     std::vector<int32_t> nextLayer;
     for (int32_t si : layer) {
-      // Every state looks at each of the k nodes, and at the buffers of
-      // each ready one (two mask operations of W words each).
-      if (!budget.spend(c.k))
+      // A state looks at the nodes up to the one the dominance rule picks
+      // (all k without one), and at the buffers of each ready one (two mask
+      // operations of W words each).
+      if (budget.exhausted())
         return ExactStatus::Aborted;
       const Mask<W> set = states[si].set;
       int64_t live = states[si].live, peak = states[si].peak;
       moves.clear();
+      int32_t looked = 0;
       for (int32_t v = 0; v < c.k; ++v) {
+        ++looked;
         if (set.test(v) || !predMask[v].subsetOf(set))
           continue;
         budget.spend(2 * W * static_cast<int64_t>(c.uses[v].size()));
@@ -487,6 +490,7 @@ ExactStatus exactSearchW(const Component &c, int64_t upper, int64_t maxStates,
         }
         moves.push_back({v, std::max(peak, step), newLive});
       }
+      budget.spend(looked);
       for (const Move &move : moves) {
         if (move.peak >= upper)
           continue;
