@@ -419,11 +419,13 @@ template <int W> struct MaskHash {
 
 enum class ExactStatus { Improved, NoBetter, Aborted };
 
-/// Minimises the peak of `c` over all topological orders with a dynamic
-/// program over downward-closed sets of scheduled nodes, layer by layer (the
-/// live bytes after a set depend only on the set). States whose peak reaches
-/// `upper` are pruned: Improved fills `order` with an order whose peak is
-/// below `upper` and minimal; NoBetter proves none is below `upper`.
+/// Searches the topological orders of `c` for one whose peak is below
+/// `upper` with a dynamic program over downward-closed sets of scheduled
+/// nodes, layer by layer (the live bytes after a set depend only on the
+/// set). States whose peak reaches `upper` are pruned: Improved fills
+/// `order` with the least-peak order below `upper` among those searched
+/// (with `dominance`, not all of them: search again below its peak for the
+/// optimum); NoBetter proves none is below `upper`.
 template <int W>
 ExactStatus exactSearchW(const Component &c, int64_t upper, int64_t maxStates,
                          bool dominance, Budget &budget,
@@ -444,13 +446,13 @@ ExactStatus exactSearchW(const Component &c, int64_t upper, int64_t maxStates,
   states.push_back({Mask<W>(), 0, c.initialLive(), -1, -1});
   std::vector<int32_t> layer{0};
   std::unordered_map<Mask<W>, int32_t, MaskHash<W>> next;
-  // A ready node that frees at least what it allocates, run while the peak
-  // it reaches is one the order reaches anyway (the peak so far, or the
-  // lower bound every order reaches), can run first: moving it to the front
-  // of any completion raises no later step (its inputs are freed earlier,
-  // its outputs allocated no later than the bytes it frees), so only that
-  // successor of the state is searched.
-  const int64_t lower = lowerBoundOf(c);
+  // A ready node that frees at least what it allocates, at a step below
+  // `upper`, can run first: moved to the front of any completion below
+  // `upper`, it raises no later step (the bytes it frees are freed earlier;
+  // what it allocates is allocated earlier too, but it is no more than what
+  // it frees) and its own step stays below `upper`. So only that successor
+  // of the state is searched: some order below `upper` survives if one
+  // exists (not necessarily the least).
   struct Move {
     int32_t node;
     int64_t peak, live;
@@ -484,7 +486,7 @@ ExactStatus exactSearchW(const Component &c, int64_t upper, int64_t maxStates,
             freedBytes += c.size[b];
         }
         int64_t newLive = step - c.nodeBytes[v] - freedBytes;
-        if (dominance && newLive <= live && step <= std::max(peak, lower)) {
+        if (dominance && newLive <= live && step < upper) {
           moves.assign(1, {v, std::max(peak, step), newLive});
           break;
         }
@@ -715,22 +717,27 @@ struct Solver {
     if (useExact && c.k <= kMaxExactNodes) {
       // Most of the budget, leaving some for the windows should it fail.
       Budget exactBudget = budget->sub(0.7);
+      // Each search finds an order below the best one known or proves none
+      // exists: searched again below what it found until it proves that, it
+      // ends at the optimum.
       std::vector<int32_t> order;
-      ExactStatus status = exactSearch(c, best.peak, maxStates,
-                                       options.dominance, exactBudget, order);
-      budget->charge(exactBudget);
-      switch (status) {
-      case ExactStatus::Improved:
+      ExactStatus status;
+      while ((status = exactSearch(c, best.peak, maxStates, options.dominance,
+                                   exactBudget, order)) ==
+             ExactStatus::Improved) {
         best.order = std::move(order);
         best.peak = peakOf(c, best.order);
-        [[fallthrough]];
-      case ExactStatus::NoBetter:
+        if (best.peak <= lower) {
+          status = ExactStatus::NoBetter;
+          break;
+        }
+      }
+      budget->charge(exactBudget);
+      if (status == ExactStatus::NoBetter) {
         best.proven = best.exact = true;
         return best;
-      case ExactStatus::Aborted:
-        best.cut = true;
-        break;
       }
+      best.cut = true;
     }
     improveWindows(c, best);
     best.cut |= budget->ranOut();

@@ -72,12 +72,13 @@ struct SequenceOptions {
   /// Beam width of the beam search.
   int beamWidth = 8;
   /// The exact search's dominance rule (docs/planner.md, "Sequencing"): a
-  /// ready node that frees at least what it allocates, at a step the order
-  /// reaches anyway, is the only successor searched. It keeps the optimum
-  /// and cuts the search manyfold, but picks another of the optimal orders
-  /// than the full search: callers that split the buffers of the order
-  /// afterwards (a capacity the order alone does not meet) turn it off, as
-  /// which optimal order they get decides what the splits can reach.
+  /// ready node that frees at least what it allocates, at a step below the
+  /// best order known, is the only successor searched (the search repeats
+  /// below each order it finds). It keeps the optimum and cuts the search
+  /// manyfold, but picks another of the optimal orders than the full
+  /// search: callers that split the buffers of the order afterwards (a
+  /// capacity the order alone does not meet) turn it off, as which optimal
+  /// order they get decides what the splits can reach.
   bool dominance = true;
 
   /// A few tenths of a second of search on the bench programs (docs/planner.md,
