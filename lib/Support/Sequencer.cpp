@@ -14,6 +14,7 @@
 #include <array>
 #include <chrono>
 #include <cstring>
+#include <functional>
 #include <limits>
 #include <numeric>
 #include <queue>
@@ -417,98 +418,88 @@ template <int W> struct MaskHash {
   }
 };
 
+/// Per node the mask of its predecessors, per buffer the mask of its users.
+template <int W> struct ComponentMasks {
+  std::vector<Mask<W>> preds, users;
+  explicit ComponentMasks(const Component &c)
+      : preds(c.k), users(c.numBuffers()) {
+    for (int32_t v = 0; v < c.k; ++v)
+      for (int32_t p : c.preds[v])
+        preds[v].set(p);
+    for (int32_t b = 0; b < c.numBuffers(); ++b)
+      for (int32_t u : c.users[b])
+        users[b].set(u);
+  }
+  /// Running ready node `v` after `set`, with `live` bytes live: the bytes
+  /// live while it runs and those it frees.
+  std::pair<int64_t, int64_t> run(const Component &c, const Mask<W> &set,
+                                  int64_t live, int32_t v) const {
+    Mask<W> after = set;
+    after.set(v);
+    int64_t step = live + c.nodeBytes[v], freedBytes = 0;
+    for (int32_t b : c.uses[v]) {
+      if (!c.liveIn[b] && !users[b].intersects(set))
+        step += c.size[b];
+      if (!c.liveOut[b] && users[b].subsetOf(after))
+        freedBytes += c.size[b];
+    }
+    return {step, freedBytes};
+  }
+};
+
 enum class ExactStatus { Improved, NoBetter, Aborted };
 
-/// Searches the topological orders of `c` for one whose peak is below
-/// `upper` with a dynamic program over downward-closed sets of scheduled
-/// nodes, layer by layer (the live bytes after a set depend only on the
-/// set). States whose peak reaches `upper` are pruned: Improved fills
-/// `order` with the least-peak order below `upper` among those searched
-/// (with `dominance`, not all of them: search again below its peak for the
-/// optimum); NoBetter proves none is below `upper`.
+/// Minimises the peak of `c` over all topological orders with a dynamic
+/// program over downward-closed sets of scheduled nodes, layer by layer (the
+/// live bytes after a set depend only on the set). States whose peak reaches
+/// `upper` are pruned: Improved fills `order` with an order whose peak is
+/// below `upper` and minimal; NoBetter proves none is below `upper`.
 template <int W>
 ExactStatus exactSearchW(const Component &c, int64_t upper, int64_t maxStates,
-                         bool dominance, Budget &budget,
-                         std::vector<int32_t> &order) {
+                         Budget &budget, std::vector<int32_t> &order) {
   struct State {
     Mask<W> set;
     int64_t peak, live;
     int32_t parent, node;
   };
-  std::vector<Mask<W>> predMask(c.k), userMask(c.numBuffers());
-  for (int32_t v = 0; v < c.k; ++v)
-    for (int32_t p : c.preds[v])
-      predMask[v].set(p);
-  for (int32_t b = 0; b < c.numBuffers(); ++b)
-    for (int32_t u : c.users[b])
-      userMask[b].set(u);
+  ComponentMasks<W> masks(c);
+  const std::vector<Mask<W>> &predMask = masks.preds;
   std::vector<State> states;
   states.push_back({Mask<W>(), 0, c.initialLive(), -1, -1});
   std::vector<int32_t> layer{0};
   std::unordered_map<Mask<W>, int32_t, MaskHash<W>> next;
-  // A ready node that frees at least what it allocates, at a step below
-  // `upper`, can run first: moved to the front of any completion below
-  // `upper`, it raises no later step (the bytes it frees are freed earlier;
-  // what it allocates is allocated earlier too, but it is no more than what
-  // it frees) and its own step stays below `upper`. So only that successor
-  // of the state is searched: some order below `upper` survives if one
-  // exists (not necessarily the least).
-  struct Move {
-    int32_t node;
-    int64_t peak, live;
-  };
-  std::vector<Move> moves;
   for (int32_t depth = 0; depth < c.k; ++depth) {
     next.clear();
     std::vector<int32_t> nextLayer;
     for (int32_t si : layer) {
-      // A state looks at the nodes up to the one the dominance rule picks
-      // (all k without one), and at the buffers of each ready one (two mask
-      // operations of W words each).
-      if (budget.exhausted())
+      // Every state looks at each of the k nodes, and at the buffers of
+      // each ready one (two mask operations of W words each).
+      if (!budget.spend(c.k))
         return ExactStatus::Aborted;
       const Mask<W> set = states[si].set;
       int64_t live = states[si].live, peak = states[si].peak;
-      moves.clear();
-      int32_t looked = 0;
       for (int32_t v = 0; v < c.k; ++v) {
-        ++looked;
         if (set.test(v) || !predMask[v].subsetOf(set))
           continue;
         budget.spend(2 * W * static_cast<int64_t>(c.uses[v].size()));
         Mask<W> after = set;
         after.set(v);
-        int64_t step = live + c.nodeBytes[v], freedBytes = 0;
-        for (int32_t b : c.uses[v]) {
-          if (!c.liveIn[b] && !userMask[b].intersects(set))
-            step += c.size[b];
-          if (!c.liveOut[b] && userMask[b].subsetOf(after))
-            freedBytes += c.size[b];
-        }
-        int64_t newLive = step - c.nodeBytes[v] - freedBytes;
-        if (dominance && newLive <= live && step < upper) {
-          moves.assign(1, {v, std::max(peak, step), newLive});
-          break;
-        }
-        moves.push_back({v, std::max(peak, step), newLive});
-      }
-      budget.spend(looked);
-      for (const Move &move : moves) {
-        if (move.peak >= upper)
+        auto [step, freedBytes] = masks.run(c, set, live, v);
+        int64_t newPeak = std::max(peak, step);
+        if (newPeak >= upper)
           continue;
-        Mask<W> after = set;
-        after.set(move.node);
+        int64_t newLive = step - c.nodeBytes[v] - freedBytes;
         auto [it, inserted] =
             next.try_emplace(after, static_cast<int32_t>(states.size()));
         if (inserted) {
           if (static_cast<int64_t>(states.size()) >= maxStates)
             return ExactStatus::Aborted;
-          states.push_back({after, move.peak, move.live, si, move.node});
+          states.push_back({after, newPeak, newLive, si, v});
           nextLayer.push_back(it->second);
-        } else if (move.peak < states[it->second].peak) {
-          states[it->second].peak = move.peak;
+        } else if (newPeak < states[it->second].peak) {
+          states[it->second].peak = newPeak;
           states[it->second].parent = si;
-          states[it->second].node = move.node;
+          states[it->second].node = v;
         }
       }
     }
@@ -526,17 +517,137 @@ ExactStatus exactSearchW(const Component &c, int64_t upper, int64_t maxStates,
   return ExactStatus::Improved;
 }
 
+/// What the depth-first search found.
+struct DepthFirstResult {
+  /// An order below `upper` was found (the least one found is in `order`).
+  bool found = false;
+  /// The search ended before it had looked at every set it had to: the
+  /// order found is not proven optimal.
+  bool aborted = false;
+};
+
+/// Branch and bound over the same downward-closed sets as exactSearchW,
+/// depth first: the ready nodes are tried by least step peak, then least
+/// live bytes after, and with the dominance rule (below the best order
+/// found so far) a node that frees what it allocates is the only one tried.
+/// Each set is searched again only when reached with a lower peak than
+/// before. It finds good orders early, so an aborted search still returns
+/// the least it found; a finished one proves it optimal (or none below
+/// `upper`).
+template <int W>
+DepthFirstResult depthFirstSearchW(const Component &c, int64_t upper,
+                                   int64_t maxStates, Budget &budget,
+                                   std::vector<int32_t> &order) {
+  ComponentMasks<W> masks(c);
+  const std::vector<Mask<W>> &predMask = masks.preds;
+  struct Move {
+    int32_t node;
+    int64_t step, live;
+  };
+  // The least peak each set was searched from.
+  std::unordered_map<Mask<W>, int64_t, MaskHash<W>> searched;
+  std::vector<std::vector<Move>> movesAt(c.k);
+  std::vector<int32_t> path;
+  path.reserve(c.k);
+  DepthFirstResult result;
+  int64_t best = upper;
+  std::function<void(const Mask<W> &, int64_t, int64_t)> visit =
+      [&](const Mask<W> &set, int64_t live, int64_t peak) {
+        int32_t depth = static_cast<int32_t>(path.size());
+        if (depth == c.k) {
+          best = peak;
+          order = path;
+          result.found = true;
+          return;
+        }
+        auto [it, inserted] = searched.try_emplace(set, peak);
+        if (!inserted) {
+          if (it->second <= peak)
+            return;
+          it->second = peak;
+        } else if (static_cast<int64_t>(searched.size()) > maxStates) {
+          result.aborted = true;
+          return;
+        }
+        std::vector<Move> &moves = movesAt[depth];
+        moves.clear();
+        int64_t looked = 0;
+        // The dominance rule's node: the first ready one that frees what it
+        // allocates at a step below the best order found so far.
+        int32_t forced = -1;
+        for (int32_t v = 0; v < c.k; ++v) {
+          ++looked;
+          if (set.test(v) || !predMask[v].subsetOf(set))
+            continue;
+          looked += 2 * W * static_cast<int64_t>(c.uses[v].size());
+          auto [step, freedBytes] = masks.run(c, set, live, v);
+          if (step >= best)
+            continue;
+          int64_t newLive = step - c.nodeBytes[v] - freedBytes;
+          if (forced < 0 && newLive <= live)
+            forced = static_cast<int32_t>(moves.size());
+          moves.push_back({v, step, newLive});
+        }
+        if (!budget.spend(looked)) {
+          result.aborted = true;
+          return;
+        }
+        auto tryMove = [&](const Move &move) {
+          Mask<W> after = set;
+          after.set(move.node);
+          path.push_back(move.node);
+          visit(after, move.live, std::max(peak, move.step));
+          path.pop_back();
+        };
+        // Any order below the best one is found after the rule's node too
+        // (moved first, it raises no later step), as long as its step stays
+        // below the best order: when orders found below its subtree bring
+        // the best down to its step, the other nodes are tried as well.
+        if (forced >= 0) {
+          Move move = moves[forced];
+          tryMove(move);
+          if (result.aborted || move.step < best)
+            return;
+          moves.erase(moves.begin() + forced);
+        }
+        std::sort(moves.begin(), moves.end(), [](const Move &a, const Move &b) {
+          return std::tie(a.step, a.live, a.node) <
+                 std::tie(b.step, b.live, b.node);
+        });
+        // The vector of this depth is reused deeper down: iterate a copy.
+        std::vector<Move> tried = moves;
+        for (const Move &move : tried) {
+          if (move.step >= best)
+            break;
+          tryMove(move);
+          if (result.aborted)
+            return;
+        }
+      };
+  visit(Mask<W>(), c.initialLive(), 0);
+  return result;
+}
+
 constexpr int32_t kMaxExactNodes = 256;
 
-ExactStatus exactSearch(const Component &c, int64_t upper, int64_t maxStates,
-                        bool dominance, Budget &budget,
-                        std::vector<int32_t> &order) {
+DepthFirstResult depthFirstSearch(const Component &c, int64_t upper,
+                                  int64_t maxStates, Budget &budget,
+                                  std::vector<int32_t> &order) {
   if (c.k <= 64)
-    return exactSearchW<1>(c, upper, maxStates, dominance, budget, order);
+    return depthFirstSearchW<1>(c, upper, maxStates, budget, order);
   if (c.k <= 128)
-    return exactSearchW<2>(c, upper, maxStates, dominance, budget, order);
+    return depthFirstSearchW<2>(c, upper, maxStates, budget, order);
+  return depthFirstSearchW<4>(c, upper, maxStates, budget, order);
+}
+
+ExactStatus exactSearch(const Component &c, int64_t upper, int64_t maxStates,
+                        Budget &budget, std::vector<int32_t> &order) {
+  if (c.k <= 64)
+    return exactSearchW<1>(c, upper, maxStates, budget, order);
+  if (c.k <= 128)
+    return exactSearchW<2>(c, upper, maxStates, budget, order);
   if (c.k <= kMaxExactNodes)
-    return exactSearchW<4>(c, upper, maxStates, dominance, budget, order);
+    return exactSearchW<4>(c, upper, maxStates, budget, order);
   return ExactStatus::Aborted;
 }
 
@@ -717,23 +828,27 @@ struct Solver {
     if (useExact && c.k <= kMaxExactNodes) {
       // Most of the budget, leaving some for the windows should it fail.
       Budget exactBudget = budget->sub(0.7);
-      // Each search finds an order below the best one known or proves none
-      // exists: searched again below what it found until it proves that, it
-      // ends at the optimum.
       std::vector<int32_t> order;
-      ExactStatus status;
-      while ((status = exactSearch(c, best.peak, maxStates, options.dominance,
-                                   exactBudget, order)) ==
-             ExactStatus::Improved) {
-        best.order = std::move(order);
-        best.peak = peakOf(c, best.order);
-        if (best.peak <= lower) {
-          status = ExactStatus::NoBetter;
-          break;
+      bool finished;
+      if (options.dominance) {
+        DepthFirstResult found =
+            depthFirstSearch(c, best.peak, maxStates, exactBudget, order);
+        if (found.found) {
+          best.order = std::move(order);
+          best.peak = peakOf(c, best.order);
         }
+        finished = !found.aborted;
+      } else {
+        ExactStatus status =
+            exactSearch(c, best.peak, maxStates, exactBudget, order);
+        if (status == ExactStatus::Improved) {
+          best.order = std::move(order);
+          best.peak = peakOf(c, best.order);
+        }
+        finished = status != ExactStatus::Aborted;
       }
       budget->charge(exactBudget);
-      if (status == ExactStatus::NoBetter) {
+      if (finished) {
         best.proven = best.exact = true;
         return best;
       }
@@ -773,8 +888,7 @@ struct Solver {
         int64_t windowPeak =
             *std::max_element(steps.begin() + lo, steps.begin() + lo + window);
         std::vector<int32_t> order;
-        if (exactSearch(sub, windowPeak + c.base - sub.base, maxStates,
-                        options.dominance, *budget,
+        if (exactSearch(sub, windowPeak + c.base - sub.base, maxStates, *budget,
                         order) != ExactStatus::Improved)
           continue;
         std::vector<int32_t> old(best.order.begin() + lo,

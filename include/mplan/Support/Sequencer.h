@@ -71,14 +71,15 @@ struct SequenceOptions {
   int64_t maxExactStates = 1000000;
   /// Beam width of the beam search.
   int beamWidth = 8;
-  /// The exact search's dominance rule (docs/planner.md, "Sequencing"): a
-  /// ready node that frees at least what it allocates, at a step below the
-  /// best order known, is the only successor searched (the search repeats
-  /// below each order it finds). It keeps the optimum and cuts the search
-  /// manyfold, but picks another of the optimal orders than the full
-  /// search: callers that split the buffers of the order afterwards (a
-  /// capacity the order alone does not meet) turn it off, as which optimal
-  /// order they get decides what the splits can reach.
+  /// The exact search: depth-first branch and bound with a dominance rule
+  /// (docs/planner.md, "Sequencing": a ready node that frees at least what
+  /// it allocates, at a step below the best order found, is tried alone),
+  /// or, false, the breadth-first dynamic program over all sets. Both reach
+  /// the optimum; the first is manyfold faster and returns the best order it
+  /// found when the budget stops it, but picks another of the optimal orders
+  /// than the second: callers that split the buffers of the order
+  /// afterwards (a capacity the order alone does not meet) turn it off, as
+  /// which optimal order they get decides what the splits can reach.
   bool dominance = true;
 
   /// A few tenths of a second of search on the bench programs (docs/planner.md,
