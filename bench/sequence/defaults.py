@@ -10,7 +10,9 @@ One-Shot Bufferize, prints the max-live-sized arena (`arena_bytes` of the plan r
   * --mplan-opt with its defaults (and --options),
 and flags each function and memory space where the default is above the reference's default
 (ABOVE-REF-DEFAULT) or above the lower of the two reference configurations (above-ref-best).
-Rows of @model are printed, and every flagged row; the last line counts them.
+Rows of @model are printed, and every flagged row; then the count of flagged rows and the
+wall time of each configuration's whole mplan-opt runs (total, median, max; the four run in
+turn on each program).
 
 Usage: bench/sequence/defaults.py --ref OLD/bin/mplan-opt [--mplan-opt build/bin/mplan-opt]
          [--seeds 8] [--scale 0.25] [--options inplace=true]
@@ -19,9 +21,11 @@ import argparse
 import glob
 import json
 import os
+import statistics
 import subprocess
 import sys
 import tempfile
+import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
@@ -34,10 +38,13 @@ BUFFERIZE = ("--one-shot-bufferize=bufferize-function-boundaries "
              "function-boundary-type-conversion=identity-layout-map")
 
 
-def arenas(binary, path, opts):
-    """{(function, memory space): arena_bytes}, or None if planning failed."""
+def arenas(binary, path, opts, seconds):
+    """{(function, memory space): arena_bytes}, or None if planning failed; appends the
+    run's wall time to `seconds`."""
+    start = time.perf_counter()
     r = subprocess.run([binary, path, f"--mplan-plan-pipeline={opts} report=-", "-o", os.devnull],
                        capture_output=True, text=True)
+    seconds.append(time.perf_counter() - start)
     if r.returncode:
         return None
     return {(f["name"], f.get("memory_space", "")): f["arena_bytes"]
@@ -69,6 +76,7 @@ def main():
         print("program / function:space | ref default | ref best+inplace (views) | "
               "ref best+inplace (all) | default")
         rows = above_default = above_best = 0
+        times = [[] for _ in configs]
         for name, text in progs:
             src, buf = os.path.join(tmp, name + ".mlir"), os.path.join(tmp, name + ".buf.mlir")
             with open(src, "w") as f:
@@ -78,7 +86,7 @@ def main():
                 subprocess.run([a.mlir_opt, src, TOSA_TO_LINALG, "-o", linalg], check=True)
                 src = linalg
             subprocess.run([a.mlir_opt, src, BUFFERIZE, "-o", buf], check=True)
-            res = [arenas(b, buf, o) for b, o in configs]
+            res = [arenas(b, buf, o, times[i]) for i, (b, o) in enumerate(configs)]
             if any(r is None for r in res):
                 print(f"{name}: planning failed: {[r is None for r in res]}")
                 continue
@@ -97,6 +105,11 @@ def main():
                           " | ".join(f"{x:,}" for x in v) + flag)
         print(f"{rows} functions x spaces: default above the reference's default on "
               f"{above_default}, above the lower of its best+inplace plans on {above_best}")
+        # Whole mplan-opt runs, the configurations in turn per program (side by side).
+        for name, t in zip(("ref default", "ref best+inplace (views)", "ref best+inplace (all)",
+                            "default"), times):
+            print(f"{name}: {len(t)} runs, total {sum(t):.2f} s, median {statistics.median(t):.3f} s, "
+                  f"max {max(t):.2f} s")
 
 
 if __name__ == "__main__":
