@@ -637,7 +637,11 @@ DepthFirstResult depthFirstSearch(const Component &c, int64_t upper,
     return depthFirstSearchW<1>(c, upper, maxStates, budget, order);
   if (c.k <= 128)
     return depthFirstSearchW<2>(c, upper, maxStates, budget, order);
-  return depthFirstSearchW<4>(c, upper, maxStates, budget, order);
+  if (c.k <= kMaxExactNodes)
+    return depthFirstSearchW<4>(c, upper, maxStates, budget, order);
+  DepthFirstResult tooLarge;
+  tooLarge.aborted = true;
+  return tooLarge;
 }
 
 ExactStatus exactSearch(const Component &c, int64_t upper, int64_t maxStates,
