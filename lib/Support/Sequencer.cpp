@@ -20,6 +20,7 @@
 #include <queue>
 #include <random>
 #include <tuple>
+#include <type_traits>
 #include <unordered_map>
 
 using namespace mplan;
@@ -630,29 +631,36 @@ DepthFirstResult depthFirstSearchW(const Component &c, int64_t upper,
 
 constexpr int32_t kMaxExactNodes = 256;
 
+/// Calls `search` with the mask width (in 64-bit words) that holds `c`'s
+/// nodes, or returns `tooLarge` above kMaxExactNodes.
+template <typename Result, typename Search>
+Result withMaskWidth(const Component &c, Result tooLarge, Search search) {
+  if (c.k <= 64)
+    return search(std::integral_constant<int, 1>());
+  if (c.k <= 128)
+    return search(std::integral_constant<int, 2>());
+  if (c.k <= kMaxExactNodes)
+    return search(std::integral_constant<int, 4>());
+  return tooLarge;
+}
+
 DepthFirstResult depthFirstSearch(const Component &c, int64_t upper,
                                   int64_t maxStates, Budget &budget,
                                   std::vector<int32_t> &order) {
-  if (c.k <= 64)
-    return depthFirstSearchW<1>(c, upper, maxStates, budget, order);
-  if (c.k <= 128)
-    return depthFirstSearchW<2>(c, upper, maxStates, budget, order);
-  if (c.k <= kMaxExactNodes)
-    return depthFirstSearchW<4>(c, upper, maxStates, budget, order);
   DepthFirstResult tooLarge;
   tooLarge.aborted = true;
-  return tooLarge;
+  return withMaskWidth(c, tooLarge, [&](auto width) {
+    return depthFirstSearchW<decltype(width)::value>(c, upper, maxStates,
+                                                     budget, order);
+  });
 }
 
 ExactStatus exactSearch(const Component &c, int64_t upper, int64_t maxStates,
                         Budget &budget, std::vector<int32_t> &order) {
-  if (c.k <= 64)
-    return exactSearchW<1>(c, upper, maxStates, budget, order);
-  if (c.k <= 128)
-    return exactSearchW<2>(c, upper, maxStates, budget, order);
-  if (c.k <= kMaxExactNodes)
-    return exactSearchW<4>(c, upper, maxStates, budget, order);
-  return ExactStatus::Aborted;
+  return withMaskWidth(c, ExactStatus::Aborted, [&](auto width) {
+    return exactSearchW<decltype(width)::value>(c, upper, maxStates, budget,
+                                                order);
+  });
 }
 
 //===----------------------------------------------------------------------===//

@@ -82,8 +82,8 @@ struct SequenceOptions {
   /// which optimal order they get decides what the splits can reach.
   bool dominance = true;
 
-  /// A few tenths of a second of search on the bench programs (docs/planner.md,
-  /// "Sequencing").
+  /// Under a tenth of a second of search on the bench programs
+  /// (docs/planner.md, "Sequencing").
   static constexpr int64_t kDefaultSequenceWorkLimit = 10000000;
   /// `exact` mode's budget, in multiples of workLimit.
   static constexpr int64_t kExactWorkFactor = 100;
