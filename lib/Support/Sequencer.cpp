@@ -1116,8 +1116,13 @@ Expected<Sequence> mplan::sequenceGraph(const SequenceGraph &graph,
         std::chrono::duration<double>(Clock::now() - startTime).count();
     return result;
   };
-  if (options.mode == "program" || n == 0)
+  if (options.mode == "program")
     return finish();
+  // Without nodes the empty order is the only one.
+  if (n == 0) {
+    result.provenOptimal = true;
+    return finish();
+  }
 
   // Components: maximal runs of program order between cut nodes (a cut node
   // alone is a component with one order), split further at cut gaps.

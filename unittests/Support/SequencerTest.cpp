@@ -83,6 +83,19 @@ TEST(Sequencer, KeepsProgramOrderWhenNothingIsBetter) {
   EXPECT_EQ(sequenceOrDie(flat, "best").order, (std::vector<int32_t>{0, 1, 2}));
 }
 
+TEST(Sequencer, EmptyGraphIsOptimal) {
+  // No node: the empty order is the only one, and every search mode says
+  // so; program mode makes no claim.
+  SequenceGraph g;
+  for (const char *mode : {"greedy", "best", "exact"}) {
+    Sequence s = sequenceOrDie(g, mode);
+    EXPECT_TRUE(s.order.empty()) << mode;
+    EXPECT_EQ(s.peak, 0) << mode;
+    EXPECT_TRUE(s.provenOptimal) << mode;
+  }
+  EXPECT_FALSE(sequenceOrDie(g, "program").provenOptimal);
+}
+
 TEST(Sequencer, NodeBytesCountWhileTheNodeRuns) {
   SequenceGraph g;
   g.numNodes = 2;
