@@ -282,6 +282,8 @@ struct RootState {
   /// never rewritten.
   bool tracked = true;
   bool erased = false;
+  /// Whether `tracked` and `accesses` are computed (AccessAnalysis::lookup).
+  bool analyzed = false;
   SmallVector<Access> accesses;
 };
 
@@ -291,7 +293,9 @@ struct AliasInfo {
 };
 
 /// Which roots each memref value may alias, where, and who reads and writes
-/// each root, for one function. Built once; rewrites update it.
+/// each root, for one function. A root is analyzed when a copy first asks
+/// about a value pointing into it (most roots of a large function are no
+/// copy's source or target); rewrites update what was analyzed.
 class AccessAnalysis {
 public:
   /// `pointsTo` says which values may point into each root; `allocs` are
@@ -301,7 +305,13 @@ public:
                  ArrayRef<Operation *> allocs);
 
   std::vector<RootState> roots;
+  /// The root each value points into, and where; complete for the roots
+  /// analyzed so far (ask lookup).
   llvm::DenseMap<Value, AliasInfo> aliasOf;
+
+  /// The entry of `value` in aliasOf, once the root it points into (its
+  /// only target, if that is a root) is analyzed; null if it has none.
+  const AliasInfo *lookup(Value value);
 
   /// The position of `op` in its block (blocks are numbered when first
   /// asked about: positions only compare ops of one block).
@@ -320,12 +330,15 @@ public:
 
 private:
   void renumber(Block *block);
-  void analyzeRoot(unsigned id, const PointsToAnalysis &pointsTo);
+  void analyzeRoot(unsigned id);
 
   static constexpr int64_t kGap = 1 << 12;
   /// The least gap a local renumbering leaves (notifyPlaced).
   static constexpr int64_t kMinGap = 1 << 6;
   func::FuncOp func;
+  const PointsToAnalysis &pointsTo;
+  /// The id of each root's value.
+  llvm::DenseMap<Value, unsigned> rootOf;
   llvm::DenseMap<Operation *, int64_t> positions;
 };
 } // namespace
@@ -333,7 +346,7 @@ private:
 AccessAnalysis::AccessAnalysis(func::FuncOp func,
                                const PointsToAnalysis &pointsTo,
                                ArrayRef<Operation *> allocs)
-    : func(func) {
+    : func(func), pointsTo(pointsTo) {
   for (Operation *op : allocs) {
     if (auto alloc = dyn_cast<AllocTensorOp>(op)) {
       if (!alloc.isPlanned())
@@ -346,8 +359,21 @@ AccessAnalysis::AccessAnalysis(func::FuncOp func,
         roots.push_back(RootState{alloc, false, true, false, {}});
     }
   }
-  for (unsigned id = 0; id < roots.size(); ++id)
-    analyzeRoot(id, pointsTo);
+  for (auto [id, state] : llvm::enumerate(roots))
+    rootOf[state.value()] = id;
+}
+
+const AliasInfo *AccessAnalysis::lookup(Value value) {
+  // A value in aliasOf points into one place only, that root's.
+  ArrayRef<PointsToTarget> targets = pointsTo.getTargets(value);
+  if (targets.size() == 1) {
+    Value place = pointsTo.getPlace(targets.front().place).value;
+    auto id = place ? rootOf.find(place) : rootOf.end();
+    if (id != rootOf.end() && !roots[id->second].analyzed)
+      analyzeRoot(id->second);
+  }
+  auto it = aliasOf.find(value);
+  return it == aliasOf.end() ? nullptr : &it->second;
 }
 
 void AccessAnalysis::renumber(Block *block) {
@@ -508,9 +534,9 @@ static Extent getViewRegion(Value value, Value root,
   return region;
 }
 
-void AccessAnalysis::analyzeRoot(unsigned id,
-                                 const PointsToAnalysis &pointsTo) {
+void AccessAnalysis::analyzeRoot(unsigned id) {
   RootState &state = roots[id];
+  state.analyzed = true;
   Block *block = state.alloc->getBlock();
   Value root = state.value();
   std::optional<unsigned> place = pointsTo.lookupPlace(root);
@@ -794,25 +820,25 @@ bool CopyEliminator::admitMerge(unsigned x, unsigned y, bool guarded) {
 
 std::optional<unsigned> CopyEliminator::getWholeRoot(Value value,
                                                      Block *block) {
-  auto it = analysis.aliasOf.find(value);
-  if (it == analysis.aliasOf.end())
+  const AliasInfo *alias = analysis.lookup(value);
+  if (!alias)
     return std::nullopt;
-  RootState &state = analysis.roots[it->second.root];
+  RootState &state = analysis.roots[alias->root];
   if (state.erased || !state.tracked || !state.removable ||
       state.value() != value || state.alloc->getBlock() != block)
     return std::nullopt;
-  return it->second.root;
+  return alias->root;
 }
 
 std::optional<std::pair<unsigned, MemRefType>>
 CopyEliminator::getRegion(Value value, Block *block) {
-  auto it = analysis.aliasOf.find(value);
-  if (it == analysis.aliasOf.end() || !it->second.region)
+  const AliasInfo *alias = analysis.lookup(value);
+  if (!alias || !alias->region)
     return std::nullopt;
-  RootState &state = analysis.roots[it->second.root];
+  RootState &state = analysis.roots[alias->root];
   if (state.erased || !state.tracked || state.alloc->getBlock() != block)
     return std::nullopt;
-  return std::make_pair(it->second.root, *it->second.region);
+  return std::make_pair(alias->root, *alias->region);
 }
 
 /// Users that accept a memref operand of any strided layout.
@@ -1146,8 +1172,8 @@ void CopyEliminator::replaceCopyByFill(Operation *copy, unsigned source,
   analysis.notifyPlaced(newFill);
   notifyInserted(newFill);
   // The copy's write of the target is the new fill's.
-  if (auto it = analysis.aliasOf.find(target); it != analysis.aliasOf.end())
-    for (Access &access : analysis.roots[it->second.root].accesses)
+  if (const AliasInfo *alias = analysis.lookup(target))
+    for (Access &access : analysis.roots[alias->root].accesses)
       if (access.user == copy) {
         access.op = access.user = newFill;
         access.read = false;
