@@ -267,48 +267,50 @@ static bool hasKnownTransfer(Operation *op) {
 }
 
 void PointsToAnalysis::seed(Operation *op) {
-  // Allocations and globals are places of their own.
-  auto effects = dyn_cast<MemoryEffectOpInterface>(op);
-  auto planned = dyn_cast<AllocTensorOp>(op);
-  for (OpResult result : op->getResults()) {
-    if (!isPointer(result))
-      continue;
-    if (auto get = dyn_cast<memref::GetGlobalOp>(op)) {
-      Attribute symbol = get.getNameAttr();
-      unsigned id = 0;
-      for (unsigned i = 1; i < places.size() && !id; ++i)
-        if (places[i].kind == MemoryPlace::Kind::Global &&
-            places[i].symbol == symbol)
-          id = i;
-      if (!id) {
-        MemoryPlace place;
-        place.kind = MemoryPlace::Kind::Global;
-        place.symbol = symbol;
-        place.size = getObjectSize(result.getType());
-        id = addPlace(place);
+  // Allocations and globals are places of their own. Most ops compute
+  // scalars: their interfaces are asked for only with a pointer result.
+  if (llvm::any_of(op->getResults(), [](Value v) { return isPointer(v); })) {
+    auto effects = dyn_cast<MemoryEffectOpInterface>(op);
+    auto planned = dyn_cast<AllocTensorOp>(op);
+    for (OpResult result : op->getResults()) {
+      if (!isPointer(result))
+        continue;
+      if (auto get = dyn_cast<memref::GetGlobalOp>(op)) {
+        Attribute symbol = get.getNameAttr();
+        unsigned id = 0;
+        for (unsigned i = 1; i < places.size() && !id; ++i)
+          if (places[i].kind == MemoryPlace::Kind::Global &&
+              places[i].symbol == symbol)
+            id = i;
+        if (!id) {
+          MemoryPlace place;
+          place.kind = MemoryPlace::Kind::Global;
+          place.symbol = symbol;
+          place.size = getObjectSize(result.getType());
+          id = addPlace(place);
+        }
+        PointsToTarget target;
+        target.place = id;
+        target.base = 0;
+        join(result, target);
+        continue;
       }
-      PointsToTarget target;
-      target.place = id;
-      target.base = 0;
-      join(result, target);
-      continue;
+      if ((!planned || !planned.isPlanned()) && effects &&
+          effects.getEffectOnValue<MemoryEffects::Allocate>(result)) {
+        addValuePlace(MemoryPlace::Kind::Allocation, result);
+        continue;
+      }
+      if (!hasKnownTransfer(op))
+        join(result, PointsToTarget{});
     }
-    if ((!planned || !planned.isPlanned()) && effects &&
-        effects.getEffectOnValue<MemoryEffects::Allocate>(result)) {
-      addValuePlace(MemoryPlace::Kind::Allocation, result);
-      continue;
-    }
-    if (!hasKnownTransfer(op))
-      join(result, PointsToTarget{});
   }
   // Region arguments of ops that do not say how values reach them, and
   // block arguments reached by branches that do not say so either.
-  if (op->getNumRegions() && !isa<RegionBranchOpInterface>(op))
-    for (Region &region : op->getRegions())
-      for (Block &block : region)
-        for (BlockArgument arg : block.getArguments())
-          if (isPointer(arg) && block.isEntryBlock())
-            join(arg, PointsToTarget{});
+  for (Region &region : op->getRegions())
+    if (!region.empty())
+      for (BlockArgument arg : region.front().getArguments())
+        if (isPointer(arg) && !isa<RegionBranchOpInterface>(op))
+          join(arg, PointsToTarget{});
   if (op->getNumSuccessors() && !isa<BranchOpInterface>(op))
     for (Block *successor : op->getSuccessors())
       for (BlockArgument arg : successor->getArguments())

@@ -832,17 +832,19 @@ LogicalResult mlir::mplan::planBuffersInFunction(
     }
   if (auto work = func->getAttrOfType<IntegerAttr>(kProgramWorkAttr))
     report.programWork = work.getInt();
-  func.walk([&](Operation *op) {
-    if (!isa<memref::AllocOp, memref::AllocaOp>(op))
-      return;
-    if (BufferLiveness::isOptedOut(op))
-      report.unmanaged.emplace_back(formatLoc(op->getLoc()),
-                                    BufferLiveness::kOptedOutReason.str());
-    else if (auto reason =
-                 op->getAttrOfType<StringAttr>(BufferLiveness::kUnplannedAttr))
-      report.unmanaged.emplace_back(formatLoc(op->getLoc()),
-                                    reason.getValue().str());
-  });
+  // The buffers left to the allocator, for the report only (a walk).
+  if (!options.reportPath.empty())
+    func.walk([&](Operation *op) {
+      if (!isa<memref::AllocOp, memref::AllocaOp>(op))
+        return;
+      if (BufferLiveness::isOptedOut(op))
+        report.unmanaged.emplace_back(formatLoc(op->getLoc()),
+                                      BufferLiveness::kOptedOutReason.str());
+      else if (auto reason = op->getAttrOfType<StringAttr>(
+                   BufferLiveness::kUnplannedAttr))
+        report.unmanaged.emplace_back(formatLoc(op->getLoc()),
+                                      reason.getValue().str());
+    });
 
   FailureOr<llvm::StringMap<int64_t>> capacities = parseCapacities(
       [&] { return mlir::emitError(func.getLoc(), "capacity "); },
