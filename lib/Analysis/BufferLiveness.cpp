@@ -163,6 +163,7 @@ BufferLiveness::BufferLiveness(Operation *funcOp) : funcOp(funcOp) {
   numberRegion(funcOp->getRegion(0), &found);
   for (Value root : found)
     addRoot(root);
+  gaps.emplace();
 }
 
 void BufferLiveness::numberRegion(Region &region,
@@ -763,6 +764,7 @@ BufferLiveness::getUnplannableReason(Value root) const {
 //===----------------------------------------------------------------------===//
 
 void BufferLiveness::notifyOpInserted(Operation *op) {
+  invalidateGaps();
   numberOp(op, getIndex(op));
   if (isRootOp(op)) {
     addRoot(op->getResult(0));
@@ -822,6 +824,7 @@ void BufferLiveness::extendRoots(ArrayRef<Value> owners, Value value) {
 void BufferLiveness::notifyReplaced(Value from, Value to) {
   if (from == to)
     return;
+  invalidateGaps();
   ArrayRef<Value> owners = getRootsOf(to);
   // Alias sets are closed under the forward closure: if `from` is an alias
   // of every root of `to` already (a view replaced by another view of the
@@ -837,6 +840,7 @@ void BufferLiveness::notifyReplaced(Value from, Value to) {
 }
 
 void BufferLiveness::notifyRootReplaced(Value from, Value to) {
+  invalidateGaps();
   auto it = rootIndex.find(from);
   if (from == to || it == rootIndex.end() || rootIndex.count(to)) {
     if (Operation *toOp = to.getDefiningOp())
@@ -867,6 +871,22 @@ void BufferLiveness::notifyRootReplaced(Value from, Value to) {
 }
 
 void BufferLiveness::notifyOpErased(Operation *op) {
+  // An erased use may have been a range's end: only the erasure of ops that
+  // use no buffer keeps the ranges exact up to the erased indices.
+  if (gaps) {
+    WalkResult uses = op->walk([&](Operation *nested) {
+      for (Value operand : nested->getOperands())
+        if (!getRootsOf(operand).empty())
+          return WalkResult::interrupt();
+      auto it = indices.find(nested);
+      if (it == indices.end())
+        return WalkResult::interrupt();
+      gaps->push_back(it->second.first);
+      return WalkResult::advance();
+    });
+    if (uses.wasInterrupted())
+      invalidateGaps();
+  }
   auto forget = [&](Value value) {
     auto root = rootIndex.find(value);
     if (root != rootIndex.end()) {
@@ -905,6 +925,7 @@ void BufferLiveness::notifyOpErased(Operation *op) {
 }
 
 void BufferLiveness::notifyOpMoved(Operation *op) {
+  invalidateGaps();
   op->walk([&](Operation *nested) { indices.erase(nested); });
   int64_t index = getIndex(op);
   numberOp(op, index);
@@ -920,6 +941,7 @@ void BufferLiveness::notifyOpMoved(Operation *op) {
 }
 
 void BufferLiveness::extendLiveRange(Value root, LiveRange range) {
+  invalidateGaps();
   auto it = rootIndex.find(root);
   if (it != rootIndex.end())
     roots[it->second].range = roots[it->second].range.merge(range);
@@ -943,6 +965,32 @@ void BufferLiveness::mergeInto(Value from, Value into) {
 }
 
 void BufferLiveness::renumber() {
+  if (gaps) {
+    // Every op keeps its place in pre-order; the ops before it that were
+    // erased no longer count. closed[i]: the erased indices up to i.
+    std::vector<int64_t> closed(static_cast<size_t>(numIndices) + 1, 0);
+    for (int64_t index : *gaps)
+      ++closed[index];
+    for (size_t i = 1; i < closed.size(); ++i)
+      closed[i] += closed[i - 1];
+    auto closedUpTo = [&](int64_t index) {
+      return index < 0 ? 0 : closed[std::min<size_t>(index, closed.size() - 1)];
+    };
+    for (auto &entry : indices) {
+      auto &[index, subtreeEnd] = entry.second;
+      index -= closedUpTo(index);
+      subtreeEnd -= closedUpTo(subtreeEnd);
+    }
+    // A range ends one past the subtree of its last op.
+    for (RootInfo &info : roots)
+      if (!info.erased) {
+        info.range.start -= closedUpTo(info.range.start);
+        info.range.end -= closedUpTo(info.range.end - 1);
+      }
+    numIndices -= static_cast<int64_t>(gaps->size());
+    gaps->clear();
+    return;
+  }
   indices.clear();
   numIndices = 0;
   if (funcOp->getNumRegions() != 0)
@@ -950,9 +998,11 @@ void BufferLiveness::renumber() {
   for (RootInfo &info : roots)
     if (!info.erased)
       info.range = computeRange(info.root, info.aliases);
+  gaps.emplace();
 }
 
 void BufferLiveness::recomputeLiveRange(Value root) {
+  invalidateGaps();
   auto it = rootIndex.find(root);
   if (it != rootIndex.end())
     analyzeRoot(roots[it->second]);

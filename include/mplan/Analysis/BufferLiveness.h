@@ -247,7 +247,9 @@ public:
   /// Extends `root`'s live range to cover `range` as well.
   void extendLiveRange(Value root, LiveRange range);
   /// Makes `into` also cover everything `from` covers (aliases and range);
-  /// `from` stays a root until its op is erased.
+  /// `from` stays a root until its op is erased. The range becomes the hull
+  /// of both, which is what a fresh analysis gives the union of their uses
+  /// (both are defined in one block): an exact liveness stays exact.
   void mergeInto(Value from, Value into);
   /// Recomputes `root`'s aliases, reason and range from its current uses
   /// (cost proportional to its alias closure).
@@ -256,7 +258,10 @@ public:
   /// range from the current uses of its aliases: after a series of in-place
   /// updates the numbering has no gaps and the ranges are exact again, as a
   /// fresh analysis gives them, without redoing the alias closures and
-  /// reasons (linear in the ops plus the aliases' uses).
+  /// reasons (linear in the ops plus the aliases' uses). When the only
+  /// updates since the numbering was exact were merges and erasures of ops
+  /// that use no buffer (in-place reuse), the ranges are exact up to the
+  /// erased ops' indices: those are closed up instead (no walk).
   void renumber();
 
   /// Analysis invalidation: kept unless the pass says otherwise.
@@ -297,6 +302,12 @@ private:
   /// Pre-order index and subtree end of every numbered op.
   llvm::DenseMap<Operation *, std::pair<int64_t, int64_t>> indices;
   int64_t numIndices = 0;
+  /// The indices of the ops erased since the numbering was exact, while
+  /// every update since was a merge or the erasure of an op that uses no
+  /// buffer (renumber closes them up); std::nullopt after any other update.
+  std::optional<SmallVector<int64_t>> gaps;
+  /// An update other than those: renumber() walks the function.
+  void invalidateGaps() { gaps.reset(); }
   std::vector<RootInfo> roots;
   llvm::DenseMap<Value, unsigned> rootIndex;
   llvm::DenseMap<Value, SmallVector<Value, 1>> rootsOf;

@@ -1,0 +1,28 @@
+// RUN: mplan-opt %s --mplan-plan-pipeline="inplace=true sequence=program" | FileCheck %s
+// RUN: mplan-opt %s --mplan-plan-pipeline="inplace=true sequence=program" --mplan-verify-plan > /dev/null
+
+// Live ranges after in-place reuse are those a fresh numbering of the merged
+// function gives: the erased buffers' indices are closed up, and the ranges
+// of the buffers after them (and of the merged ones) move down with them.
+// CHECK-LABEL: func.func @chain
+// CHECK-SAME:    mplan.inplace = [{at = {{.*}}, buffer = 0 : i64, reused_by = 1 : i64}, {at = {{.*}}, buffer = 0 : i64, reused_by = 3 : i64}, {at = {{.*}}, buffer = 2 : i64, reused_by = 4 : i64}, {at = {{.*}}, buffer = 2 : i64, reused_by = 5 : i64}]
+// CHECK:         mplan.alloc_tensor id(0) live [1, 23) at %{{.*}}[0]
+// CHECK:         mplan.alloc_tensor id(2) live [8, 26) at %{{.*}}[256]
+// CHECK-NOT:     mplan.alloc_tensor
+func.func @chain(%in: memref<64xf32>, %w: memref<32xf32>, %out: memref<64xf32>, %out2: memref<32xf32>) {
+  %a = memref.alloc() : memref<64xf32>
+  linalg.map { math.absf } ins(%in : memref<64xf32>) outs(%a : memref<64xf32>)
+  %b = memref.alloc() : memref<64xf32>
+  linalg.map { arith.negf } ins(%a : memref<64xf32>) outs(%b : memref<64xf32>)
+  %t = memref.alloc() : memref<32xf32>
+  linalg.map { math.exp } ins(%w : memref<32xf32>) outs(%t : memref<32xf32>)
+  %c = memref.alloc() : memref<64xf32>
+  linalg.map { math.sqrt } ins(%b : memref<64xf32>) outs(%c : memref<64xf32>)
+  %u = memref.alloc() : memref<32xf32>
+  linalg.map { arith.negf } ins(%t : memref<32xf32>) outs(%u : memref<32xf32>)
+  %v = memref.alloc() : memref<32xf32>
+  linalg.map { math.absf } ins(%u : memref<32xf32>) outs(%v : memref<32xf32>)
+  linalg.map { math.absf } ins(%c : memref<64xf32>) outs(%out : memref<64xf32>)
+  linalg.map { math.absf } ins(%v : memref<32xf32>) outs(%out2 : memref<32xf32>)
+  return
+}
