@@ -45,6 +45,7 @@
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/IR/Builders.h"
+#include "llvm/ADT/SmallPtrSet.h"
 
 namespace mlir {
 namespace mplan {
@@ -167,10 +168,20 @@ bool InPlaceReuse::tryOp(linalg::LinalgOp op,
 }
 
 SmallVector<Attribute> InPlaceReuse::run() {
-  SmallVector<linalg::LinalgOp> candidates;
-  func.walk([&](linalg::LinalgOp op) { candidates.push_back(op); });
+  // A candidate writes a root itself (tryOp asks its init to be one): the
+  // linalg ops among the roots' users, in program order (the numbering is
+  // exact: their indices differ), not a walk of the function.
+  SmallVector<std::pair<int64_t, linalg::LinalgOp>> candidates;
+  llvm::SmallPtrSet<Operation *, 32> seen;
+  for (Value root : liveness.getRoots())
+    for (Operation *user : root.getUsers())
+      if (auto op = dyn_cast<linalg::LinalgOp>(user))
+        if (seen.insert(user).second)
+          candidates.emplace_back(liveness.getIndex(user), op);
+  llvm::sort(candidates,
+             [](const auto &a, const auto &b) { return a.first < b.first; });
   SmallVector<Attribute> merges;
-  for (linalg::LinalgOp op : candidates)
+  for (auto &[index, op] : candidates)
     (void)tryOp(op, merges);
   return merges;
 }
