@@ -981,10 +981,12 @@ void BufferLiveness::renumber() {
       index -= closedUpTo(index);
       subtreeEnd -= closedUpTo(subtreeEnd);
     }
-    // A range ends one past the subtree of its last op.
+    // A range starts at an op or at the first op of a block, which may be
+    // one of those erased (the next op takes its index), and ends one past
+    // the subtree of its last op.
     for (RootInfo &info : roots)
       if (!info.erased) {
-        info.range.start -= closedUpTo(info.range.start);
+        info.range.start -= closedUpTo(info.range.start - 1);
         info.range.end -= closedUpTo(info.range.end - 1);
       }
     numIndices -= static_cast<int64_t>(gaps->size());

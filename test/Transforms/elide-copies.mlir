@@ -434,3 +434,26 @@ func.func @self_copy_of_view(%i: index) -> f32 {
   %v = memref.load %c[%i] : memref<24xf32>
   return %v : f32
 }
+
+// -----
+
+// A buffer's accesses are analyzed when a copy first asks about it, on the
+// program as the rewrites before left it: the copy of %s onto itself goes
+// first and takes the select with it, so %z1 is no longer reached through a
+// value that may point elsewhere and its copy into %y goes too.
+// CHECK-LABEL: func.func @select_gone
+// CHECK-SAME:    mplan.copies_removed = 2
+// CHECK-NOT:     memref.copy
+// CHECK-NOT:     arith.select
+// CHECK:         return
+func.func @select_gone(%in: memref<16xf32>, %out: memref<16xf32>, %c: i1) {
+  %z1 = mplan.alloc_tensor id(0) -> memref<16xf32>
+  %z2 = mplan.alloc_tensor id(1) -> memref<16xf32>
+  %s = arith.select %c, %z1, %z2 : memref<16xf32>
+  memref.copy %s, %s : memref<16xf32> to memref<16xf32>
+  linalg.map { math.absf } ins(%in : memref<16xf32>) outs(%z1 : memref<16xf32>)
+  %y = mplan.alloc_tensor id(2) -> memref<16xf32>
+  memref.copy %z1, %y : memref<16xf32> to memref<16xf32>
+  linalg.map { math.absf } ins(%y : memref<16xf32>) outs(%out : memref<16xf32>)
+  return
+}
