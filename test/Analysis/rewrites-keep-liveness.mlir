@@ -5,6 +5,9 @@
 // RUN: mplan-opt %S/../Transforms/elide-copies-negative.mlir --split-input-file --mplan-capture-buffers --mplan-fold-views --test-mplan-rewrites-keep-liveness -o /dev/null
 // RUN: mplan-opt %S/../Transforms/elide-copies-peak.mlir --split-input-file --mplan-capture-buffers --mplan-fold-views --test-mplan-rewrites-keep-liveness -o /dev/null
 // RUN: mplan-opt %S/../Transforms/inplace.mlir --split-input-file --mplan-capture-buffers --test-mplan-rewrites-keep-liveness -o /dev/null
+// After the rewrites the renumbered analysis (the one the later steps read) numbers every op
+// and gives every range as a fresh one does, also where in-place reuse erased a block's first op.
+// RUN: mplan-opt %S/../Transforms/inplace-live-ranges.mlir --mplan-capture-buffers --test-mplan-rewrites-keep-liveness -o /dev/null
 // Capture on the same analysis first: branch results it hoists are roots
 // announced after the numbering, still listed in program order.
 // RUN: mplan-opt %S/../Transforms/capture-buffers.mlir --split-input-file --test-mplan-rewrites-keep-liveness=capture=true -o /dev/null

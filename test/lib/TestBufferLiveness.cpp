@@ -121,6 +121,41 @@ static LogicalResult checkAgainstFresh(func::FuncOp func,
   return success();
 }
 
+/// Checks that `liveness`, as PlanAnalyses::getExactLiveness hands it to
+/// sequencing, in-place reuse and the planner, numbers every op of `func` and
+/// gives every root the range a fresh analysis does.
+static LogicalResult checkExactAgainstFresh(func::FuncOp func,
+                                            const BufferLiveness &liveness) {
+  BufferLiveness fresh(func);
+  if (fresh.getNumIndices() != liveness.getNumIndices())
+    return func.emitOpError("the renumbered analysis uses ")
+           << liveness.getNumIndices() << " indices, a fresh one "
+           << fresh.getNumIndices();
+  WalkResult numbered = func.walk([&](Operation *op) {
+    if (op == func.getOperation() ||
+        (fresh.getIndex(op) == liveness.getIndex(op) &&
+         fresh.getSubtreeEnd(op) == liveness.getSubtreeEnd(op)))
+      return WalkResult::advance();
+    op->emitOpError("is numbered [")
+        << liveness.getIndex(op) << ", " << liveness.getSubtreeEnd(op)
+        << "] by the renumbered analysis, [" << fresh.getIndex(op) << ", "
+        << fresh.getSubtreeEnd(op) << "] by a fresh one";
+    return WalkResult::interrupt();
+  });
+  if (numbered.wasInterrupted())
+    return failure();
+  for (Value root : fresh.getRoots()) {
+    LiveRange mine = liveness.getLiveRange(root);
+    LiveRange theirs = fresh.getLiveRange(root);
+    if (!(mine == theirs))
+      return root.getDefiningOp()->emitOpError("has the range [")
+             << mine.start << ", " << mine.end
+             << ") in the renumbered analysis, [" << theirs.start << ", "
+             << theirs.end << ") in a fresh one";
+  }
+  return success();
+}
+
 /// Elides `memref.copy %src, %dst` ops marked `test.elide` where %dst is a
 /// root allocation: %dst is replaced by %src, keeping the analysis up to date
 /// with the in-place update API only. Annotates roots with the updated
@@ -208,7 +243,8 @@ struct TestRewritesKeepLivenessPass
       analyses.notifyLivenessUpdated();
     (void)elideCopiesInFunction(func, PeakGuard::Views, analyses);
     (void)reuseInPlaceInFunction(func, analyses);
-    if (failed(checkAgainstFresh(func, analyses.getLiveness())))
+    if (failed(checkAgainstFresh(func, analyses.getLiveness())) ||
+        failed(checkExactAgainstFresh(func, analyses.getExactLiveness())))
       return signalPassFailure();
   }
 };
