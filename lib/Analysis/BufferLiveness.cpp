@@ -965,6 +965,10 @@ void BufferLiveness::mergeInto(Value from, Value into) {
 }
 
 void BufferLiveness::renumber() {
+  if (gaps && llvm::any_of(*gaps, [&](int64_t index) {
+        return index < 0 || index >= numIndices;
+      }))
+    invalidateGaps();
   if (gaps) {
     // Every op keeps its place in pre-order; the ops before it that were
     // erased no longer count. closed[i]: the erased indices up to i.
