@@ -45,7 +45,6 @@
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/IR/Builders.h"
-#include "llvm/ADT/SmallPtrSet.h"
 
 namespace mlir {
 namespace mplan {
@@ -169,20 +168,19 @@ bool InPlaceReuse::tryOp(linalg::LinalgOp op,
 
 SmallVector<Attribute> InPlaceReuse::run() {
   // A candidate writes a root itself (tryOp asks its init to be one): the
-  // linalg ops among the roots' users, in program order (the numbering is
-  // exact: their indices differ), not a walk of the function.
-  SmallVector<std::pair<int64_t, linalg::LinalgOp>> candidates;
-  llvm::SmallPtrSet<Operation *, 32> seen;
+  // linalg ops among the roots' users, in program order, not a walk of the
+  // function. The numbering is exact, so one index is one op: an op that
+  // uses several roots is kept once.
+  SmallVector<std::pair<int64_t, Operation *>> candidates;
   for (Value root : liveness.getRoots())
     for (Operation *user : root.getUsers())
-      if (auto op = dyn_cast<linalg::LinalgOp>(user))
-        if (seen.insert(user).second)
-          candidates.emplace_back(liveness.getIndex(user), op);
-  llvm::sort(candidates,
-             [](const auto &a, const auto &b) { return a.first < b.first; });
+      if (isa<linalg::LinalgOp>(user))
+        candidates.emplace_back(liveness.getIndex(user), user);
+  llvm::sort(candidates, llvm::less_first());
+  candidates.erase(llvm::unique(candidates), candidates.end());
   SmallVector<Attribute> merges;
   for (auto &[index, op] : candidates)
-    (void)tryOp(op, merges);
+    (void)tryOp(cast<linalg::LinalgOp>(op), merges);
   return merges;
 }
 
