@@ -160,6 +160,7 @@ PointsToAnalysis::PointsToAnalysis(Operation *funcOp) : funcOp(funcOp) {
       seed(op);
   });
   propagate();
+  built = true;
 }
 
 unsigned PointsToAnalysis::addPlace(MemoryPlace place) {
@@ -238,12 +239,16 @@ void PointsToAnalysis::join(Value value, ArrayRef<PointsToTarget> targets) {
     return;
   TargetList &list = targetsOf[value];
   bool changed = false;
+  bool hadTargets = !list.empty();
   for (const PointsToTarget &target : targets) {
     size_t before = list.size();
     joinOne(list, target, changed);
     if (list.size() != before)
       pointersTo[target.place].push_back(value);
   }
+  // An update that adds to what a value already had: a fresh analysis
+  // might give it less.
+  widened |= built && changed && hadTargets;
   if (changed && !queued.lookup(value)) {
     queued[value] = true;
     worklist.push_back(value);
@@ -568,10 +573,19 @@ void PointsToAnalysis::notifyValueReplaced(Value from, Value to) {
   TargetList targets(getTargets(to));
   std::optional<unsigned> place = lookupPlace(from);
   if (!place) {
+    // The same targets (a view re-expressed on its root): the users of
+    // `from` compute what they did.
+    ArrayRef<PointsToTarget> had = getTargets(from);
+    if (targetsOf.contains(from) && had.size() == targets.size() &&
+        llvm::all_of(targets, [&](const PointsToTarget &target) {
+          return llvm::is_contained(had, target);
+        }))
+      return;
     join(from, targets);
     propagate();
     return;
   }
+  widened = true;
   // `from` is an allocation: substitute `to`'s targets for it wherever it is
   // named. Every value derived from it names it, so nothing else changes.
   SmallVector<Value, 4> pointers = std::move(pointersTo[*place]);
@@ -631,6 +645,11 @@ void PointsToAnalysis::notifyOpErased(Operation *op) {
     }
   };
   op->walk([&](Operation *nested) {
+    // A use of the op may be what made a place escape.
+    for (OpOperand &operand : nested->getOpOperands())
+      widened |=
+          isPointer(operand.get()) &&
+          BufferLiveness::getHiddenAccessReason(operand, funcOp).has_value();
     for (Value result : nested->getResults())
       forget(result);
     for (Region &region : nested->getRegions())
@@ -638,6 +657,30 @@ void PointsToAnalysis::notifyOpErased(Operation *op) {
         for (BlockArgument arg : block.getArguments())
           forget(arg);
   });
+}
+
+bool PointsToAnalysis::notifyAllocationReplaced(Value from, Value to) {
+  auto it = placeOf.find(from);
+  if (it == placeOf.end() || from.getType() != to.getType() ||
+      placeOf.contains(to) || targetsOf.contains(to))
+    return false;
+  unsigned id = it->second;
+  placeOf.erase(it);
+  placeOf[to] = id;
+  places[id].value = to;
+  auto targets = targetsOf.find(from);
+  if (targets != targetsOf.end()) {
+    TargetList list = std::move(targets->second);
+    targetsOf.erase(targets);
+    // The lists of the places it names name it.
+    for (const PointsToTarget &target : list)
+      if (auto values = pointersTo.find(target.place);
+          values != pointersTo.end())
+        llvm::replace(values->second, from, to);
+    targetsOf[to] = std::move(list);
+  }
+  queued.erase(from);
+  return true;
 }
 
 bool PointsToAnalysis::mayOverlap(const PointsToTarget &a,

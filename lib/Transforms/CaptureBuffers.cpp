@@ -23,6 +23,7 @@
 
 #include "mplan/Analysis/BufferLiveness.h"
 #include "mplan/Analysis/EntryValues.h"
+#include "mplan/Analysis/PlanAnalyses.h"
 #include "mplan/Analysis/PointsTo.h"
 #include "mplan/Analysis/UpperBounds.h"
 #include "mplan/Dialect/MPlan/IR/MPlanOps.h"
@@ -295,11 +296,11 @@ struct AssumedAlignments {
   llvm::DenseMap<Value, std::string> reason;
 
   /// `assumes`: the function's memref.assume_alignment ops.
-  AssumedAlignments(func::FuncOp func,
+  AssumedAlignments(PlanAnalyses &analyses,
                     ArrayRef<memref::AssumeAlignmentOp> assumes) {
     if (assumes.empty())
       return;
-    PointsToAnalysis pointsTo(func);
+    const PointsToAnalysis &pointsTo = analyses.getPointsTo();
     for (memref::AssumeAlignmentOp op : assumes) {
       uint64_t align = op.getAlignment();
       // The assumption is of the aligned pointer plus the layout's offset.
@@ -618,8 +619,9 @@ LogicalResult mlir::mplan::verifyOptOutAttrs(Operation *root) {
 }
 
 bool mlir::mplan::captureBuffersInFunction(
-    func::FuncOp func, BufferLiveness &liveness, bool emitRemarks,
+    func::FuncOp func, PlanAnalyses &analyses, bool emitRemarks,
     int64_t maxBoundBytes, int64_t argUpperBound, bool checkBounds) {
+  BufferLiveness &liveness = analyses.getLiveness();
   // Inner ops first, so that an outer branch yields an inner op's hoisted
   // allocation directly. One walk finds the branch ops and the alignment
   // assumptions; the allocations and the ids taken are the liveness's
@@ -635,6 +637,10 @@ bool mlir::mplan::captureBuffersInFunction(
   bool hoistedAny = false;
   for (Operation *op : branchOps)
     hoistedAny |= hoistBranchResults(op, liveness);
+  // Hoisting makes new allocations and erases others: the points-to
+  // analysis is rebuilt when next asked for.
+  if (hoistedAny)
+    analyses.resetPointsTo();
   int64_t nextId = 0;
   SmallVector<memref::AllocOp> allocs;
   for (Value root : liveness.getRootsInProgramOrder()) {
@@ -650,7 +656,7 @@ bool mlir::mplan::captureBuffersInFunction(
   // Decide everything before changing the IR.
   SmallVector<CaptureDecision> decisions;
   decisions.reserve(allocs.size());
-  AssumedAlignments assumed(func, assumes);
+  AssumedAlignments assumed(analyses, assumes);
   std::optional<PostDominanceInfo> postDom;
   if (!func.getBody().hasOneBlock())
     postDom.emplace(func);
@@ -696,7 +702,11 @@ bool mlir::mplan::captureBuffersInFunction(
       for (OpOperand &use : alias.getUses())
         if (BufferLiveness::isDeallocUse(use))
           deallocUses.push_back(&use);
-    eraseDeallocs(deallocUses, liveness);
+    if (!deallocUses.empty()) {
+      // Erased uses may have been what made a place escape.
+      analyses.resetPointsTo();
+      eraseDeallocs(deallocUses, liveness);
+    }
 
     builder.setInsertionPoint(alloc);
     std::optional<uint64_t> alignment = decision.alignment;
@@ -726,8 +736,8 @@ bool mlir::mplan::captureBuffersInFunction(
         dynamic.emitRemark("buffer sized at run time: ")
             << decision.unboundedReason;
       alloc.replaceAllUsesWith(dynamic.getResult());
-      liveness.notifyRootReplaced(alloc.getResult(), dynamic.getResult());
-      liveness.notifyOpErased(alloc);
+      analyses.notifyAllocationReplaced(alloc.getResult(), dynamic.getResult());
+      analyses.notifyOpErased(alloc);
       alloc.erase();
       changed = true;
       continue;
@@ -742,8 +752,11 @@ bool mlir::mplan::captureBuffersInFunction(
       // Same position, same uses: the tensor takes over the alloc's
       // aliases, range and reason in place (no re-analysis).
       alloc.replaceAllUsesWith(tensor.getResult());
-      liveness.notifyRootReplaced(alloc.getResult(), tensor.getResult());
+      analyses.notifyAllocationReplaced(alloc.getResult(), tensor.getResult());
     } else {
+      // Views of the bounded buffer stand for it: the points-to analysis is
+      // rebuilt when next asked for.
+      analyses.resetPointsTo();
       // Every user keeps its type through a view of the upper-bound buffer:
       // the tensor takes over the alloc's root, the view joins its aliases.
       tensor->setAttr(kBoundSourceAttr,
@@ -754,7 +767,7 @@ bool mlir::mplan::captureBuffersInFunction(
       liveness.notifyRootReplaced(alloc.getResult(), tensor.getResult());
       liveness.notifyOpInserted(view.getDefiningOp());
     }
-    liveness.notifyOpErased(alloc);
+    analyses.notifyOpErased(alloc);
     alloc.erase();
     changed = true;
   }
@@ -797,21 +810,17 @@ struct MPlanCaptureBuffersPass
       return;
     if (failed(verifyOptOutAttrs(func)) || failed(verifyUpperBoundAttrs(func)))
       return signalPassFailure();
-    bool changed = captureBuffersInFunction(func, getAnalysis<BufferLiveness>(),
-                                            emitRemarks, maxBoundBytes,
-                                            argUpperBound, checkBounds);
+    PlanAnalyses analyses(func);
+    bool changed = captureBuffersInFunction(
+        func, analyses, emitRemarks, maxBoundBytes, argUpperBound, checkBounds);
     if (foldViews) {
-      // The analysis is not updated by the view folding: drop it then.
       FailureOr<bool> folded = foldViewsInFunction(func);
       if (failed(folded))
         return signalPassFailure();
-      if (*folded)
-        return;
+      changed |= *folded;
     }
     if (!changed)
       markAllAnalysesPreserved();
-    else
-      markAnalysesPreserved<BufferLiveness>();
   }
 };
 } // namespace

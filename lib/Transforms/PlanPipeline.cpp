@@ -344,18 +344,28 @@ struct MPlanPlanPass : public mlir::mplan::impl::MPlanPlanBase<MPlanPlanPass> {
       }
       return Decision{sequenceHere, againOptions};
     };
+    // The module's symbols, for the names of the functions' copies.
+    std::optional<SymbolTable> symbols;
     auto prepare = [&](func::FuncOp func,
                        PlanAnalyses &analyses) -> LogicalResult {
       if (failed(verifyUpperBoundAttrs(func)))
         return failure();
-      if (captureBuffersInFunction(func, analyses.getLiveness(), emitRemarks,
-                                   maxBoundBytes, argUpperBound, checkBounds))
+      // Capture needs the liveness; copy elision, sequencing and in-place
+      // reuse the points-to analysis, which capture and view folding keep
+      // valid: both are built side by side.
+      if (viewsAndCopies || sequence != "program" || inplace ||
+          !capacity.empty())
+        analyses.buildBoth();
+      if (captureBuffersInFunction(func, analyses, emitRemarks, maxBoundBytes,
+                                   argUpperBound, checkBounds))
         analyses.notifyLivenessUpdated();
       if (viewsAndCopies) {
         PlanAnalyses::Listener listener(analyses);
         if (failed(foldViewsInFunction(func, &listener)))
           return failure();
       }
+      // Copy elision sees the points-to analysis a fresh one would be.
+      analyses.dropWidenedPointsTo();
       // The guard on every copy keeps the bound of each decision at most
       // that of keeping the copy, but its decisions are greedy: removing
       // every pad and concat copy (`views`) may end lower. Where the guard
@@ -369,14 +379,19 @@ struct MPlanPlanPass : public mlir::mplan::impl::MPlanPlanBase<MPlanPlanPass> {
         OpBuilder builder(func);
         alternative = cast<func::FuncOp>(builder.clone(*func));
         // A name no symbol of the module has (a name taken twice would make
-        // a symbol table of the module invalid while the copy lives).
+        // a symbol table of the module invalid while the copy lives), looked
+        // up in one table of the module's symbols (a lookup per function in
+        // the module's ops would make many functions quadratic).
+        if (!symbols)
+          symbols.emplace(module);
         std::string name =
             (func.getSymName() + ".mplan.peak_guard_views").str();
-        for (unsigned n = 1; SymbolTable::lookupSymbolIn(module, name); ++n)
+        for (unsigned n = 1; symbols->lookup(name); ++n)
           name =
               (func.getSymName() + ".mplan.peak_guard_views." + Twine(n)).str();
         alternative.setSymName(name);
         alternative.setPrivate();
+        symbols->insert(alternative);
       }
       FailureOr<Decision> decision = decide(func, analyses, peakGuard, true);
       if (succeeded(decision) && alternative &&
@@ -395,7 +410,7 @@ struct MPlanPlanPass : public mlir::mplan::impl::MPlanPlanBase<MPlanPlanPass> {
         }
       }
       if (alternative)
-        alternative.erase();
+        symbols->erase(alternative);
       if (failed(decision))
         return failure();
       bool sequenceHere = decision->sequenced;

@@ -238,7 +238,7 @@ struct TestRewritesKeepLivenessPass
     if (func.isExternal())
       return;
     PlanAnalyses analyses(func);
-    if (capture && captureBuffersInFunction(func, analyses.getLiveness(),
+    if (capture && captureBuffersInFunction(func, analyses,
                                             /*emitRemarks=*/false))
       analyses.notifyLivenessUpdated();
     (void)elideCopiesInFunction(func, PeakGuard::Views, analyses);
@@ -383,11 +383,96 @@ struct TestAliasesAgreePass
   }
 };
 
+/// Builds both analyses, captures the allocations and folds the views as
+/// mplan-plan does, and marks the function `test.points_to = "kept"` when
+/// the points-to analysis was kept through them (PlanAnalyses::
+/// dropWidenedPointsTo) or `"rebuilt"` when it was dropped. A kept analysis
+/// must answer as a fresh analysis of the result: every pointer value has
+/// the same targets (places compared by what they are), every place the same
+/// escape; an error at the first value where it does not.
+struct TestCaptureKeepsPointsToPass
+    : public PassWrapper<TestCaptureKeepsPointsToPass,
+                         OperationPass<func::FuncOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(TestCaptureKeepsPointsToPass)
+  StringRef getArgument() const final {
+    return "test-mplan-capture-keeps-points-to";
+  }
+  StringRef getDescription() const final {
+    return "Capture and fold views with the points-to analysis kept in "
+           "place, and compare it with a fresh one";
+  }
+  void getDependentDialects(DialectRegistry &registry) const override {
+    registry.insert<MPlanDialect>();
+    registerUpperBoundInterfaces(registry);
+  }
+  void runOnOperation() override {
+    func::FuncOp func = getOperation();
+    if (func.isExternal())
+      return;
+    PlanAnalyses analyses(func);
+    analyses.buildBoth();
+    if (captureBuffersInFunction(func, analyses, /*emitRemarks=*/false))
+      analyses.notifyLivenessUpdated();
+    PlanAnalyses::Listener listener(analyses);
+    if (failed(foldViewsInFunction(func, &listener)))
+      return signalPassFailure();
+    analyses.dropWidenedPointsTo();
+    Builder builder(func.getContext());
+    bool kept = analyses.hasPointsTo();
+    func->setAttr("test.points_to",
+                  builder.getStringAttr(kept ? "kept" : "rebuilt"));
+    if (!kept)
+      return;
+    const PointsToAnalysis &ours = analyses.getPointsTo();
+    PointsToAnalysis fresh(func);
+    auto samePlace = [&](unsigned a, unsigned b) {
+      const MemoryPlace &x = ours.getPlace(a), &y = fresh.getPlace(b);
+      return x.kind == y.kind && x.value == y.value && x.symbol == y.symbol &&
+             x.size == y.size && x.escaped == y.escaped;
+    };
+    auto sameTarget = [&](const PointsToTarget &x, const PointsToTarget &y) {
+      return samePlace(x.place, y.place) && x.base == y.base &&
+             x.exact == y.exact &&
+             (!x.exact || (x.begin == y.begin && x.end == y.end));
+    };
+    auto check = [&](Value value) {
+      if (!isa<BaseMemRefType>(value.getType()))
+        return true;
+      ArrayRef<PointsToTarget> a = ours.getTargets(value);
+      ArrayRef<PointsToTarget> b = fresh.getTargets(value);
+      bool same =
+          a.size() == b.size() && llvm::all_of(a, [&](const PointsToTarget &x) {
+            return llvm::any_of(
+                b, [&](const PointsToTarget &y) { return sameTarget(x, y); });
+          });
+      if (!same)
+        emitError(value.getLoc())
+            << "the points-to analysis kept through capture differs from a "
+               "fresh one here";
+      return same;
+    };
+    WalkResult result = func.walk([&](Operation *op) {
+      for (Region &region : op->getRegions())
+        for (Block &block : region)
+          for (BlockArgument arg : block.getArguments())
+            if (!check(arg))
+              return WalkResult::interrupt();
+      for (Value value : op->getResults())
+        if (!check(value))
+          return WalkResult::interrupt();
+      return WalkResult::advance();
+    });
+    if (result.wasInterrupted())
+      signalPassFailure();
+  }
+};
+
 } // namespace
 
 namespace mlir {
 namespace mplan {
 void registerTestPasses() {
+  PassRegistration<TestCaptureKeepsPointsToPass>();
   PassRegistration<TestBufferLivenessPass>();
   PassRegistration<TestPointsToPass>();
   PassRegistration<TestSinkOpsPass>();

@@ -61,12 +61,30 @@ public:
     return getLiveness();
   }
   bool hasLiveness() const { return liveness.has_value(); }
+  bool hasPointsTo() const { return pointsTo.has_value(); }
+  /// Builds whichever of the two analyses is not built yet. Both only read
+  /// the IR, so they are built side by side when the context allows threads
+  /// (the pipeline's first step needs the liveness, the points-to analysis
+  /// is kept valid from then on until copy elision asks for it).
+  void buildBoth();
   /// The ops were renumbered (reordered): the liveness is rebuilt when next
   /// asked for. Aliasing did not change, the points-to analysis stays.
   void resetLiveness() {
     liveness.reset();
     changed = false;
   }
+
+  /// Drops the points-to analysis if an update since it was built may have
+  /// made it more conservative than a fresh one (PointsToAnalysis::
+  /// isWidened): the steps before copy elision (capture, view folding) keep
+  /// it only while it answers as a fresh analysis of the function would.
+  void dropWidenedPointsTo() {
+    if (pointsTo && pointsTo->isWidened())
+      pointsTo.reset();
+  }
+  /// Drops the points-to analysis, rebuilt when next asked for: a step
+  /// changed the IR without announcing it to it.
+  void resetPointsTo() { pointsTo.reset(); }
 
   /// The function's body was replaced: both analyses are rebuilt when next
   /// asked for.
@@ -118,6 +136,17 @@ public:
           analysis.notifyValueReplaced(from, to);
         },
         [&](BufferLiveness &analysis) { analysis.mergeInto(from, into); });
+  }
+
+  /// Call BEFORE erasing allocation `from`, after `from.replaceAllUsesWith(
+  /// to)`, where `to` is an allocation of the same type in `from`'s place
+  /// (capture): `to` is the root and the place `from` was.
+  void notifyAllocationReplaced(Value from, Value to) {
+    changed = true;
+    if (pointsTo && !pointsTo->notifyAllocationReplaced(from, to))
+      pointsTo.reset();
+    if (liveness)
+      liveness->notifyRootReplaced(from, to);
   }
 
   /// Announces the changes a pattern rewriter makes (mplan-fold-views) to

@@ -187,6 +187,20 @@ public:
   /// Call BEFORE erasing `op`: forgets its values and those of the ops
   /// nested in it (its places stay, without a value).
   void notifyOpErased(Operation *op);
+  /// Call BEFORE erasing allocation `from`, after `from.replaceAllUsesWith(
+  /// to)`: `to`, an allocating result of the same type created in `from`'s
+  /// place (capture's memref.alloc to mplan.alloc_tensor), becomes the
+  /// place `from` was, with its targets and everything pointing into it.
+  /// Returns false, changing nothing, if `from` is no place of its own or
+  /// the types differ.
+  bool notifyAllocationReplaced(Value from, Value to);
+
+  /// Whether an update since the analysis was built may have left it more
+  /// conservative than a fresh analysis of the function would be: a value
+  /// that got more targets, an allocation merged into another, an erased op
+  /// that may have been what made a place escape. While false, every query
+  /// answers as a fresh analysis would.
+  bool isWidened() const { return widened; }
 
   bool isInvalidated(const AnalysisManager::PreservedAnalyses &pa) {
     return !pa.isPreserved<PointsToAnalysis>();
@@ -224,6 +238,10 @@ private:
   llvm::DenseMap<unsigned, SmallVector<Value, 4>> pointersTo;
   SmallVector<Value> worklist;
   llvm::DenseMap<Value, bool> queued;
+  /// Set once the constructor's propagation is done: joins after that are
+  /// updates.
+  bool built = false;
+  bool widened = false;
 };
 
 } // namespace mplan

@@ -146,13 +146,16 @@ LogicalResult verifyCaptureOptions(Operation *anchor, StringRef pass,
                                    int64_t argUpperBound);
 
 /// The work of `mplan-capture-buffers` (without fold-views) on one function,
-/// whose analysis is `liveness` (kept up to date). A dynamically shaped
-/// buffer is captured at its upper-bound size (UpperBounds.h) when that is
-/// at most `maxBoundBytes` bytes; `argUpperBound` (> 0; 0: none) bounds the
-/// arguments no bound attribute bounds. With `checkBounds`, a cf.assert
-/// before the view of each such buffer checks its sizes against the bounds.
-/// Returns whether the IR changed.
-bool captureBuffersInFunction(func::FuncOp func, BufferLiveness &liveness,
+/// whose analyses are `analyses`: the liveness is built if need be and kept
+/// up to date; a points-to analysis already built is kept while capture only
+/// turns allocations into planner buffers of the same type, and dropped
+/// otherwise (branch results hoisted, deallocations erased, buffers bounded). A
+/// dynamically shaped buffer is captured at its upper-bound size
+/// (UpperBounds.h) when that is at most `maxBoundBytes` bytes; `argUpperBound`
+/// (> 0; 0: none) bounds the arguments no bound attribute bounds. With
+/// `checkBounds`, a cf.assert before the view of each such buffer checks its
+/// sizes against the bounds. Returns whether the IR changed.
+bool captureBuffersInFunction(func::FuncOp func, PlanAnalyses &analyses,
                               bool emitRemarks,
                               int64_t maxBoundBytes = int64_t(1) << 30,
                               int64_t argUpperBound = 0,
