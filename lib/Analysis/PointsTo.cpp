@@ -645,11 +645,11 @@ void PointsToAnalysis::notifyOpErased(Operation *op) {
     }
   };
   op->walk([&](Operation *nested) {
-    // A use of the op may be what made a place escape.
-    for (OpOperand &operand : nested->getOpOperands())
-      widened |=
-          isPointer(operand.get()) &&
-          BufferLiveness::getHiddenAccessReason(operand, funcOp).has_value();
+    // A use of the op may be what made a place it points into escape.
+    for (Value operand : nested->getOperands())
+      if (!widened && isPointer(operand))
+        for (const PointsToTarget &target : getTargets(operand))
+          widened |= places[target.place].escaped;
     for (Value result : nested->getResults())
       forget(result);
     for (Region &region : nested->getRegions())

@@ -162,19 +162,28 @@ public:
         analyses.notifyOpInserted(op);
     }
     // Its operands changed: its results alias what they now use, and it
-    // uses them where it is.
+    // uses them where it is. While an op is being replaced, the users of
+    // its results are modified to take the replacement: what
+    // notifyValueReplaced announced already.
     void notifyOperationModified(Operation *op) override {
-      analyses.notifyOpInserted(op);
+      if (!replacing)
+        analyses.notifyOpInserted(op);
     }
     void notifyOperationReplaced(Operation *op, ValueRange values) override {
       for (auto [from, to] : llvm::zip_equal(op->getResults(), values))
         if (to)
           analyses.notifyValueReplaced(from, to);
+      replacing = op;
     }
     void notifyOperationErased(Operation *op) override {
+      if (op == replacing)
+        replacing = nullptr;
       analyses.notifyOpErased(op);
     }
     PlanAnalyses &analyses;
+    /// The op a rewriter is replacing (RewriterBase::replaceOp: replaced,
+    /// its uses redirected, erased), if any.
+    Operation *replacing = nullptr;
   };
 
 private:
