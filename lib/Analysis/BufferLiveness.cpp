@@ -365,8 +365,8 @@ std::optional<LiveRange> BufferLiveness::chargeUse(Region *region,
 /// The region a value is defined in.
 static Region *getDefRegion(Value value) { return value.getParentRegion(); }
 
-LiveRange BufferLiveness::computeRange(Value def,
-                                       ArrayRef<Value> aliases) const {
+LiveRange BufferLiveness::computeRange(Value def, ArrayRef<Value> aliases,
+                                       bool *deallocated) const {
   Region *region = getDefRegion(def);
   Operation *defOp = def.getDefiningOp();
   int64_t defIndex = defOp ? getIndex(defOp)
@@ -381,8 +381,11 @@ LiveRange BufferLiveness::computeRange(Value def,
     int64_t hi = std::numeric_limits<int64_t>::min();
     for (Value alias : aliases)
       for (OpOperand &use : alias.getUses()) {
-        if (isDeallocUse(use))
+        if (isDeallocUse(use)) {
+          if (deallocated)
+            *deallocated = true;
           continue;
+        }
         std::optional<LiveRange> span = chargeUse(region, use.getOwner());
         if (!span)
           continue;
@@ -400,8 +403,11 @@ LiveRange BufferLiveness::computeRange(Value def,
   llvm::DenseMap<Block *, LiveRange> useSpans;
   for (Value alias : aliases)
     for (OpOperand &use : alias.getUses()) {
-      if (isDeallocUse(use))
+      if (isDeallocUse(use)) {
+        if (deallocated)
+          *deallocated = true;
         continue;
+      }
       Operation *ancestor = region->findAncestorOpInRegion(*use.getOwner());
       if (!ancestor)
         continue;
@@ -737,7 +743,12 @@ void BufferLiveness::analyzeRoot(RootInfo &info) {
     addAlias(id, alias);
   RootInfo &fresh = roots[id];
   fresh.reason = computeReason(fresh.root, fresh.aliases);
-  fresh.range = computeRange(fresh.root, fresh.aliases);
+  fresh.range = computeRange(fresh.root, fresh.aliases, &fresh.deallocated);
+}
+
+bool BufferLiveness::mayBeDeallocated(Value root) const {
+  auto it = rootIndex.find(root);
+  return it == rootIndex.end() || roots[it->second].deallocated;
 }
 
 LiveRange BufferLiveness::getLiveRange(Value root) const {
@@ -815,7 +826,8 @@ void BufferLiveness::extendRoots(ArrayRef<Value> owners, Value value) {
     for (Value alias : closure)
       addAlias(id, alias);
     RootInfo &info = roots[id];
-    info.range = info.range.merge(computeRange(owner, closure));
+    info.range =
+        info.range.merge(computeRange(owner, closure, &info.deallocated));
     if (!info.reason)
       info.reason = computeReason(owner, closure);
   }
@@ -960,6 +972,7 @@ void BufferLiveness::mergeInto(Value from, Value into) {
   for (Value alias : fromAliases)
     addAlias(intoId, alias);
   roots[intoId].range = roots[intoId].range.merge(fromRange);
+  roots[intoId].deallocated |= roots[fromIt->second].deallocated;
   if (!roots[intoId].reason)
     roots[intoId].reason = roots[fromIt->second].reason;
 }
@@ -1003,7 +1016,7 @@ void BufferLiveness::renumber() {
     numberRegion(funcOp->getRegion(0));
   for (RootInfo &info : roots)
     if (!info.erased)
-      info.range = computeRange(info.root, info.aliases);
+      info.range = computeRange(info.root, info.aliases, &info.deallocated);
   gaps.emplace();
 }
 

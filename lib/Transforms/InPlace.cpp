@@ -100,9 +100,14 @@ bool InPlaceReuse::usesOtherwise(Operation *op, Value root,
   std::optional<unsigned> place = pointsTo.lookupPlace(root);
   if (!place)
     return true;
+  // A value that is no memref or slab points to unknown memory for the
+  // analysis, which reaches only an escaped allocation: the scalars of a
+  // payload need no lookup otherwise.
+  bool escaped = pointsTo.getPlace(*place).escaped;
   WalkResult result = op->walk([&](Operation *nested) {
     for (OpOperand &operand : nested->getOpOperands())
-      if (!llvm::is_contained(allowed, &operand) &&
+      if ((escaped || isa<BaseMemRefType, SlabType>(operand.get().getType())) &&
+          !llvm::is_contained(allowed, &operand) &&
           pointsTo.mayPointInto(operand.get(), *place))
         return WalkResult::interrupt();
     return WalkResult::advance();
@@ -112,10 +117,15 @@ bool InPlaceReuse::usesOtherwise(Operation *op, Value root,
 
 bool InPlaceReuse::tryOp(linalg::LinalgOp op,
                          SmallVectorImpl<Attribute> &merges) {
+  Block *block = op->getBlock();
+  // The cheapest test first: an init that is a buffer of the block.
+  if (llvm::none_of(op.getDpsInitsMutable(), [&](OpOperand &init) {
+        return getLocalRoot(init.get(), block);
+      }))
+    return false;
   if (!op.hasPureBufferSemantics() ||
       op.getNumLoops() != op.getNumParallelLoops())
     return false;
-  Block *block = op->getBlock();
   int64_t index = liveness.getIndex(op);
   int64_t end = liveness.getSubtreeEnd(op) + 1;
   for (OpOperand &init : op.getDpsInitsMutable()) {

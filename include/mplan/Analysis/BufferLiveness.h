@@ -161,6 +161,11 @@ public:
   /// For a non-root value, analyzes it on the fly.
   std::optional<std::string> getUnplannableReason(Value root) const;
 
+  /// Whether an alias of root `root` may have a use that frees it
+  /// (isDeallocUse): false only if none of the uses the analysis saw did
+  /// (true for a value that is no root).
+  bool mayBeDeallocated(Value root) const;
+
   /// Why the function may keep, free or hand on the memref argument `arg`
   /// past its return (through a return, a store, a call, a deallocation,
   /// ...), or std::nullopt if it only reads and writes it while it runs.
@@ -276,6 +281,9 @@ private:
     LiveRange range;
     std::optional<std::string> reason;
     bool erased = false;
+    /// Whether a use of an alias was seen to free the buffer
+    /// (isDeallocUse); never reset.
+    bool deallocated = false;
   };
 
   /// Numbers the ops of `region` from numIndices on; appends the roots
@@ -293,7 +301,10 @@ private:
   /// Every root in `owners` gains the forward alias closure of `value`: its
   /// aliases, the live range its uses span and, if it had none, its reason.
   void extendRoots(ArrayRef<Value> owners, Value value);
-  LiveRange computeRange(Value def, ArrayRef<Value> aliases) const;
+  /// The live range of `def` with aliases `aliases`; sets `*deallocated`
+  /// (if given) when one of their uses frees it.
+  LiveRange computeRange(Value def, ArrayRef<Value> aliases,
+                         bool *deallocated = nullptr) const;
   std::optional<std::string> computeReason(Value def,
                                            ArrayRef<Value> aliases) const;
   std::optional<LiveRange> chargeUse(Region *region, Operation *user) const;
