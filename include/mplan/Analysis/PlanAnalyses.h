@@ -155,6 +155,7 @@ public:
     explicit Listener(PlanAnalyses &analyses) : analyses(analyses) {}
     void notifyOperationInserted(Operation *op,
                                  OpBuilder::InsertPoint previous) override {
+      replacing = nullptr;
       // A set previous point: the op was moved, not created.
       if (previous.isSet())
         analyses.notifyOpMoved(op);
@@ -162,27 +163,30 @@ public:
         analyses.notifyOpInserted(op);
     }
     // Its operands changed: its results alias what they now use, and it
-    // uses them where it is. While an op is being replaced, the users of
-    // its results are modified to take the replacement: what
-    // notifyValueReplaced announced already.
+    // uses them where it is. While the uses of an op's results are being
+    // redirected (replaceAllOpUsesWith, replaceOp), each user is modified to
+    // take the replacement: what notifyValueReplaced announced already.
     void notifyOperationModified(Operation *op) override {
-      if (!replacing)
-        analyses.notifyOpInserted(op);
+      if (replacing) {
+        if (replacing->use_empty())
+          replacing = nullptr;
+        return;
+      }
+      analyses.notifyOpInserted(op);
     }
     void notifyOperationReplaced(Operation *op, ValueRange values) override {
       for (auto [from, to] : llvm::zip_equal(op->getResults(), values))
         if (to)
           analyses.notifyValueReplaced(from, to);
-      replacing = op;
+      replacing = op->use_empty() ? nullptr : op;
     }
     void notifyOperationErased(Operation *op) override {
-      if (op == replacing)
-        replacing = nullptr;
+      replacing = nullptr;
       analyses.notifyOpErased(op);
     }
     PlanAnalyses &analyses;
-    /// The op a rewriter is replacing (RewriterBase::replaceOp: replaced,
-    /// its uses redirected, erased), if any.
+    /// The op whose results' uses a rewriter is redirecting, until the last
+    /// one is.
     Operation *replacing = nullptr;
   };
 
