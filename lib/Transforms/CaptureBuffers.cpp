@@ -40,7 +40,6 @@
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "llvm/ADT/SetVector.h"
-#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -627,41 +626,14 @@ bool mlir::mplan::captureBuffersInFunction(
   // allocation directly. One walk finds the branch ops and the alignment
   // assumptions; the allocations and the ids taken are the liveness's
   // roots (after hoisting, which announces what it changes).
-  // The branch ops whose results hoisting may concern enclose a memref.alloc
-  // (a root); the assume_alignment ops that concern a memref.alloc are
-  // aliases of it. Both come from the roots, not from a walk of the
-  // function: the branch ops in post-order (inner ones first, as hoisting
-  // needs), the assumes in program order.
   SmallVector<Operation *> branchOps;
   SmallVector<memref::AssumeAlignmentOp> assumes;
-  {
-    llvm::SmallPtrSet<Operation *, 8> seen;
-    for (Value root : liveness.getRoots()) {
-      auto alloc = root.getDefiningOp<memref::AllocOp>();
-      if (!alloc)
-        continue;
-      for (Operation *op = alloc->getParentOp(); op && op != func;
-           op = op->getParentOp())
-        if (isa<scf::IfOp, scf::IndexSwitchOp>(op) && seen.insert(op).second)
-          branchOps.push_back(op);
-      for (Value alias : liveness.getAliases(root))
-        if (auto assume = alias.getDefiningOp<memref::AssumeAlignmentOp>())
-          if (seen.insert(assume).second)
-            assumes.push_back(assume);
-    }
-    // Post-order: by the end of the op's subtree, an op nested in another
-    // (a later index) first.
-    llvm::sort(branchOps, [&](Operation *a, Operation *b) {
-      int64_t endA = liveness.getSubtreeEnd(a),
-              endB = liveness.getSubtreeEnd(b);
-      if (endA != endB)
-        return endA < endB;
-      return liveness.getIndex(a) > liveness.getIndex(b);
-    });
-    llvm::sort(assumes, [&](Operation *a, Operation *b) {
-      return liveness.getIndex(a) < liveness.getIndex(b);
-    });
-  }
+  func.walk<WalkOrder::PostOrder>([&](Operation *op) {
+    if (isa<scf::IfOp, scf::IndexSwitchOp>(op))
+      branchOps.push_back(op);
+    else if (auto assume = dyn_cast<memref::AssumeAlignmentOp>(op))
+      assumes.push_back(assume);
+  });
   bool hoistedAny = false;
   for (Operation *op : branchOps)
     hoistedAny |= hoistBranchResults(op, liveness);

@@ -376,12 +376,11 @@ struct MPlanPlanPass : public mlir::mplan::impl::MPlanPlanBase<MPlanPlanPass> {
       func::FuncOp alternative;
       if (viewsAndCopies && peakGuard == PeakGuard::All &&
           countBodyOps(func) <= kOrderReuseMaxOps && hasCopies(func)) {
-        OpBuilder builder(func);
-        alternative = cast<func::FuncOp>(builder.clone(*func));
         // A name no symbol of the module has (a name taken twice would make
         // a symbol table of the module invalid while the copy lives), looked
         // up in one table of the module's symbols (a lookup per function in
-        // the module's ops would make many functions quadratic).
+        // the module's ops would make many functions quadratic), built
+        // before the copy exists under the function's name.
         if (!symbols)
           symbols.emplace(module);
         std::string name =
@@ -389,6 +388,8 @@ struct MPlanPlanPass : public mlir::mplan::impl::MPlanPlanBase<MPlanPlanPass> {
         for (unsigned n = 1; symbols->lookup(name); ++n)
           name =
               (func.getSymName() + ".mplan.peak_guard_views." + Twine(n)).str();
+        OpBuilder builder(func);
+        alternative = cast<func::FuncOp>(builder.clone(*func));
         alternative.setSymName(name);
         alternative.setPrivate();
         symbols->insert(alternative);

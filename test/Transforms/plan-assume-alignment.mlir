@@ -63,3 +63,41 @@ func.func @unkept(%a: memref<16xf32>, %o: memref<8xf32>, %i: index) {
   memref.dealloc %y : memref<16xf32>
   return
 }
+
+// -----
+
+// An assumption on a bufferization.clone of a buffer (or of a view of it)
+// reaches the buffer through the points-to analysis (the clone may be the
+// buffer's bytes as far as it knows), not through the buffer's aliases (the
+// clone is an allocation of its own): it is looked for in the whole function.
+// CHECK-LABEL: func @clone_assumed
+// CHECK: mplan.alloc_tensor id(0) {alignment = 256 : i64}
+// PLAN-LABEL: func @clone_assumed
+// PLAN: memref.alloc() {alignment = 256 : i64, mplan.arena}
+func.func @clone_assumed(%out: memref<64xf32>) {
+  %cst = arith.constant 1.0 : f32
+  %a = memref.alloc() : memref<64xf32>
+  linalg.fill ins(%cst : f32) outs(%a : memref<64xf32>)
+  %b = bufferization.clone %a : memref<64xf32> to memref<64xf32>
+  %c = memref.assume_alignment %b, 256 : memref<64xf32>
+  memref.copy %c, %out : memref<64xf32> to memref<64xf32>
+  memref.dealloc %b : memref<64xf32>
+  return
+}
+
+// -----
+
+// CHECK-LABEL: func @clone_unkept
+// PLAN-LABEL: func @clone_unkept
+// PLAN-NOT: mplan.arena
+func.func @clone_unkept(%out: memref<15xf32, strided<[1], offset: 1>>) {
+  %cst = arith.constant 1.0 : f32
+  // expected-remark @below {{buffer left unplanned: memref.assume_alignment 64 at}}
+  %a = memref.alloc() : memref<16xf32>
+  linalg.fill ins(%cst : f32) outs(%a : memref<16xf32>)
+  %s = memref.subview %a[1] [15] [1] : memref<16xf32> to memref<15xf32, strided<[1], offset: 1>>
+  %b = bufferization.clone %s : memref<15xf32, strided<[1], offset: 1>> to memref<15xf32, strided<[1], offset: 1>>
+  %c = memref.assume_alignment %b, 64 : memref<15xf32, strided<[1], offset: 1>>
+  memref.copy %c, %out : memref<15xf32, strided<[1], offset: 1>> to memref<15xf32, strided<[1], offset: 1>>
+  return
+}

@@ -106,6 +106,14 @@ public:
     auto each = [&](auto &analysis) { analysis.notifyOpInserted(op); };
     notify(each, each);
   }
+  /// `op` now uses a replacement announced with notifyValueReplaced
+  /// instead of the value it replaced: only the liveness looks at the op
+  /// again (as if it were inserted).
+  void notifyUserRedirected(Operation *op) {
+    changed = true;
+    if (liveness)
+      liveness->notifyOpInserted(op);
+  }
   /// Call BEFORE erasing `op`.
   void notifyOpErased(Operation *op) {
     auto each = [&](auto &analysis) { analysis.notifyOpErased(op); };
@@ -165,11 +173,13 @@ public:
     // Its operands changed: its results alias what they now use, and it
     // uses them where it is. While the uses of an op's results are being
     // redirected (replaceAllOpUsesWith, replaceOp), each user is modified to
-    // take the replacement: what notifyValueReplaced announced already.
+    // take the replacement, which the points-to analysis has from
+    // notifyValueReplaced already.
     void notifyOperationModified(Operation *op) override {
       if (replacing) {
         if (replacing->use_empty())
           replacing = nullptr;
+        analyses.notifyUserRedirected(op);
         return;
       }
       analyses.notifyOpInserted(op);
