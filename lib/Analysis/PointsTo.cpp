@@ -196,9 +196,10 @@ std::optional<unsigned> PointsToAnalysis::lookupPlace(Value value) const {
 
 ArrayRef<PointsToTarget> PointsToAnalysis::getTargets(Value value) const {
   static const PointsToTarget unknown{};
-  auto it = targetsOf.find(value);
-  if (it != targetsOf.end())
-    return it->second;
+  // Only pointers get targets (join): a scalar needs no lookup.
+  if (isPointer(value))
+    if (auto it = targetsOf.find(value); it != targetsOf.end())
+      return it->second;
   // A memref the analysis has not seen, or anything else a memory effect is
   // on (an `!llvm.ptr` made from an address, an integer): unknown memory.
   return unknown;

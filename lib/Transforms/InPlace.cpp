@@ -100,14 +100,9 @@ bool InPlaceReuse::usesOtherwise(Operation *op, Value root,
   std::optional<unsigned> place = pointsTo.lookupPlace(root);
   if (!place)
     return true;
-  // A value that is no memref or slab points to unknown memory for the
-  // analysis, which reaches only an escaped allocation: the scalars of a
-  // payload need no lookup otherwise.
-  bool escaped = pointsTo.getPlace(*place).escaped;
   WalkResult result = op->walk([&](Operation *nested) {
     for (OpOperand &operand : nested->getOpOperands())
-      if ((escaped || isa<BaseMemRefType, SlabType>(operand.get().getType())) &&
-          !llvm::is_contained(allowed, &operand) &&
+      if (!llvm::is_contained(allowed, &operand) &&
           pointsTo.mayPointInto(operand.get(), *place))
         return WalkResult::interrupt();
     return WalkResult::advance();
