@@ -11,32 +11,32 @@ using namespace mlir::mplan;
 /// function's analyses take less time than handing one to another thread.
 static constexpr size_t kParallelMinOps = 4096;
 
-/// Whether the blocks of `region` hold at least `count` ops (counted up to
-/// there).
-static bool hasAtLeastOps(Region &region, size_t count) {
+bool mlir::mplan::hasAtLeastBodyOps(Operation *funcOp, size_t count) {
   size_t seen = 0;
-  for (Block &block : region)
+  for (Block &block : funcOp->getRegion(0))
     for (Operation &op : block) {
       (void)op;
       if (++seen >= count)
         return true;
     }
-  return false;
+  return count == 0;
 }
 
-void PlanAnalyses::buildBoth() {
+bool PlanAnalyses::buildBoth(function_ref<void(Operation *)> visit) {
+  bool visited = !pointsTo;
   auto build = [&](size_t task) {
     if (task == 0)
       (void)getLiveness();
-    else
-      (void)getPointsTo();
+    else if (!pointsTo)
+      pointsTo.emplace(funcOp, visit);
   };
-  if (!hasAtLeastOps(funcOp->getRegion(0), kParallelMinOps)) {
+  if (!hasAtLeastBodyOps(funcOp, kParallelMinOps)) {
     build(0);
     build(1);
-    return;
+    return visited;
   }
   // Each task builds one analysis from the IR, which neither changes; the
   // context runs them one after the other when it has no threads.
   parallelFor(funcOp->getContext(), 0, 2, build);
+  return visited;
 }

@@ -145,7 +145,9 @@ getBoundedCastBytes(memref::ReinterpretCastOp op) {
   return getSpanBytes(*elementSize, *first, *last, sizesAndStrides);
 }
 
-PointsToAnalysis::PointsToAnalysis(Operation *funcOp) : funcOp(funcOp) {
+PointsToAnalysis::PointsToAnalysis(Operation *funcOp,
+                                   function_ref<void(Operation *)> visit)
+    : funcOp(funcOp) {
   places.push_back(MemoryPlace{}); // kUnknownPlace
   Region &body = funcOp->getRegion(0);
   if (!body.empty()) {
@@ -156,8 +158,11 @@ PointsToAnalysis::PointsToAnalysis(Operation *funcOp) : funcOp(funcOp) {
     }
   }
   funcOp->walk([&](Operation *op) {
-    if (op != funcOp)
-      seed(op);
+    if (op == funcOp)
+      return;
+    seed(op);
+    if (visit)
+      visit(op);
   });
   propagate();
   built = true;

@@ -618,29 +618,48 @@ LogicalResult mlir::mplan::verifyOptOutAttrs(Operation *root) {
   return failure(result.wasInterrupted());
 }
 
-bool mlir::mplan::captureBuffersInFunction(
-    func::FuncOp func, PlanAnalyses &analyses, bool emitRemarks,
-    int64_t maxBoundBytes, int64_t argUpperBound, bool checkBounds) {
+bool mlir::mplan::isCaptureWalkOp(Operation *op) {
+  return isa<scf::IfOp, scf::IndexSwitchOp, memref::AssumeAlignmentOp>(op);
+}
+
+bool mlir::mplan::captureBuffersInFunction(func::FuncOp func,
+                                           PlanAnalyses &analyses,
+                                           bool emitRemarks,
+                                           int64_t maxBoundBytes,
+                                           int64_t argUpperBound,
+                                           bool checkBounds, PlanStepOps *ops) {
   BufferLiveness &liveness = analyses.getLiveness();
   // Inner ops first, so that an outer branch yields an inner op's hoisted
   // allocation directly. One walk finds the branch ops and the alignment
   // assumptions; the allocations and the ids taken are the liveness's
   // roots (after hoisting, which announces what it changes).
+  // (The ops listed for the steps, if any, are those of that walk.)
   SmallVector<Operation *> branchOps;
   SmallVector<memref::AssumeAlignmentOp> assumes;
-  func.walk<WalkOrder::PostOrder>([&](Operation *op) {
+  auto sort = [&](Operation *op) {
     if (isa<scf::IfOp, scf::IndexSwitchOp>(op))
       branchOps.push_back(op);
     else if (auto assume = dyn_cast<memref::AssumeAlignmentOp>(op))
       assumes.push_back(assume);
-  });
+  };
+  if (std::optional<SmallVector<Operation *>> listed =
+          ops ? ops->takeBranchesAndAssumes() : std::nullopt)
+    llvm::for_each(*listed, sort);
+  else
+    func.walk<WalkOrder::PostOrder>([&](Operation *op) {
+      if (isCaptureWalkOp(op))
+        sort(op);
+    });
   bool hoistedAny = false;
   for (Operation *op : branchOps)
     hoistedAny |= hoistBranchResults(op, liveness);
   // Hoisting makes new allocations and erases others: the points-to
-  // analysis is rebuilt when next asked for.
-  if (hoistedAny)
+  // analysis is rebuilt when next asked for, the steps walk.
+  if (hoistedAny) {
     analyses.resetPointsTo();
+    if (ops)
+      ops->invalidate();
+  }
   int64_t nextId = 0;
   SmallVector<memref::AllocOp> allocs;
   for (Value root : liveness.getRootsInProgramOrder()) {
@@ -723,6 +742,9 @@ bool mlir::mplan::captureBuffersInFunction(
         entryBuilder.setInsertionPointAfter(lastEntryClone);
       else
         entryBuilder.setInsertionPointToStart(&entryBlock);
+      // The clones are ops the lists of the steps do not have.
+      if (ops)
+        ops->invalidate();
       SmallVector<Value> sizes =
           cloneAtEntry(entryBuilder, alloc.getDynamicSizes(), entryValues);
       if (entryBuilder.getInsertionPoint() != entryBlock.begin())
@@ -754,10 +776,14 @@ bool mlir::mplan::captureBuffersInFunction(
       // aliases, range and reason in place (no re-analysis).
       alloc.replaceAllUsesWith(tensor.getResult());
       analyses.notifyAllocationReplaced(alloc.getResult(), tensor.getResult());
+      if (ops)
+        ops->notifyAllocationReplaced(alloc, tensor);
     } else {
       // Views of the bounded buffer stand for it: the points-to analysis is
-      // rebuilt when next asked for.
+      // rebuilt when next asked for, the steps walk.
       analyses.resetPointsTo();
+      if (ops)
+        ops->invalidate();
       // Every user keeps its type through a view of the upper-bound buffer:
       // the tensor takes over the alloc's root, the view joins its aliases.
       tensor->setAttr(kBoundSourceAttr,

@@ -1526,18 +1526,32 @@ bool CopyEliminator::tryArgumentSlice(Operation *copy, Value source,
   return true;
 }
 
+bool mlir::mplan::isElidableCopy(Operation *op) {
+  return isa<memref::CopyOp>(op) ||
+         (isa<linalg::CopyOp>(op) && op->getNumResults() == 0);
+}
+
+bool mlir::mplan::isElidableAllocation(Operation *op) {
+  return isa<AllocTensorOp, memref::AllocOp>(op);
+}
+
 bool mlir::mplan::elideCopiesInFunction(func::FuncOp func, PeakGuard peakGuard,
-                                        PlanAnalyses &analyses) {
+                                        PlanAnalyses &analyses,
+                                        PlanStepOps *ops) {
   // One walk lists the copies and the allocations (neither has regions:
-  // both lists are in program order).
+  // both lists are in program order), or they are listed already.
   SmallVector<Operation *> copies, allocs;
-  func.walk([&](Operation *op) {
-    if (isa<memref::CopyOp>(op) ||
-        (isa<linalg::CopyOp>(op) && op->getNumResults() == 0))
-      copies.push_back(op);
-    else if (isa<AllocTensorOp, memref::AllocOp>(op))
-      allocs.push_back(op);
-  });
+  if (auto listed = ops ? ops->takeCopiesAndAllocs() : std::nullopt) {
+    copies = std::move(listed->first);
+    allocs = std::move(listed->second);
+  } else {
+    func.walk([&](Operation *op) {
+      if (isElidableCopy(op))
+        copies.push_back(op);
+      else if (isElidableAllocation(op))
+        allocs.push_back(op);
+    });
+  }
   if (copies.empty())
     return false;
   CopyEliminator eliminator(func, analyses, peakGuard, allocs);

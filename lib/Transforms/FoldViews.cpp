@@ -21,8 +21,7 @@ namespace mplan {
 using namespace mlir;
 using namespace mlir::mplan;
 
-/// The view ops this pass canonicalizes or removes.
-static bool isViewOp(Operation *op) {
+bool mlir::mplan::isFoldableViewOp(Operation *op) {
   return isa<ViewOp, memref::SubViewOp, memref::ExpandShapeOp,
              memref::CollapseShapeOp, memref::ReinterpretCastOp, memref::CastOp,
              memref::ViewOp>(op);
@@ -40,7 +39,7 @@ struct ViewTracker : public RewriterBase::ForwardingListener {
     ForwardingListener::notifyOperationInserted(op, previous);
     // A new op may take the address of an erased one.
     erased.erase(op);
-    if (isViewOp(op))
+    if (isFoldableViewOp(op))
       inserted.push_back(op);
   }
   void notifyOperationErased(Operation *op) override {
@@ -52,22 +51,23 @@ struct ViewTracker : public RewriterBase::ForwardingListener {
 };
 } // namespace
 
-FailureOr<bool>
-mlir::mplan::foldViewsInFunction(func::FuncOp func,
-                                 RewriterBase::Listener *listener) {
-  // One walk collects the views (and counts them); only they, and the
-  // mplan.views the patterns create, are ever visited by the driver. No
-  // other op of the function is folded, simplified or erased.
-  int64_t viewsBefore = 0, memrefViewsBefore = 0;
+FailureOr<bool> mlir::mplan::foldViewsInFunction(
+    func::FuncOp func, RewriterBase::Listener *listener, PlanStepOps *ops) {
+  // One walk collects the views (or they are listed already); only they,
+  // and the mplan.views the patterns create, are ever visited by the
+  // driver. No other op of the function is folded, simplified or erased.
   SmallVector<Operation *> views;
-  func.walk([&](Operation *op) {
-    if (!isViewOp(op))
-      return;
-    views.push_back(op);
-    ++viewsBefore;
-    if (!isa<ViewOp>(op))
-      ++memrefViewsBefore;
-  });
+  if (std::optional<SmallVector<Operation *>> listed =
+          ops ? ops->takeViews() : std::nullopt)
+    views = std::move(*listed);
+  else
+    func.walk([&](Operation *op) {
+      if (isFoldableViewOp(op))
+        views.push_back(op);
+    });
+  int64_t viewsBefore = views.size();
+  int64_t memrefViewsBefore =
+      llvm::count_if(views, [](Operation *op) { return !isa<ViewOp>(op); });
   if (views.empty())
     return false;
 
@@ -97,7 +97,8 @@ mlir::mplan::foldViewsInFunction(func::FuncOp func,
   SmallVector<Operation *> candidates;
   llvm::DenseSet<Operation *> alive;
   for (Operation *op : llvm::concat<Operation *>(initial, tracker.inserted))
-    if (!tracker.erased.contains(op) && isViewOp(op) && alive.insert(op).second)
+    if (!tracker.erased.contains(op) && isFoldableViewOp(op) &&
+        alive.insert(op).second)
       candidates.push_back(op);
   SmallVector<Operation *> dead(candidates);
   while (!dead.empty()) {

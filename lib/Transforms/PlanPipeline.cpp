@@ -43,12 +43,44 @@ static int64_t getCounter(func::FuncOp func, StringRef name) {
   return counter ? counter.getInt() : 0;
 }
 
-/// The number of ops in the blocks of `func`'s body (not nested).
-static size_t countBodyOps(func::FuncOp func) {
-  size_t ops = 0;
-  for (Block &block : func.getBody())
-    ops += block.getOperations().size();
-  return ops;
+/// Whether the blocks of `func`'s body hold at most kOrderReuseMaxOps ops
+/// (nested ops not counted; counted up to there).
+static bool isSmall(func::FuncOp func) {
+  return !hasAtLeastBodyOps(func, kOrderReuseMaxOps + 1);
+}
+
+void PlanStepOps::visit(Operation *op) {
+  if (isCaptureWalkOp(op))
+    branchesAndAssumes->push_back(op);
+  else if (isFoldableViewOp(op))
+    views->push_back(op);
+  else if (isElidableCopy(op))
+    copies->push_back(op);
+  else if (isElidableAllocation(op)) {
+    if (isa<memref::AllocOp>(op))
+      allocIndex[op] = allocs->size();
+    allocs->push_back(op);
+  }
+}
+
+void PlanStepOps::notifyAllocationReplaced(Operation *from, Operation *to) {
+  auto it = allocIndex.find(from);
+  if (!valid || !allocs || it == allocIndex.end())
+    return;
+  (*allocs)[it->second] = isElidableAllocation(to) ? to : nullptr;
+  allocIndex.erase(it);
+}
+
+std::optional<std::pair<SmallVector<Operation *>, SmallVector<Operation *>>>
+PlanStepOps::takeCopiesAndAllocs() {
+  std::optional<SmallVector<Operation *>> takenCopies = take(copies);
+  std::optional<SmallVector<Operation *>> takenAllocs = take(allocs);
+  allocIndex.clear();
+  if (!takenCopies || !takenAllocs)
+    return std::nullopt;
+  // Allocations replaced by ops of another kind left a hole.
+  llvm::erase(*takenAllocs, nullptr);
+  return std::make_pair(std::move(*takenCopies), std::move(*takenAllocs));
 }
 
 /// Whether `func` has a copy copy elision looks at.
@@ -266,10 +298,13 @@ struct MPlanPlanPass : public mlir::mplan::impl::MPlanPlanBase<MPlanPlanPass> {
       bool sequenced = false;
       MPlanSequenceOptions again;
     };
+    // `ops`: the function's ops as listed for the steps (PlanStepOps), if
+    // any.
     auto decide = [&](func::FuncOp func, PlanAnalyses &analyses,
-                      PeakGuard guard, bool remarks) -> FailureOr<Decision> {
+                      PeakGuard guard, bool remarks,
+                      PlanStepOps *ops) -> FailureOr<Decision> {
       if (viewsAndCopies)
-        (void)elideCopiesInFunction(func, guard, analyses);
+        (void)elideCopiesInFunction(func, guard, analyses, ops);
       // A space above its capacity gets the default pipeline's levers that
       // the user left unset: sequencing (fitting every capacity first) and
       // in-place reuse (which lowers the op floor itself).
@@ -309,8 +344,7 @@ struct MPlanPlanPass : public mlir::mplan::impl::MPlanPlanBase<MPlanPlanPass> {
       // were. (Sequencing leaves functions of more than one block alone.)
       MPlanSequenceOptions againOptions = orderOptions;
       againOptions.emitRemarks = false;
-      unsigned rounds =
-          countBodyOps(func) <= kOrderReuseMaxOps ? kOrderReuseRounds : 0;
+      unsigned rounds = isSmall(func) ? kOrderReuseRounds : 0;
       for (unsigned round = 0; round < rounds && (sequenceHere || inplaceHere);
            ++round) {
         bool elided = false;
@@ -353,15 +387,19 @@ struct MPlanPlanPass : public mlir::mplan::impl::MPlanPlanBase<MPlanPlanPass> {
       // Capture needs the liveness; copy elision, sequencing and in-place
       // reuse the points-to analysis, which capture and view folding keep
       // valid: both are built side by side.
-      if (viewsAndCopies || sequence != "program" || inplace ||
-          !capacity.empty())
-        analyses.buildBoth();
+      // The walk that builds the points-to analysis lists the ops capture,
+      // view folding and copy elision visit.
+      PlanStepOps ops;
+      if ((viewsAndCopies || sequence != "program" || inplace ||
+           !capacity.empty()) &&
+          analyses.buildBoth([&](Operation *op) { ops.visit(op); }))
+        ops.setValid();
       if (captureBuffersInFunction(func, analyses, emitRemarks, maxBoundBytes,
-                                   argUpperBound, checkBounds))
+                                   argUpperBound, checkBounds, &ops))
         analyses.notifyLivenessUpdated();
       if (viewsAndCopies) {
         PlanAnalyses::Listener listener(analyses);
-        if (failed(foldViewsInFunction(func, &listener)))
+        if (failed(foldViewsInFunction(func, &listener, &ops)))
           return failure();
       }
       // Copy elision sees the points-to analysis a fresh one would be.
@@ -374,8 +412,8 @@ struct MPlanPlanPass : public mlir::mplan::impl::MPlanPlanBase<MPlanPlanPass> {
       // many bytes and fewer copies), on functions of up to
       // kOrderReuseMaxOps body ops.
       func::FuncOp alternative;
-      if (viewsAndCopies && peakGuard == PeakGuard::All &&
-          countBodyOps(func) <= kOrderReuseMaxOps && hasCopies(func)) {
+      if (viewsAndCopies && peakGuard == PeakGuard::All && isSmall(func) &&
+          hasCopies(func)) {
         // A name no symbol of the module has (a name taken twice would make
         // a symbol table of the module invalid while the copy lives), looked
         // up in one table of the module's symbols (a lookup per function in
@@ -394,7 +432,8 @@ struct MPlanPlanPass : public mlir::mplan::impl::MPlanPlanBase<MPlanPlanPass> {
         alternative.setPrivate();
         symbols->insert(alternative);
       }
-      FailureOr<Decision> decision = decide(func, analyses, peakGuard, true);
+      FailureOr<Decision> decision =
+          decide(func, analyses, peakGuard, true, &ops);
       if (succeeded(decision) && alternative &&
           getCounter(func, kCopiesKeptForPeakAttr) != 0) {
         // Its diagnostics would repeat the function's (and name the copy).
@@ -402,7 +441,7 @@ struct MPlanPlanPass : public mlir::mplan::impl::MPlanPlanBase<MPlanPlanPass> {
                                       [](Diagnostic &) { return success(); });
         PlanAnalyses altAnalyses(alternative);
         FailureOr<Decision> altDecision =
-            decide(alternative, altAnalyses, PeakGuard::Views, false);
+            decide(alternative, altAnalyses, PeakGuard::Views, false, nullptr);
         if (succeeded(altDecision) &&
             isLower(alternative, altAnalyses, func, analyses, alignment)) {
           takePlan(func, alternative);

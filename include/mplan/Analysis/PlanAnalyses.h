@@ -30,6 +30,10 @@
 namespace mlir {
 namespace mplan {
 
+/// Whether the blocks of `funcOp`'s region hold at least `count` ops
+/// (nested ops not counted; counted up to there).
+bool hasAtLeastBodyOps(Operation *funcOp, size_t count);
+
 class PlanAnalyses {
 public:
   explicit PlanAnalyses(Operation *funcOp) : funcOp(funcOp) {}
@@ -65,8 +69,11 @@ public:
   /// Builds whichever of the two analyses is not built yet. Both only read
   /// the IR, so they are built side by side when the context allows threads
   /// (the pipeline's first step needs the liveness, the points-to analysis
-  /// is kept valid from then on until copy elision asks for it).
-  void buildBoth();
+  /// is kept valid from then on until copy elision asks for it). If the
+  /// points-to analysis is built, its walk hands every op to `visit`
+  /// (PointsToAnalysis::PointsToAnalysis), on the thread that builds it.
+  /// Returns whether it did.
+  bool buildBoth(function_ref<void(Operation *)> visit = {});
   /// The ops were renumbered (reordered): the liveness is rebuilt when next
   /// asked for. Aliasing did not change, the points-to analysis stays.
   void resetLiveness() {
@@ -113,6 +120,18 @@ public:
     changed = true;
     if (liveness)
       liveness->notifyOpInserted(op);
+  }
+  /// Whether the liveness (if built) has every buffer `to` may be an alias
+  /// of among those of `from`: a user of `from` taking `to` instead changes
+  /// nothing it knows (the user is charged to those buffers already), and
+  /// need not be announced with notifyUserRedirected.
+  bool livenessCoversReplacement(Value from, Value to) const {
+    if (!liveness)
+      return true;
+    ArrayRef<Value> fromRoots = liveness->getRootsOf(from);
+    return llvm::all_of(liveness->getRootsOf(to), [&](Value root) {
+      return llvm::is_contained(fromRoots, root);
+    });
   }
   /// Call BEFORE erasing `op`.
   void notifyOpErased(Operation *op) {
@@ -174,20 +193,27 @@ public:
     // uses them where it is. While the uses of an op's results are being
     // redirected (replaceAllOpUsesWith, replaceOp), each user is modified to
     // take the replacement, which the points-to analysis has from
-    // notifyValueReplaced already.
+    // notifyValueReplaced already, and the liveness too unless the
+    // replacement may alias buffers the replaced value may not (a view
+    // replaced by a view of the same buffer).
     void notifyOperationModified(Operation *op) override {
       if (replacing) {
         if (replacing->use_empty())
           replacing = nullptr;
-        analyses.notifyUserRedirected(op);
+        if (rereadUsers)
+          analyses.notifyUserRedirected(op);
         return;
       }
       analyses.notifyOpInserted(op);
     }
     void notifyOperationReplaced(Operation *op, ValueRange values) override {
-      for (auto [from, to] : llvm::zip_equal(op->getResults(), values))
-        if (to)
-          analyses.notifyValueReplaced(from, to);
+      rereadUsers = false;
+      for (auto [from, to] : llvm::zip_equal(op->getResults(), values)) {
+        if (!to)
+          continue;
+        rereadUsers |= !analyses.livenessCoversReplacement(from, to);
+        analyses.notifyValueReplaced(from, to);
+      }
       replacing = op->use_empty() ? nullptr : op;
     }
     void notifyOperationErased(Operation *op) override {
@@ -198,6 +224,8 @@ public:
     /// The op whose results' uses a rewriter is redirecting, until the last
     /// one is.
     Operation *replacing = nullptr;
+    /// Whether the liveness looks at each redirected user again.
+    bool rereadUsers = false;
   };
 
 private:

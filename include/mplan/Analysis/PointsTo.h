@@ -133,8 +133,12 @@ public:
   /// The id of the `unknown` place.
   static constexpr unsigned kUnknownPlace = 0;
 
-  /// Analyzes `funcOp` (an op with one region, usually a function).
-  explicit PointsToAnalysis(Operation *funcOp);
+  /// Analyzes `funcOp` (an op with one region, usually a function). The walk
+  /// that builds the analysis hands every op it visits (in post-order,
+  /// `funcOp` excepted) to `visit` if given: a caller that needs ops of some
+  /// kinds lists them without a walk of its own.
+  explicit PointsToAnalysis(Operation *funcOp,
+                            function_ref<void(Operation *)> visit = {});
   PointsToAnalysis(Operation *funcOp, AnalysisManager &)
       : PointsToAnalysis(funcOp) {}
 

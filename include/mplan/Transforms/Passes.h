@@ -145,6 +145,65 @@ LogicalResult verifyCaptureOptions(Operation *anchor, StringRef pass,
                                    int64_t maxBoundBytes,
                                    int64_t argUpperBound);
 
+/// The ops the steps of mplan-plan visit (capture, view folding, copy
+/// elision), listed by the walk that builds the function's points-to analysis
+/// (PlanAnalyses::buildBoth) instead of a walk of the function per step. Each
+/// list is in that walk's post-order, the order of the step's own walk. Each
+/// step takes its lists once: capture its branch and alignment ops, view
+/// folding its views, copy elision its copies and allocations. Capture keeps
+/// the lists valid while it only turns allocations into planner buffers in
+/// place, and invalidates them when it changes the IR otherwise; view
+/// folding changes only views.
+class PlanStepOps {
+public:
+  /// Adds `op` to the list of its kind (the visitor of buildBoth).
+  void visit(Operation *op);
+  /// The lists are those of the function as it is now.
+  void setValid() { valid = true; }
+  /// The IR changed in a way the lists do not follow: each step walks.
+  void invalidate() { valid = false; }
+  /// Allocation `from` (an op of `allocs`) is replaced by `to` in its place:
+  /// `to` takes its entry if copy elision rewrites ops of its kind.
+  void notifyAllocationReplaced(Operation *from, Operation *to);
+
+  /// The scf.if, scf.index_switch and memref.assume_alignment ops (capture),
+  /// if the lists are valid.
+  std::optional<SmallVector<Operation *>> takeBranchesAndAssumes() {
+    return take(branchesAndAssumes);
+  }
+  /// The view ops view folding rewrites.
+  std::optional<SmallVector<Operation *>> takeViews() { return take(views); }
+  /// The copies copy elision looks at and the allocations it rewrites: both
+  /// or neither.
+  std::optional<std::pair<SmallVector<Operation *>, SmallVector<Operation *>>>
+  takeCopiesAndAllocs();
+
+private:
+  std::optional<SmallVector<Operation *>>
+  take(std::optional<SmallVector<Operation *>> &list) {
+    std::optional<SmallVector<Operation *>> taken;
+    if (valid)
+      taken = std::move(list);
+    list.reset();
+    return taken;
+  }
+  bool valid = false;
+  std::optional<SmallVector<Operation *>> branchesAndAssumes{std::in_place},
+      views{std::in_place}, copies{std::in_place}, allocs{std::in_place};
+  /// The entry of each memref.alloc in `allocs`.
+  llvm::DenseMap<Operation *, unsigned> allocIndex;
+};
+
+/// Whether capture looks at `op` before it captures: a branch op whose
+/// results it may hoist or an alignment assumption.
+bool isCaptureWalkOp(Operation *op);
+/// Whether `op` is a view op mplan-fold-views canonicalizes or removes.
+bool isFoldableViewOp(Operation *op);
+/// Whether `op` is a copy mplan-elide-copies tries to remove, or an
+/// allocation it may rewrite.
+bool isElidableCopy(Operation *op);
+bool isElidableAllocation(Operation *op);
+
 /// The work of `mplan-capture-buffers` (without fold-views) on one function,
 /// whose analyses are `analyses`: the liveness is built if need be and kept
 /// up to date; a points-to analysis already built is kept while capture only
@@ -155,11 +214,14 @@ LogicalResult verifyCaptureOptions(Operation *anchor, StringRef pass,
 /// (> 0; 0: none) bounds the arguments no bound attribute bounds. With
 /// `checkBounds`, a cf.assert before the view of each such buffer checks its
 /// sizes against the bounds. Returns whether the IR changed.
+/// `ops`, if given, lists the function's ops (PlanStepOps): capture takes
+/// its own from it and keeps it valid or invalidates it.
 bool captureBuffersInFunction(func::FuncOp func, PlanAnalyses &analyses,
                               bool emitRemarks,
                               int64_t maxBoundBytes = int64_t(1) << 30,
                               int64_t argUpperBound = 0,
-                              bool checkBounds = false);
+                              bool checkBounds = false,
+                              PlanStepOps *ops = nullptr);
 
 /// Checks every `mplan.unplanned` attribute under `root`: a unit attribute
 /// (opt-out) on a memref.alloc or memref.alloca, or a string (a reason an
@@ -179,8 +241,9 @@ constexpr llvm::StringLiteral kCopiesKeptForBudgetAttr =
 /// The work of `mplan-elide-copies` on one function, whose analyses are
 /// `analyses` (kept up to date; the liveness is only built if some copy
 /// passes the legality checks). Returns whether the IR changed.
+/// The copies and allocations are taken from `ops` if given and valid.
 bool elideCopiesInFunction(func::FuncOp func, PeakGuard peakGuard,
-                           PlanAnalyses &analyses);
+                           PlanAnalyses &analyses, PlanStepOps *ops = nullptr);
 
 /// The work of `mplan-inplace` on one function, whose analyses are
 /// `analyses` (kept up to date): every elementwise linalg op whose output can
@@ -414,8 +477,10 @@ LogicalResult planModule(
 /// `mplan.views_canonicalized` attributes. Returns whether the IR changed;
 /// failure if the rewrite did not converge. Every change is announced to
 /// `listener` if given.
+/// The views are taken from `ops` if given and valid.
 FailureOr<bool> foldViewsInFunction(func::FuncOp func,
-                                    RewriterBase::Listener *listener = nullptr);
+                                    RewriterBase::Listener *listener = nullptr,
+                                    PlanStepOps *ops = nullptr);
 
 /// Adds `delta` to the per-function counter attribute `name` (an i64
 /// attribute such as `mplan.copies_removed`, which mplan-plan-buffers copies
