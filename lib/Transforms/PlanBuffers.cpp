@@ -516,8 +516,12 @@ static FailureOr<AllocSlabOp> planSlab(func::FuncOp func,
     op.setStartAttr(builder.getI64IntegerAttr(buffer.start));
     op.setEndAttr(builder.getI64IntegerAttr(buffer.end));
     op.setOffsetAttr(builder.getI64IntegerAttr(offset));
+    // The report's entries are only written to a report file.
+    if (options.reportPath.empty())
+      continue;
     std::string bound;
-    if (auto source = op->getAttrOfType<StringAttr>(kBoundSourceAttr))
+    if (auto source = dyn_cast_if_present<StringAttr>(
+            op->getDiscardableAttr(kBoundSourceAttr)))
       bound = source.str();
     report.buffers.push_back({buffer.id, buffer.start, buffer.end, buffer.size,
                               offset, formatLoc(op.getLoc()), bound});
