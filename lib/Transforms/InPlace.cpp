@@ -172,15 +172,19 @@ bool InPlaceReuse::tryOp(linalg::LinalgOp op,
 }
 
 SmallVector<Attribute> InPlaceReuse::run() {
-  // A candidate writes a root itself (tryOp asks its init to be one): the
-  // linalg ops among the roots' users, in program order, not a walk of the
-  // function. The numbering is exact, so one index is one op: an op that
-  // uses several roots is kept once.
+  // A candidate writes a root itself where the root's live range starts
+  // (tryOp asks that of its init; merges only widen ranges, so no op
+  // becomes a candidate later): the linalg ops among the roots' users at
+  // their range's start, in program order, not a walk of the function. The
+  // numbering is exact, so one index is one op: an op that starts several
+  // roots is kept once.
   SmallVector<std::pair<int64_t, Operation *>> candidates;
-  for (Value root : liveness.getRoots())
+  for (Value root : liveness.getRoots()) {
+    int64_t start = liveness.getLiveRange(root).start;
     for (Operation *user : root.getUsers())
-      if (isa<linalg::LinalgOp>(user))
-        candidates.emplace_back(liveness.getIndex(user), user);
+      if (liveness.getIndex(user) == start && isa<linalg::LinalgOp>(user))
+        candidates.emplace_back(start, user);
+  }
   llvm::sort(candidates, llvm::less_first());
   candidates.erase(llvm::unique(candidates), candidates.end());
   SmallVector<Attribute> merges;
