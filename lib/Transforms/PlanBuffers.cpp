@@ -314,7 +314,8 @@ static std::string describePeak(const SlabBuffers &slab, size_t limit = 8) {
 std::pair<int64_t, Operation *>
 mlir::mplan::computeOpFloor(const SlabBuffers &slab,
                             const PointsToAnalysis &pointsTo,
-                            const BufferLiveness &liveness, int64_t alignment) {
+                            const BufferLiveness &liveness, int64_t alignment,
+                            int64_t enough) {
   DenseMap<unsigned, int64_t> sizeOfPlace;
   for (auto [i, buffer] : llvm::enumerate(slab.buffers)) {
     AllocTensorOp op = slab.ops[i];
@@ -383,6 +384,8 @@ mlir::mplan::computeOpFloor(const SlabBuffers &slab,
         visit(def);
       for (Operation *user : alias.getUsers())
         visit(user);
+      if (floor.first >= enough)
+        return floor;
     }
   return floor;
 }

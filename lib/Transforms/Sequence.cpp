@@ -800,7 +800,7 @@ FailureOr<bool> FunctionSequencer::run() {
   // itself, padded as the bound pads them): a bound at the floor is optimal
   // without building a model (on large functions most of sequencing's cost).
   if (computeOpFloor(slabs[*defaultSlab], analyses.getPointsTo(), *liveness,
-                     options.alignment)
+                     options.alignment, /*enough=*/bound)
           .first >= bound)
     return finish(true, "");
   std::string reason;

@@ -15,6 +15,7 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 
+#include <limits>
 #include <vector>
 
 namespace mlir {
@@ -63,11 +64,13 @@ computeSpaceBounds(func::FuncOp func, const BufferLiveness &liveness,
 /// brings the space below it; only tiling the op does. With `alignment` > 1,
 /// each buffer counts at its size padded as the planner's bound pads it (to the
 /// larger of its own and `alignment`), so that the floor compares with that
-/// bound.
-std::pair<int64_t, Operation *> computeOpFloor(const SlabBuffers &slab,
-                                               const PointsToAnalysis &pointsTo,
-                                               const BufferLiveness &liveness,
-                                               int64_t alignment = 1);
+/// bound. The search stops at the first op that touches `enough` bytes or
+/// more (the op floor is then at least `enough`, and that op is the one
+/// returned): a caller that compares the floor with a bound asks no more.
+std::pair<int64_t, Operation *>
+computeOpFloor(const SlabBuffers &slab, const PointsToAnalysis &pointsTo,
+               const BufferLiveness &liveness, int64_t alignment = 1,
+               int64_t enough = std::numeric_limits<int64_t>::max());
 
 /// The key formatMemorySpace gives the memory space an option names:
 /// `default`, an integer memory space, or a `#gpu.address_space` keyword
