@@ -730,6 +730,13 @@ bool mlir::mplan::captureBuffersInFunction(func::FuncOp func,
 
     builder.setInsertionPoint(alloc);
     std::optional<uint64_t> alignment = decision.alignment;
+    // The alloc's own attribute when the alignment is its (no lookup of the
+    // same attribute per buffer).
+    IntegerAttr alignmentAttr;
+    if (alignment)
+      alignmentAttr = alloc.getAlignment() == alignment
+                          ? alloc.getAlignmentAttr()
+                          : builder.getI64IntegerAttr(*alignment);
     if (decision.runtimeSized) {
       // Same position, same uses, same type: placed at run time by the
       // symbolic plan of mplan-plan-buffers. Its sizes are recomputed where
@@ -753,8 +760,7 @@ bool mlir::mplan::captureBuffersInFunction(func::FuncOp func,
           builder, alloc.getLoc(), alloc.getType(),
           builder.getI64IntegerAttr(nextId++), sizes,
           /*start=*/nullptr, /*end=*/nullptr, /*slab=*/Value(),
-          /*above=*/nullptr,
-          alignment ? builder.getI64IntegerAttr(*alignment) : nullptr);
+          /*above=*/nullptr, alignmentAttr);
       if (emitRemarks)
         dynamic.emitRemark("buffer sized at run time: ")
             << decision.unboundedReason;
@@ -769,8 +775,7 @@ bool mlir::mplan::captureBuffersInFunction(func::FuncOp func,
         builder, alloc.getLoc(),
         decision.bounded ? decision.bounded->staticType : alloc.getType(),
         builder.getI64IntegerAttr(nextId++), /*start=*/nullptr,
-        /*end=*/nullptr, /*slab=*/Value(), /*offset=*/nullptr,
-        alignment ? builder.getI64IntegerAttr(*alignment) : nullptr);
+        /*end=*/nullptr, /*slab=*/Value(), /*offset=*/nullptr, alignmentAttr);
     if (!decision.bounded) {
       // Same position, same uses: the tensor takes over the alloc's
       // aliases, range and reason in place (no re-analysis).
