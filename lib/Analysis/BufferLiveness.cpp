@@ -175,7 +175,8 @@ void BufferLiveness::numberRegion(Region &region,
         found->push_back(op.getResult(0));
       for (Region &nested : op.getRegions())
         numberRegion(nested, found);
-      indices[&op] = {index, numIndices - 1};
+      indices[&op] = {static_cast<int32_t>(index),
+                      static_cast<int32_t>(numIndices - 1)};
     }
 }
 
@@ -204,7 +205,8 @@ int64_t BufferLiveness::getSubtreeEnd(Operation *op) const {
 }
 
 void BufferLiveness::numberOp(Operation *op, int64_t index) {
-  op->walk([&](Operation *nested) { indices[nested] = {index, index}; });
+  auto packed = static_cast<int32_t>(index);
+  op->walk([&](Operation *nested) { indices[nested] = {packed, packed}; });
 }
 
 //===----------------------------------------------------------------------===//
