@@ -574,10 +574,10 @@ static bool hoistBranchResults(Operation *op, BufferLiveness &liveness) {
   return changed;
 }
 
-LogicalResult mlir::mplan::verifyOptOutAttrs(Operation *root) {
-  WalkResult result = root->walk([](Operation *op) {
-    // A function's arguments and results are the caller's buffers: nothing
-    // to opt out.
+LogicalResult mlir::mplan::verifyOptOutAttr(Operation *op) {
+  // A function's arguments and results are the caller's buffers: nothing
+  // to opt out (a function has a region: most ops need no interface lookup).
+  if (op->getNumRegions() != 0)
     if (auto func = dyn_cast<FunctionOpInterface>(op)) {
       auto emit = [&](Location loc, StringRef what, unsigned index) {
         emitError(loc) << what << " #" << index << " of @"
@@ -586,7 +586,7 @@ LogicalResult mlir::mplan::verifyOptOutAttrs(Operation *root) {
                        << "', which opts a memref.alloc or memref.alloca out "
                           "of planning; function arguments and results are "
                           "never planned";
-        return WalkResult::interrupt();
+        return failure();
       };
       for (unsigned index = 0, e = func.getNumArguments(); index < e; ++index)
         if (func.getArgAttr(index, kUnplannedAttr))
@@ -597,23 +597,28 @@ LogicalResult mlir::mplan::verifyOptOutAttrs(Operation *root) {
         if (func.getResultAttr(index, kUnplannedAttr))
           return emit(func.getLoc(), "result", index);
     }
-    // A dialect attribute: discardable (most ops have none, and their
-    // inherent attributes are not searched).
-    Attribute attr = op->getDiscardableAttr(kUnplannedAttr);
-    if (!attr)
-      return WalkResult::advance();
-    bool isAlloc = isa<memref::AllocOp, memref::AllocaOp>(op);
-    if (isa<UnitAttr>(attr) && isAlloc)
-      return WalkResult::advance();
-    // A reason recorded by an earlier run.
-    if (isa<StringAttr>(attr) && isa<memref::AllocOp>(op))
-      return WalkResult::advance();
-    op->emitOpError("carries '")
-        << kUnplannedAttr
-        << "', which opts a memref.alloc or memref.alloca out of planning as "
-           "a unit attribute"
-        << (isAlloc ? "; got " : " and is not one; got ") << attr;
-    return WalkResult::interrupt();
+  // A dialect attribute: discardable (most ops have none, and their
+  // inherent attributes are not searched).
+  Attribute attr = op->getDiscardableAttr(kUnplannedAttr);
+  if (!attr)
+    return success();
+  bool isAlloc = isa<memref::AllocOp, memref::AllocaOp>(op);
+  if (isa<UnitAttr>(attr) && isAlloc)
+    return success();
+  // A reason recorded by an earlier run.
+  if (isa<StringAttr>(attr) && isa<memref::AllocOp>(op))
+    return success();
+  return op->emitOpError("carries '")
+         << kUnplannedAttr
+         << "', which opts a memref.alloc or memref.alloca out of planning as "
+            "a unit attribute"
+         << (isAlloc ? "; got " : " and is not one; got ") << attr;
+}
+
+LogicalResult mlir::mplan::verifyOptOutAttrs(Operation *root) {
+  WalkResult result = root->walk([](Operation *op) {
+    return failed(verifyOptOutAttr(op)) ? WalkResult::interrupt()
+                                        : WalkResult::advance();
   });
   return failure(result.wasInterrupted());
 }

@@ -25,6 +25,13 @@ using namespace mlir::mplan;
 namespace {
 struct MPlanMarkCallsPass
     : public mlir::mplan::impl::MPlanMarkCallsBase<MPlanMarkCallsPass> {
+  MPlanMarkCallsPass() = default;
+  explicit MPlanMarkCallsPass(bool checkOptOuts) : checkOptOuts(checkOptOuts) {}
+
+  /// Whether the walk also checks every op's `mplan.unplanned` attribute
+  /// (createMPlanMarkCallsCheckingOptOuts).
+  bool checkOptOuts = false;
+
   void runOnOperation() override {
     ModuleOp module = getOperation();
     SymbolTable symbols(module);
@@ -33,7 +40,12 @@ struct MPlanMarkCallsPass
     llvm::DenseSet<Operation *> seen;
     // The marks before the pass, to tell whether it changed anything.
     llvm::DenseMap<Operation *, Attribute> before;
-    module.walk([&](CallOpInterface call) {
+    WalkResult walked = module.walk([&](Operation *op) {
+      if (checkOptOuts && failed(verifyOptOutAttr(op)))
+        return WalkResult::interrupt();
+      auto call = dyn_cast<CallOpInterface>(op);
+      if (!call)
+        return WalkResult::advance();
       if (Attribute old = call->removeAttr(BufferLiveness::kNoCaptureAttr))
         before[call] = old;
       auto symbol =
@@ -44,11 +56,14 @@ struct MPlanMarkCallsPass
                         : nullptr;
       if (!callee || callee.isExternal() ||
           callee.getNumArguments() != call.getArgOperands().size())
-        return;
+        return WalkResult::advance();
       calls.push_back({call, callee});
       if (seen.insert(callee).second)
         callees.push_back(callee);
+      return WalkResult::advance();
     });
+    if (walked.wasInterrupted())
+      return signalPassFailure();
 
     // Least fixed point: an argument is marked once nothing in its callee
     // may capture it given the marks so far (a call inside the callee counts
@@ -100,3 +115,7 @@ struct MPlanMarkCallsPass
   }
 };
 } // namespace
+
+std::unique_ptr<Pass> mlir::mplan::createMPlanMarkCallsCheckingOptOuts() {
+  return std::make_unique<MPlanMarkCallsPass>(/*checkOptOuts=*/true);
+}

@@ -1111,9 +1111,10 @@ static void remarkNestedModules(ModuleOp module) {
 
 LogicalResult mlir::mplan::planModule(
     ModuleOp module, StringRef pass, const MPlanPlanBuffersOptions &options,
-    llvm::function_ref<LogicalResult(func::FuncOp, PlanAnalyses &)> prepare) {
+    llvm::function_ref<LogicalResult(func::FuncOp, PlanAnalyses &)> prepare,
+    bool optOutsVerified) {
   if (failed(verifyOptions(module, pass, options)) ||
-      failed(verifyOptOutAttrs(module)))
+      (!optOutsVerified && failed(verifyOptOutAttrs(module))))
     return failure();
   remarkNestedModules(module);
   std::vector<FunctionPlanReport> reports;

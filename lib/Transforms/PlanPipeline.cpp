@@ -240,6 +240,9 @@ struct MPlanPlanPass : public mlir::mplan::impl::MPlanPlanBase<MPlanPlanPass> {
   /// Whether the user set `sequence` and `inplace` (unset: the pass's own
   /// parse says).
   std::optional<bool> sequenceGiven, inplaceGiven;
+  /// Whether the pass before this one checked the opt-out attributes
+  /// (createMPlanMarkCallsCheckingOptOuts, in the pipeline).
+  bool optOutsVerified = false;
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
@@ -486,7 +489,8 @@ struct MPlanPlanPass : public mlir::mplan::impl::MPlanPlanBase<MPlanPlanPass> {
       }
       return met;
     };
-    LogicalResult planned = planModule(module, userName, planOptions, prepare);
+    LogicalResult planned =
+        planModule(module, userName, planOptions, prepare, optOutsVerified);
     // Written when planning fails too: the problem of a capacity the levers
     // did not meet is the one an exact search asks about.
     if (!splitProblem.empty() &&
@@ -502,8 +506,9 @@ struct MPlanPlanPass : public mlir::mplan::impl::MPlanPlanBase<MPlanPlanPass> {
 void mlir::mplan::buildPlanPipeline(OpPassManager &pm,
                                     const PlanPipelineOptions &options) {
   // Buffers passed to calls whose callee does not keep them are planned in
-  // the caller.
-  pm.addPass(createMPlanMarkCalls());
+  // the caller. The walk that finds the calls also checks the opt-out
+  // attributes, which the plan pass then need not walk the module for.
+  pm.addPass(createMPlanMarkCallsCheckingOptOuts());
   // Capture, views, copies and plan in one pass: the (large) functions are
   // verified once, not after each step.
   MPlanPlanOptions plan;
@@ -530,6 +535,7 @@ void mlir::mplan::buildPlanPipeline(OpPassManager &pm,
   pass->timeLimitGiven = options.timeLimit.hasValue();
   pass->sequenceGiven = options.sequence.hasValue();
   pass->inplaceGiven = options.inplace.hasValue();
+  pass->optOutsVerified = true;
   pm.addPass(std::move(pass));
 }
 

@@ -1,5 +1,6 @@
 // RUN: mplan-opt %s --split-input-file --mplan-plan-pipeline -verify-diagnostics
 // RUN: mplan-opt %s --split-input-file --mplan-capture-buffers -verify-diagnostics
+// RUN: mplan-opt %s --split-input-file --mplan-plan -verify-diagnostics
 
 func.func @not_an_allocation(%in: memref<16xf32>, %out: memref<16xf32>) {
   // expected-error @+1 {{'linalg.map' op carries 'mplan.unplanned', which opts a memref.alloc or memref.alloca out of planning as a unit attribute and is not one; got unit}}

@@ -228,6 +228,14 @@ bool captureBuffersInFunction(func::FuncOp func, PlanAnalyses &analyses,
 /// earlier run recorded) on a memref.alloc. Emits an error at the first op
 /// that carries it otherwise.
 LogicalResult verifyOptOutAttrs(Operation *root);
+/// The check of verifyOptOutAttrs on `op` alone (not the ops nested in it).
+LogicalResult verifyOptOutAttr(Operation *op);
+
+/// mplan-mark-calls that also checks every op's `mplan.unplanned` attribute
+/// (verifyOptOutAttr) in the walk of the module it makes anyway, and fails
+/// at the first invalid one: mplan-plan-pipeline runs it so that its plan
+/// pass need not walk the module for that check.
+std::unique_ptr<Pass> createMPlanMarkCallsCheckingOptOuts();
 
 /// Counters `mplan-elide-copies` adds to on the function: copies removed,
 /// and copies kept because their removal would raise the max-live bound
@@ -465,11 +473,14 @@ parseCapacities(function_ref<InFlightDiagnostic()> emitError,
 /// invalid one is an error about the option of `pass`, the pass or pipeline
 /// the user named), then for each function with a body runs `prepare` (if
 /// given) and plans it, and writes the JSON report to `options.reportPath`
-/// ('-': stdout) if set.
+/// ('-': stdout) if set. With `optOutsVerified` the module's `mplan.unplanned`
+/// attributes are known valid (createMPlanMarkCallsCheckingOptOuts ran just
+/// before) and are not checked again.
 LogicalResult planModule(
     ModuleOp module, StringRef pass, const MPlanPlanBuffersOptions &options,
     llvm::function_ref<LogicalResult(func::FuncOp, PlanAnalyses &)> prepare =
-        {});
+        {},
+    bool optOutsVerified = false);
 
 /// The work of `mplan-fold-views` on one function: view chains on planner
 /// buffers become one mplan.view of the root, dead views are erased, and the

@@ -57,7 +57,8 @@ def MPlanMarkCalls : Pass<"mplan-mark-calls", "ModuleOp"> {
     left unplanned as "passed to a call". Computed as a least fixed point over
     the calls, so recursion is handled conservatively; existing
     `mplan.nocapture` attributes are recomputed. `mplan-plan-pipeline` runs
-    it first.
+    it first, and checks the `mplan.unplanned` attributes of the module in the
+    same walk (its plan pass does not walk the module again for them).
   }];
 }
 
