@@ -71,9 +71,9 @@ private:
   /// The unplanned, plannable mplan.alloc_tensor `value` is, allocated in
   /// `block`, or null.
   AllocTensorOp getLocalRoot(Value value, Block *block) const;
-  /// Whether `op` or an op nested in it uses an alias of `root` other than
-  /// through the operands in `allowed`.
-  bool usesOtherwise(Operation *op, Value root,
+  /// Whether one of `operands` (those of an op and of the ops nested in it)
+  /// may point into `root`, other than those in `allowed`.
+  bool usesOtherwise(ArrayRef<OpOperand *> operands, Value root,
                      ArrayRef<OpOperand *> allowed) const;
   /// Tries to write `op`'s output over a dying input; true if merged.
   bool tryOp(linalg::LinalgOp op, SmallVectorImpl<Attribute> &merges);
@@ -95,19 +95,15 @@ AllocTensorOp InPlaceReuse::getLocalRoot(Value value, Block *block) const {
   return alloc;
 }
 
-bool InPlaceReuse::usesOtherwise(Operation *op, Value root,
+bool InPlaceReuse::usesOtherwise(ArrayRef<OpOperand *> operands, Value root,
                                  ArrayRef<OpOperand *> allowed) const {
   std::optional<unsigned> place = pointsTo.lookupPlace(root);
   if (!place)
     return true;
-  WalkResult result = op->walk([&](Operation *nested) {
-    for (OpOperand &operand : nested->getOpOperands())
-      if (!llvm::is_contained(allowed, &operand) &&
-          pointsTo.mayPointInto(operand.get(), *place))
-        return WalkResult::interrupt();
-    return WalkResult::advance();
+  return llvm::any_of(operands, [&](OpOperand *operand) {
+    return !llvm::is_contained(allowed, operand) &&
+           pointsTo.mayPointInto(operand->get(), *place);
   });
-  return result.wasInterrupted();
 }
 
 bool InPlaceReuse::tryOp(linalg::LinalgOp op,
@@ -123,12 +119,25 @@ bool InPlaceReuse::tryOp(linalg::LinalgOp op,
     return false;
   int64_t index = liveness.getIndex(op);
   int64_t end = liveness.getSubtreeEnd(op) + 1;
+  // The operands of the op and of the ops nested in it, listed by one walk
+  // when first needed (both buffers are checked against them).
+  SmallVector<OpOperand *> operands;
+  bool listed = false;
+  auto getOperands = [&]() -> ArrayRef<OpOperand *> {
+    if (!listed)
+      op->walk([&](Operation *nested) {
+        for (OpOperand &operand : nested->getOpOperands())
+          operands.push_back(&operand);
+      });
+    listed = true;
+    return operands;
+  };
   for (OpOperand &init : op.getDpsInitsMutable()) {
     AllocTensorOp yAlloc = getLocalRoot(init.get(), block);
     if (!yAlloc || !op.getMatchingIndexingMap(&init).isIdentity() ||
         op.payloadUsesValueFromOperand(&init) ||
         liveness.getLiveRange(yAlloc.getResult()).start != index ||
-        usesOtherwise(op, yAlloc.getResult(), {&init}))
+        usesOtherwise(getOperands(), yAlloc.getResult(), {&init}))
       continue;
     for (OpOperand *input : op.getDpsInputOperands()) {
       AllocTensorOp xAlloc = getLocalRoot(input->get(), block);
@@ -145,7 +154,8 @@ bool InPlaceReuse::tryOp(linalg::LinalgOp op,
           xInputs.push_back(other);
           identity &= op.getMatchingIndexingMap(other).isIdentity();
         }
-      if (!identity || usesOtherwise(op, xAlloc.getResult(), xInputs))
+      if (!identity ||
+          usesOtherwise(getOperands(), xAlloc.getResult(), xInputs))
         continue;
 
       // Y's bytes are X's from here on.

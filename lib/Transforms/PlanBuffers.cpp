@@ -510,15 +510,25 @@ static FailureOr<AllocSlabOp> planSlab(func::FuncOp func,
     slabOp.setCapacityAttr(builder.getI64IntegerAttr(capacity));
   Value slabValue = slabOp.getResult();
 
+  // Offsets repeat, and so do range bounds: the context's attribute uniquer
+  // is asked once per value, not three times per buffer (a lookup there
+  // costs far more than one in a local map).
+  llvm::DenseMap<int64_t, IntegerAttr> i64Attrs;
+  auto getI64Attr = [&](int64_t value) {
+    IntegerAttr &attr = i64Attrs[value];
+    if (!attr)
+      attr = builder.getI64IntegerAttr(value);
+    return attr;
+  };
   for (auto [constOp, buffer, offset] :
        llvm::zip_equal(slab.ops, buffers, plan->offsets)) {
     AllocTensorOp op = constOp;
     // Planned in place (the slab is the op's only, optional, operand): no
     // new op, no use replacement, no erasure.
     op->insertOperands(0, slabValue);
-    op.setStartAttr(builder.getI64IntegerAttr(buffer.start));
-    op.setEndAttr(builder.getI64IntegerAttr(buffer.end));
-    op.setOffsetAttr(builder.getI64IntegerAttr(offset));
+    op.setStartAttr(getI64Attr(buffer.start));
+    op.setEndAttr(getI64Attr(buffer.end));
+    op.setOffsetAttr(getI64Attr(offset));
     // The report's entries are only written to a report file.
     if (options.reportPath.empty())
       continue;
@@ -802,7 +812,12 @@ LogicalResult mlir::mplan::planBuffersInFunction(
   report.sequenceOptimal = func->hasAttr(kSequenceOptimalAttr);
   if (auto kept = func->getAttrOfType<StringAttr>(kSequenceKeptBecauseAttr))
     report.sequenceKeptBecause = kept.str();
-  if (auto merges = func->getAttrOfType<ArrayAttr>("mplan.inplace"))
+  // Each merge's entry (a formatted location) is only written to a report
+  // file.
+  auto merges = options.reportPath.empty()
+                    ? ArrayAttr()
+                    : func->getAttrOfType<ArrayAttr>("mplan.inplace");
+  if (merges)
     for (auto merge : merges.getAsRange<DictionaryAttr>()) {
       auto id = merge.getAs<IntegerAttr>("buffer");
       auto reusedBy = merge.getAs<IntegerAttr>("reused_by");
