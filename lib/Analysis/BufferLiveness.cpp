@@ -507,22 +507,22 @@ struct DeclaredEffects {
   bool frees = false;
 };
 static DeclaredEffects
-getDeclaredEffects(Operation *op, MemoryEffectOpInterface iface, Value value) {
+getDeclaredEffects(Operation *op, const OpKindCache::Kind &kind, Value value) {
   DeclaredEffects result;
-  if (!iface)
+  if (!kind.memoryEffects)
     return result;
   // A destination-style op (linalg, ...) reads its inputs and writes its
   // inits, and frees nothing: unless one of its operands holds memrefs, its
   // effects (costly to list for linalg ops, asked for every operand of every
   // op) say nothing here.
-  if (isa<DestinationStyleOpInterface>(op) &&
+  if (kind.destinationStyle &&
       llvm::none_of(op->getOperandTypes(), [](Type type) {
         auto memref = dyn_cast<BaseMemRefType>(type);
         return memref && isa<BaseMemRefType>(memref.getElementType());
       }))
     return result;
   SmallVector<MemoryEffects::EffectInstance> effects;
-  iface.getEffects(effects);
+  cast<MemoryEffectOpInterface>(op).getEffects(effects);
   for (const MemoryEffects::EffectInstance &e : effects) {
     Value on = e.getValue();
     if (on == value && isa<MemoryEffects::Free>(e.getEffect()))
@@ -537,8 +537,13 @@ getDeclaredEffects(Operation *op, MemoryEffectOpInterface iface, Value value) {
 }
 
 std::optional<std::string>
-BufferLiveness::getHiddenAccessReason(OpOperand &use, Operation *funcOp) {
+BufferLiveness::getHiddenAccessReason(OpOperand &use, Operation *funcOp,
+                                      OpKindCache *kinds) {
   Operation *user = use.getOwner();
+  auto kindOf = [&](Operation *op) {
+    return kinds ? kinds->get(op) : OpKindCache::compute(op);
+  };
+  OpKindCache::Kind kind = kindOf(user);
   for (Operation *ancestor = user->getParentOp();
        ancestor && ancestor != funcOp; ancestor = ancestor->getParentOp())
     if (isDeferredRegionOp(ancestor))
@@ -546,7 +551,8 @@ BufferLiveness::getHiddenAccessReason(OpOperand &use, Operation *funcOp) {
              ", whose region may run after it returns";
   if (isDeferredRegionOp(user))
     return "passed to " + opName(user) + ", which may run after it returns";
-  if (auto call = dyn_cast<CallOpInterface>(user)) {
+  if (kind.call) {
+    auto call = cast<CallOpInterface>(user);
     // The callee only uses the buffer while it runs (mplan-mark-calls).
     if (isNoCaptureUse(use))
       return std::nullopt;
@@ -559,10 +565,7 @@ BufferLiveness::getHiddenAccessReason(OpOperand &use, Operation *funcOp) {
   if (auto store = dyn_cast<memref::StoreOp>(user))
     if (store.getValueToStore() == use.get())
       return std::string("stored to memory");
-  // One lookup of the interface serves the effects and the check for
-  // unknown effects below (asked for every use of every buffer).
-  auto effectsIface = dyn_cast<MemoryEffectOpInterface>(user);
-  DeclaredEffects effects = getDeclaredEffects(user, effectsIface, use.get());
+  DeclaredEffects effects = getDeclaredEffects(user, kind, use.get());
   if (effects.writesMemRefElements)
     return "may be stored to memory by " + opName(user);
   if (isa<memref::ExtractAlignedPointerAsIndexOp>(user))
@@ -584,13 +587,14 @@ BufferLiveness::getHiddenAccessReason(OpOperand &use, Operation *funcOp) {
     // store it (`linalg.yield` into a memref of memrefs).
     Operation *parent = user->getParentOp();
     if (user->getNumSuccessors() != 0 || parent == funcOp ||
-        isa_and_present<RegionBranchOpInterface>(parent))
+        (parent && kindOf(parent).regionBranch))
       return std::nullopt;
     return "yielded to " + opName(parent) + ", which may store it";
   }
-  if (isa<RegionBranchOpInterface>(user))
+  if (kind.regionBranch)
     return std::nullopt;
-  if (!effectsIface && !user->hasTrait<OpTrait::HasRecursiveMemoryEffects>())
+  if (!kind.memoryEffects &&
+      !user->hasTrait<OpTrait::HasRecursiveMemoryEffects>())
     return "captured by " + opName(user) + ", whose memory effects are unknown";
   // A non-memref result computed from the buffer other than a scalar or a
   // vector may carry its address (a cast to an LLVM pointer, a tensor, ...).
@@ -609,12 +613,13 @@ BufferLiveness::getHiddenAccessReason(OpOperand &use, Operation *funcOp) {
 
 /// Why the use of a buffer by `use`'s owner keeps the buffer from being
 /// planned, or std::nullopt if the use is understood.
-static std::optional<std::string> getCaptureReason(OpOperand &use,
-                                                   Operation *funcOp) {
+static std::optional<std::string>
+getCaptureReason(OpOperand &use, Operation *funcOp,
+                 OpKindCache *kinds = nullptr) {
   Operation *user = use.getOwner();
   if (user->getParentOp() == funcOp && user->hasTrait<OpTrait::ReturnLike>())
     return std::string("escapes via return");
-  return BufferLiveness::getHiddenAccessReason(use, funcOp);
+  return BufferLiveness::getHiddenAccessReason(use, funcOp, kinds);
 }
 
 std::optional<std::string>
@@ -689,7 +694,8 @@ BufferLiveness::computeReason(Value def, ArrayRef<Value> aliases) const {
       }
       if (!region->findAncestorOpInRegion(*use.getOwner()))
         return std::string("used outside the region it is allocated in");
-      if (std::optional<std::string> found = getCaptureReason(use, funcOp)) {
+      if (std::optional<std::string> found =
+              getCaptureReason(use, funcOp, &kinds)) {
         if (*found == "escapes via return")
           return found;
         if (!reason)
@@ -797,7 +803,7 @@ void BufferLiveness::notifyOpInserted(Operation *op) {
           info.range = info.range.merge(*span);
         if (!info.reason)
           if (std::optional<std::string> reason =
-                  getCaptureReason(operand, funcOp))
+                  getCaptureReason(operand, funcOp, &kinds))
             info.reason = reason;
       }
     }

@@ -59,12 +59,13 @@ DependenceGraph::DependenceGraph(Block &block, const BufferLiveness &liveness,
   llvm::DenseMap<Value, bool> visible;
   llvm::DenseMap<Attribute, bool> constantGlobals;
   std::optional<SymbolTable> symbols;
+  OpKindCache kinds;
   auto isVisible = [&](Value root) {
     auto [it, inserted] = visible.try_emplace(root, true);
     if (inserted)
       for (Value alias : liveness.getAliases(root))
         for (OpOperand &use : alias.getUses())
-          if (BufferLiveness::getHiddenAccessReason(use, funcOp))
+          if (BufferLiveness::getHiddenAccessReason(use, funcOp, &kinds))
             it->second = false;
     return it->second;
   };

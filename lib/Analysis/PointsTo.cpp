@@ -547,7 +547,7 @@ PointsToAnalysis::transfer(OpOperand &use, Value to,
 
 void PointsToAnalysis::visitUse(OpOperand &use) {
   TargetList targets(getTargets(use.get()));
-  if (BufferLiveness::getHiddenAccessReason(use, funcOp))
+  if (BufferLiveness::getHiddenAccessReason(use, funcOp, &kinds))
     markEscaped(targets);
   forEachPointerFlow(use, funcOp,
                      [&](Value to) { join(to, transfer(use, to, targets)); });

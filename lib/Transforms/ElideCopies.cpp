@@ -339,6 +339,8 @@ private:
   const PointsToAnalysis &pointsTo;
   /// The id of each root's value.
   llvm::DenseMap<Value, unsigned> rootOf;
+  /// The interfaces of the ops that use the roots.
+  OpKindCache kinds;
   llvm::DenseMap<Operation *, int64_t> positions;
 };
 } // namespace
@@ -558,8 +560,8 @@ void AccessAnalysis::analyzeRoot(unsigned id) {
     for (OpOperand &use : value.getUses()) {
       Operation *user = use.getOwner();
       Operation *ancestor = block->findAncestorOpInBlock(*user);
-      if (!ancestor ||
-          BufferLiveness::getHiddenAccessReason(use, func.getOperation())) {
+      if (!ancestor || BufferLiveness::getHiddenAccessReason(
+                           use, func.getOperation(), &kinds)) {
         state.tracked = false;
         continue;
       }

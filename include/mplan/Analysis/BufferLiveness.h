@@ -54,6 +54,8 @@
 #ifndef MPLAN_ANALYSIS_BUFFERLIVENESS_H
 #define MPLAN_ANALYSIS_BUFFERLIVENESS_H
 
+#include "mplan/Analysis/OpKindCache.h"
+
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Operation.h"
 #include "mlir/IR/Value.h"
@@ -183,8 +185,10 @@ public:
   /// hidden access: the caller sees the bytes only after the function ends.
   /// Every rewrite that relies on seeing all accesses to a buffer (copy
   /// elision, in-place reuse) must refuse a buffer with such a use.
-  static std::optional<std::string> getHiddenAccessReason(OpOperand &use,
-                                                          Operation *funcOp);
+  /// `kinds`, if given, answers which interfaces the ops implement.
+  static std::optional<std::string>
+  getHiddenAccessReason(OpOperand &use, Operation *funcOp,
+                        OpKindCache *kinds = nullptr);
 
   /// The unit attribute that opts a memref.alloc (or memref.alloca) out of
   /// planning: it keeps its own allocation, is reported as "opted out
@@ -310,6 +314,8 @@ private:
   std::optional<LiveRange> chargeUse(Region *region, Operation *user) const;
 
   Operation *funcOp;
+  /// The interfaces of the function's ops (getHiddenAccessReason).
+  mutable OpKindCache kinds;
   /// Pre-order index and subtree end of every numbered op, 32 bits each: the
   /// table has an entry per op of the function, the largest the analysis
   /// keeps, and half its bytes miss the caches less on large functions (a

@@ -60,6 +60,8 @@
 #ifndef MPLAN_ANALYSIS_POINTSTO_H
 #define MPLAN_ANALYSIS_POINTSTO_H
 
+#include "mplan/Analysis/OpKindCache.h"
+
 #include "mlir/IR/Operation.h"
 #include "mlir/IR/Value.h"
 #include "mlir/Pass/AnalysisManager.h"
@@ -235,6 +237,8 @@ private:
   void markEscaped(ArrayRef<PointsToTarget> targets);
 
   Operation *funcOp;
+  /// The interfaces of the function's ops (getHiddenAccessReason).
+  OpKindCache kinds;
   std::vector<MemoryPlace> places;
   llvm::DenseMap<Value, unsigned> placeOf;
   llvm::DenseMap<Value, TargetList> targetsOf;
