@@ -48,6 +48,14 @@ func.func @id_as_discardable_attribute() {
 
 // -----
 
+func.func @dynamic_id_as_discardable_attribute(%n: index) {
+  // expected-error @+1 {{has 'id' among its discardable attributes}}
+  %0 = "mplan.alloc_dynamic"(%n) {id = 3 : i64, operandSegmentSizes = array<i32: 1, 0>} : (index) -> memref<?xf32>
+  return
+}
+
+// -----
+
 func.func @bad_alignment() {
   // expected-error @+1 {{alignment must be a positive power of two, got 12}}
   %0 = mplan.alloc_tensor id(0) {alignment = 12 : i64} -> memref<4xf32>

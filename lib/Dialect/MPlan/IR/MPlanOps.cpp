@@ -192,31 +192,6 @@ FailureOr<int64_t> mlir::mplan::getMemRefByteSize(MemRefType type) {
 // AllocTensorOp
 //===----------------------------------------------------------------------===//
 
-LogicalResult AllocTensorOp::readProperties(DialectBytecodeReader &reader,
-                                            OperationState &state) {
-  Properties &prop = state.getOrAddProperties<Properties>();
-  IntegerAttr id;
-  if (failed(reader.readOptionalAttribute(prop.alignment)) ||
-      failed(reader.readOptionalAttribute(prop.end)) ||
-      failed(reader.readAttribute(id)) ||
-      failed(reader.readOptionalAttribute(prop.offset)) ||
-      failed(reader.readOptionalAttribute(prop.start)))
-    return failure();
-  prop.id = id.getValue().getSExtValue();
-  return success();
-}
-
-void AllocTensorOp::writeProperties(DialectBytecodeWriter &writer) {
-  // The layout of the attributes sorted by name, `id` an i64 attribute.
-  const Properties &prop = getProperties();
-  writer.writeOptionalAttribute(prop.alignment);
-  writer.writeOptionalAttribute(prop.end);
-  writer.writeAttribute(IntegerAttr::get(IntegerType::get(getContext(), 64),
-                                         static_cast<int64_t>(prop.id)));
-  writer.writeOptionalAttribute(prop.offset);
-  writer.writeOptionalAttribute(prop.start);
-}
-
 FailureOr<int64_t> AllocTensorOp::getByteSize() {
   return getMemRefByteSize(getMemref().getType());
 }

@@ -117,9 +117,6 @@ def MPlan_AllocTensorOp : MPlan_Op<"alloc_tensor"> {
     `->` type($memref)
   }];
   let hasVerifier = 1;
-  // The bytecode of the attribute `id` was (writeProperties): files written
-  // before it became a property read the same.
-  let useCustomPropertiesEncoding = 1;
   let extraClassDeclaration = [{
     /// True when the buffer has a slab and an offset.
     bool isPlanned() { return getSlab() != nullptr; }
@@ -144,8 +141,8 @@ def MPlan_AllocDynamicOp : MPlan_Op<"alloc_dynamic",
   let summary = "a buffer whose size is known only at run time";
   let description = [{
     A buffer with dynamic dimensions (one `sizes` operand per `?` of the
-    result type, in order) and a planner `id`, whose dimensions have no
-    compile-time upper bound. Its byte size is the element size times the
+    result type, in order) and a planner `id` (a property, as for
+    `mplan.alloc_tensor`), whose dimensions have no compile-time upper bound. Its byte size is the element size times the
     product of its dimensions. The optional live range `live [start, end)` is
     in the enclosing function's op numbering, as for `mplan.alloc_tensor`.
 
@@ -175,7 +172,7 @@ def MPlan_AllocDynamicOp : MPlan_Op<"alloc_dynamic",
         : !mplan.slab<4096, 64> -> memref<?x64xf32>
     ```
   }];
-  let arguments = (ins MPlan_I64Attr:$id,
+  let arguments = (ins MPlan_I64Prop:$id,
                        Variadic<Index>:$sizes,
                        OptionalAttr<MPlan_I64Attr>:$start,
                        OptionalAttr<MPlan_I64Attr>:$end,
