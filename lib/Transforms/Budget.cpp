@@ -883,10 +883,10 @@ AllocTensorOp CapacitySplitter::createBuffer(OpBuilder &builder,
   MemRefType type = like.getType();
   type = MemRefType::get(type.getShape(), type.getElementType(),
                          type.getLayout(), space);
-  return AllocTensorOp::create(builder, like.getLoc(), type, nextId++,
-                               /*start=*/nullptr, /*end=*/nullptr,
-                               /*slab=*/Value(), /*offset=*/nullptr,
-                               like.getAlignmentAttr());
+  return AllocTensorOp::create(
+      builder, like.getLoc(), type, builder.getI64IntegerAttr(nextId++),
+      /*start=*/nullptr, /*end=*/nullptr,
+      /*slab=*/Value(), /*offset=*/nullptr, like.getAlignmentAttr());
 }
 
 void CapacitySplitter::redirectLateUses(Value root, Value newRoot,

@@ -762,7 +762,8 @@ bool mlir::mplan::captureBuffersInFunction(func::FuncOp func,
       if (entryBuilder.getInsertionPoint() != entryBlock.begin())
         lastEntryClone = &*std::prev(entryBuilder.getInsertionPoint());
       auto dynamic = AllocDynamicOp::create(
-          builder, alloc.getLoc(), alloc.getType(), nextId++, sizes,
+          builder, alloc.getLoc(), alloc.getType(),
+          builder.getI64IntegerAttr(nextId++), sizes,
           /*start=*/nullptr, /*end=*/nullptr, /*slab=*/Value(),
           /*above=*/nullptr, alignmentAttr);
       if (emitRemarks)
@@ -778,7 +779,7 @@ bool mlir::mplan::captureBuffersInFunction(func::FuncOp func,
     auto tensor = AllocTensorOp::create(
         builder, alloc.getLoc(),
         decision.bounded ? decision.bounded->staticType : alloc.getType(),
-        nextId++, /*start=*/nullptr,
+        builder.getI64IntegerAttr(nextId++), /*start=*/nullptr,
         /*end=*/nullptr, /*slab=*/Value(), /*offset=*/nullptr, alignmentAttr);
     if (!decision.bounded) {
       // Same position, same uses: the tensor takes over the alloc's

@@ -866,7 +866,8 @@ nestCalleeArenas(ModuleOp module, SymbolTable &symbols,
         grown = std::max(grown, *end);
       placed.push_back({live, offset, info.size});
       auto tensor = AllocTensorOp::create(
-          builder, call.getLoc(), getArenaType(ctx, info.size), nextId++,
+          builder, call.getLoc(), getArenaType(ctx, info.size),
+          builder.getI64IntegerAttr(nextId++),
           builder.getI64IntegerAttr(live.start),
           builder.getI64IntegerAttr(live.end), slab.getResult(),
           builder.getI64IntegerAttr(offset),

@@ -32,25 +32,7 @@ func.func @empty_range() {
 
 func.func @half_range() {
   // expected-error @+1 {{expects both 'start' and 'end' or neither}}
-  %0 = "mplan.alloc_tensor"() <{id = 0 : i64, start = 1 : i64}> : () -> memref<4xf32>
-  return
-}
-
-// -----
-
-// The id is a property: the generic form's attribute dictionary does not set
-// it, and the verifier says so instead of taking id 0.
-func.func @id_as_discardable_attribute() {
-  // expected-error @+1 {{has 'id' among its discardable attributes: the id is a property, spelled `<{id = N : i64}>` in the generic form}}
-  %0 = "mplan.alloc_tensor"() {id = 3 : i64} : () -> memref<4xf32>
-  return
-}
-
-// -----
-
-func.func @dynamic_id_as_discardable_attribute(%n: index) {
-  // expected-error @+1 {{has 'id' among its discardable attributes}}
-  %0 = "mplan.alloc_dynamic"(%n) {id = 3 : i64, operandSegmentSizes = array<i32: 1, 0>} : (index) -> memref<?xf32>
+  %0 = "mplan.alloc_tensor"() {id = 0 : i64, start = 1 : i64} : () -> memref<4xf32>
   return
 }
 
@@ -66,7 +48,7 @@ func.func @bad_alignment() {
 
 func.func @dynamic_shape() {
   // expected-error @+1 {{result #0 must be statically shaped memref with identity layout}}
-  %0 = "mplan.alloc_tensor"() <{id = 0 : i64}> : () -> memref<?xf32>
+  %0 = "mplan.alloc_tensor"() {id = 0 : i64} : () -> memref<?xf32>
   return
 }
 
@@ -74,7 +56,7 @@ func.func @dynamic_shape() {
 
 func.func @layout() {
   // expected-error @+1 {{result #0 must be statically shaped memref with identity layout}}
-  %0 = "mplan.alloc_tensor"() <{id = 0 : i64}> : () -> memref<4xf32, strided<[2]>>
+  %0 = "mplan.alloc_tensor"() {id = 0 : i64} : () -> memref<4xf32, strided<[2]>>
   return
 }
 
@@ -98,7 +80,7 @@ func.func @overflowing_size() {
 
 func.func @offset_without_slab() {
   // expected-error @+1 {{expects a slab and an offset together}}
-  %0 = "mplan.alloc_tensor"() <{id = 0 : i64, offset = 0 : i64}> : () -> memref<4xf32>
+  %0 = "mplan.alloc_tensor"() {id = 0 : i64, offset = 0 : i64, operandSegmentSizes = array<i32: 0>} : () -> memref<4xf32>
   return
 }
 

@@ -6,7 +6,6 @@
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
-#include "mlir/IR/DialectImplementation.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/OpImplementation.h"
 #include "mlir/IR/PatternMatch.h"
@@ -201,12 +200,6 @@ static LogicalResult verifyBufferAttrs(Operation *op, int64_t id,
                                        std::optional<int64_t> start,
                                        std::optional<int64_t> end,
                                        int64_t alignment) {
-  // The id is a property: an `id` among the discardable attributes is the
-  // generic form's old spelling, which would leave the property unset.
-  if (op->getDiscardableAttr("id"))
-    return op->emitOpError("has 'id' among its discardable attributes: the id "
-                           "is a property, spelled `<{id = N : i64}>` in the "
-                           "generic form");
   if (id < 0)
     return op->emitOpError("id must be non-negative, got ") << id;
   if (start.has_value() != end.has_value())

@@ -42,11 +42,6 @@ def MPlan_I64Attr : TypedSignlessIntegerAttrBase<
   let convertFromStorage = "$_self.getValue().getSExtValue()";
 }
 
-/// A 64-bit integer kept in the op itself, not uniqued in the context as an
-/// attribute would be (a planner id is a new value per buffer). The generic
-/// form spells it as the attribute: `<{id = 3 : i64}>`.
-def MPlan_I64Prop : IntProp<"int64_t", "64-bit integer">;
-
 class MPlan_Op<string mnemonic, list<Trait> traits = []>
     : Op<MPlan_Dialect, mnemonic, traits>;
 

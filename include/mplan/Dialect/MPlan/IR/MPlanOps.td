@@ -83,8 +83,7 @@ def MPlan_ReleaseSlabOp : MPlan_Op<"release_slab"> {
 def MPlan_AllocTensorOp : MPlan_Op<"alloc_tensor"> {
   let summary = "a statically shaped buffer known to the planner";
   let description = [{
-    A statically shaped buffer with a planner `id` (a property: an `int64_t`
-    kept in the op, `<{id = N : i64}>` in the generic form). The optional live range
+    A statically shaped buffer with a planner `id`. The optional live range
     `live [start, end)` is expressed in the enclosing function's op numbering:
     `start` is inclusive and `end` exclusive.
 
@@ -103,7 +102,7 @@ def MPlan_AllocTensorOp : MPlan_Op<"alloc_tensor"> {
         : !mplan.slab<128, 64> -> memref<4x4xf32>
     ```
   }];
-  let arguments = (ins MPlan_I64Prop:$id,
+  let arguments = (ins MPlan_I64Attr:$id,
                        OptionalAttr<MPlan_I64Attr>:$start,
                        OptionalAttr<MPlan_I64Attr>:$end,
                        Optional<MPlan_SlabType>:$slab,
@@ -141,8 +140,8 @@ def MPlan_AllocDynamicOp : MPlan_Op<"alloc_dynamic",
   let summary = "a buffer whose size is known only at run time";
   let description = [{
     A buffer with dynamic dimensions (one `sizes` operand per `?` of the
-    result type, in order) and a planner `id` (a property, as for
-    `mplan.alloc_tensor`), whose dimensions have no compile-time upper bound. Its byte size is the element size times the
+    result type, in order) and a planner `id`, whose dimensions have no
+    compile-time upper bound. Its byte size is the element size times the
     product of its dimensions. The optional live range `live [start, end)` is
     in the enclosing function's op numbering, as for `mplan.alloc_tensor`.
 
@@ -172,7 +171,7 @@ def MPlan_AllocDynamicOp : MPlan_Op<"alloc_dynamic",
         : !mplan.slab<4096, 64> -> memref<?x64xf32>
     ```
   }];
-  let arguments = (ins MPlan_I64Prop:$id,
+  let arguments = (ins MPlan_I64Attr:$id,
                        Variadic<Index>:$sizes,
                        OptionalAttr<MPlan_I64Attr>:$start,
                        OptionalAttr<MPlan_I64Attr>:$end,
