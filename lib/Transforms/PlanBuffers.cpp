@@ -311,11 +311,9 @@ static std::string describePeak(const SlabBuffers &slab, size_t limit = 8) {
 /// every memref operand. With `alignment` > 1 sizes are padded as
 /// ::mplan::lowerBound pads them (a size that overflows counts as the largest
 /// int64: no bound is below it).
-std::pair<int64_t, Operation *>
-mlir::mplan::computeOpFloor(const SlabBuffers &slab,
-                            const PointsToAnalysis &pointsTo,
-                            const BufferLiveness &liveness, int64_t alignment,
-                            int64_t enough) {
+std::pair<int64_t, Operation *> mlir::mplan::computeOpFloor(
+    const SlabBuffers &slab, const PointsToAnalysis &pointsTo,
+    const BufferLiveness &liveness, int64_t alignment, int64_t enough) {
   DenseMap<unsigned, int64_t> sizeOfPlace;
   for (auto [i, buffer] : llvm::enumerate(slab.buffers)) {
     AllocTensorOp op = slab.ops[i];
