@@ -8,7 +8,6 @@
 #include "mplan/Transforms/Passes.h"
 #include "mplan/Transforms/PlanBuffers.h"
 
-#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/Pass/PassManager.h"
@@ -87,8 +86,8 @@ PlanStepOps::takeCopiesAndAllocs() {
 static bool hasCopies(func::FuncOp func) {
   return func
       .walk([](Operation *op) {
-        return isa<memref::CopyOp, linalg::CopyOp>(op) ? WalkResult::interrupt()
-                                                       : WalkResult::advance();
+        return isElidableCopy(op) ? WalkResult::interrupt()
+                                  : WalkResult::advance();
       })
       .wasInterrupted();
 }
