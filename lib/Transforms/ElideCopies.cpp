@@ -322,6 +322,17 @@ public:
     renumber(op->getBlock());
     return positions.lookup(op);
   }
+  /// Whether `value` is a root's own value: the only values of which a copy
+  /// may take or give the whole root (CopyEliminator::getWholeRoot).
+  bool isRootValue(Value value) const { return rootOf.count(value); }
+  /// Whether `a` and `b` both point into one and the same place only: the
+  /// only case in which lookup may place both in one root, decided without
+  /// analyzing it.
+  bool pointIntoOnePlace(Value a, Value b) const {
+    ArrayRef<PointsToTarget> x = pointsTo.getTargets(a);
+    ArrayRef<PointsToTarget> y = pointsTo.getTargets(b);
+    return x.size() == 1 && y.size() == 1 && x.front().place == y.front().place;
+  }
   /// Records that `op` was just moved or inserted right before its next
   /// sibling.
   void notifyPlaced(Operation *op);
@@ -1251,6 +1262,14 @@ bool CopyEliminator::tryCopy(Operation *copy, Value source, Value target) {
       sourceType.getShape() != targetType.getShape() ||
       sourceType.getElementType() != targetType.getElementType() ||
       sourceType.getMemorySpace() != targetType.getMemorySpace())
+    return false;
+  // Every rewrite below but the removal of a region copied onto itself
+  // takes or gives a whole root: a copy between views of two roots (a slice
+  // of one written into a slice of another) is kept without analyzing
+  // either root's accesses.
+  if (source != target && !analysis.isRootValue(source) &&
+      !analysis.isRootValue(target) &&
+      !analysis.pointIntoOnePlace(source, target))
     return false;
   int64_t copyPos = analysis.pos(copy);
   // Merges scan the accesses of both roots: within a budget (see
