@@ -62,7 +62,11 @@ class InPlaceReuse {
 public:
   InPlaceReuse(func::FuncOp func, PlanAnalyses &analyses)
       : func(func), analyses(analyses), liveness(analyses.getExactLiveness()),
-        pointsTo(analyses.getPointsTo()) {}
+        pointsTo(analyses.getPointsTo()) {
+    MLIRContext *context = func.getContext();
+    names = {StringAttr::get(context, "at"), StringAttr::get(context, "buffer"),
+             StringAttr::get(context, "reused_by")};
+  }
 
   /// Rewrites every legal candidate; returns the merges made.
   SmallVector<Attribute> run();
@@ -79,6 +83,10 @@ private:
   bool tryOp(linalg::LinalgOp op, SmallVectorImpl<Attribute> &merges);
 
   func::FuncOp func;
+  /// The keys of a merge record, in sorted order.
+  struct {
+    StringAttr at, buffer, reusedBy;
+  } names;
   /// The function's analyses, kept valid through the merges.
   PlanAnalyses &analyses;
   BufferLiveness &liveness;
@@ -160,17 +168,15 @@ bool InPlaceReuse::tryOp(linalg::LinalgOp op,
 
       // Y's bytes are X's from here on.
       Value x = xAlloc.getResult(), y = yAlloc.getResult();
-      Builder builder(func.getContext());
-      merges.push_back(builder.getDictionaryAttr(
-          {builder.getNamedAttr("buffer",
-                                builder.getI64IntegerAttr(xAlloc.getId())),
-           builder.getNamedAttr("reused_by",
-                                builder.getI64IntegerAttr(yAlloc.getId())),
-           builder.getNamedAttr("at", op->getLoc())}));
+      // The ids are the buffers' own i64 attributes; the names are sorted.
+      NamedAttribute record[] = {{names.at, op->getLoc()},
+                                 {names.buffer, xAlloc.getIdAttr()},
+                                 {names.reusedBy, yAlloc.getIdAttr()}};
+      merges.push_back(DictionaryAttr::getWithSorted(func.getContext(), record));
       std::optional<uint64_t> xAlign = xAlloc.getAlignment();
       std::optional<uint64_t> yAlign = yAlloc.getAlignment();
       if (yAlign && (!xAlign || *yAlign > *xAlign))
-        xAlloc.setAlignmentAttr(builder.getI64IntegerAttr(*yAlign));
+        xAlloc.setAlignmentAttr(yAlloc.getAlignmentAttr());
       analyses.notifyBufferMerged(y, x, x);
       y.replaceAllUsesWith(x);
       analyses.notifyOpErased(yAlloc);
@@ -188,18 +194,22 @@ SmallVector<Attribute> InPlaceReuse::run() {
   // their range's start, in program order, not a walk of the function. The
   // numbering is exact, so one index is one op: an op that starts several
   // roots is kept once.
-  SmallVector<std::pair<int64_t, Operation *>> candidates;
+  SmallVector<std::pair<int64_t, linalg::LinalgOp>> candidates;
   for (Value root : liveness.getRoots()) {
     int64_t start = liveness.getLiveRange(root).start;
     for (Operation *user : root.getUsers())
-      if (liveness.getIndex(user) == start && isa<linalg::LinalgOp>(user))
-        candidates.emplace_back(start, user);
+      if (liveness.getIndex(user) == start)
+        if (auto linalgOp = dyn_cast<linalg::LinalgOp>(user))
+          candidates.emplace_back(start, linalgOp);
   }
   llvm::sort(candidates, llvm::less_first());
-  candidates.erase(llvm::unique(candidates), candidates.end());
+  candidates.erase(llvm::unique(candidates, [](const auto &a, const auto &b) {
+                     return a.first == b.first;
+                   }),
+                   candidates.end());
   SmallVector<Attribute> merges;
   for (auto &[index, op] : candidates)
-    (void)tryOp(cast<linalg::LinalgOp>(op), merges);
+    (void)tryOp(op, merges);
   return merges;
 }
 
