@@ -457,3 +457,34 @@ func.func @select_gone(%in: memref<16xf32>, %out: memref<16xf32>, %c: i1) {
   linalg.map { math.absf } ins(%y : memref<16xf32>) outs(%out : memref<16xf32>)
   return
 }
+// -----
+
+// A slice of one buffer copied into a slice of another: neither copy side is
+// a whole buffer, so no rewrite applies and the copy stays (decided from the
+// points-to sets, without analyzing either buffer). The buffers' accesses are
+// analyzed later, when the copy of the whole %c into a slice of %b asks about
+// them: that copy is written in place, and the kept copy still reads %a.
+
+// CHECK-LABEL: func.func @slice_to_slice
+// CHECK-SAME:    mplan.copies_removed = 1 : i64
+// CHECK:         %[[A:.*]] = mplan.alloc_tensor id(0)
+// CHECK:         %[[B:.*]] = mplan.alloc_tensor id(1)
+// CHECK:         %[[AV:.*]] = mplan.view %[[A]][0]
+// CHECK:         %[[BV:.*]] = mplan.view %[[B]][16]
+// CHECK:         memref.copy %[[AV]], %[[BV]]
+// CHECK-NOT:     memref.copy
+// CHECK:         return
+func.func @slice_to_slice(%in: memref<8xf32>, %in2: memref<4xf32>, %out: memref<12xf32>) {
+  %a = mplan.alloc_tensor id(0) -> memref<8xf32>
+  linalg.map { math.absf } ins(%in : memref<8xf32>) outs(%a : memref<8xf32>)
+  %b = mplan.alloc_tensor id(1) -> memref<12xf32>
+  %av = mplan.view %a[0] : memref<8xf32> to memref<4xf32, strided<[1]>>
+  %bv = mplan.view %b[16] : memref<12xf32> to memref<4xf32, strided<[1], offset: 4>>
+  memref.copy %av, %bv : memref<4xf32, strided<[1]>> to memref<4xf32, strided<[1], offset: 4>>
+  %c = mplan.alloc_tensor id(2) -> memref<4xf32>
+  linalg.map { math.absf } ins(%in2 : memref<4xf32>) outs(%c : memref<4xf32>)
+  %bw = mplan.view %b[0] : memref<12xf32> to memref<4xf32, strided<[1]>>
+  memref.copy %c, %bw : memref<4xf32> to memref<4xf32, strided<[1]>>
+  linalg.copy ins(%b : memref<12xf32>) outs(%out : memref<12xf32>)
+  return
+}
