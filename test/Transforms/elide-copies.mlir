@@ -457,6 +457,7 @@ func.func @select_gone(%in: memref<16xf32>, %out: memref<16xf32>, %c: i1) {
   linalg.map { math.absf } ins(%y : memref<16xf32>) outs(%out : memref<16xf32>)
   return
 }
+
 // -----
 
 // A slice of one buffer copied into a slice of another: neither copy side is
