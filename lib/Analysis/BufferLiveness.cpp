@@ -368,7 +368,7 @@ std::optional<LiveRange> BufferLiveness::chargeUse(Region *region,
 static Region *getDefRegion(Value value) { return value.getParentRegion(); }
 
 LiveRange BufferLiveness::computeRange(Value def, ArrayRef<Value> aliases,
-                                       bool *deallocated) const {
+                                       bool *deallocated, bool *used) const {
   Region *region = getDefRegion(def);
   Operation *defOp = def.getDefiningOp();
   int64_t defIndex = defOp ? getIndex(defOp)
@@ -396,6 +396,8 @@ LiveRange BufferLiveness::computeRange(Value def, ArrayRef<Value> aliases,
       }
     if (lo > hi)
       return {defIndex, defIndex + 1};
+    if (used)
+      *used = true;
     return {lo, hi};
   }
 
@@ -420,6 +422,8 @@ LiveRange BufferLiveness::computeRange(Value def, ArrayRef<Value> aliases,
     }
   if (useSpans.empty())
     return {defIndex, defIndex + 1};
+  if (used)
+    *used = true;
 
   // Backward from the uses, not through the definition: the blocks that reach
   // a use. A block on a path from the definition to one of them reaches that
@@ -782,8 +786,23 @@ BufferLiveness::getUnplannableReason(Value root) const {
 // In-place updates
 //===----------------------------------------------------------------------===//
 
+bool BufferLiveness::shareIndexWithNext(Operation *op) {
+  Operation *next = op->getNextNode();
+  if (!gaps || !next || op->getNumRegions() != 0 || indices.count(op) ||
+      !indices.count(next) || replacedBy.count(next) || replacing.count(next))
+    return false;
+  replacedBy[next] = op;
+  replacing[op] = next;
+  return true;
+}
+
 void BufferLiveness::notifyOpInserted(Operation *op) {
-  invalidateGaps();
+  // A new root's range is its uses' once it has some, not its definition's:
+  // a fresh analysis would not count the definition (renumber walks).
+  // Otherwise the op's uses and results widen ranges to their hull, which
+  // is what a fresh analysis gives.
+  if (isRootOp(op) || !shareIndexWithNext(op))
+    invalidateGaps();
   numberOp(op, getIndex(op));
   if (isRootOp(op)) {
     addRoot(op->getResult(0));
@@ -834,8 +853,12 @@ void BufferLiveness::extendRoots(ArrayRef<Value> owners, Value value) {
     for (Value alias : closure)
       addAlias(id, alias);
     RootInfo &info = roots[id];
-    info.range =
-        info.range.merge(computeRange(owner, closure, &info.deallocated));
+    // Only uses widen the range: without any, computeRange gives the
+    // definition's index, which a fresh analysis of the uses would not count.
+    bool used = false;
+    LiveRange range = computeRange(owner, closure, &info.deallocated, &used);
+    if (used)
+      info.range = info.range.merge(range);
     if (!info.reason)
       info.reason = computeReason(owner, closure);
   }
@@ -844,7 +867,8 @@ void BufferLiveness::extendRoots(ArrayRef<Value> owners, Value value) {
 void BufferLiveness::notifyReplaced(Value from, Value to) {
   if (from == to)
     return;
-  invalidateGaps();
+  // `to`'s roots gain `from`'s uses: their ranges widen to the hull, as a
+  // fresh analysis gives them (the numbering stays exact up to gaps).
   ArrayRef<Value> owners = getRootsOf(to);
   // Alias sets are closed under the forward closure: if `from` is an alias
   // of every root of `to` already (a view replaced by another view of the
@@ -860,9 +884,9 @@ void BufferLiveness::notifyReplaced(Value from, Value to) {
 }
 
 void BufferLiveness::notifyRootReplaced(Value from, Value to) {
-  invalidateGaps();
   auto it = rootIndex.find(from);
   if (from == to || it == rootIndex.end() || rootIndex.count(to)) {
+    invalidateGaps();
     if (Operation *toOp = to.getDefiningOp())
       notifyOpInserted(toOp);
     return;
@@ -870,7 +894,13 @@ void BufferLiveness::notifyRootReplaced(Value from, Value to) {
   unsigned id = it->second;
   rootIndex.erase(it);
   rootIndex[to] = id;
-  if (Operation *toOp = to.getDefiningOp())
+  // `to` takes over `from`'s uses and range; right before `from`'s op, it
+  // takes its index too (the numbering stays exact up to gaps).
+  Operation *toOp = to.getDefiningOp();
+  if (!toOp || toOp->getNextNode() != from.getDefiningOp() ||
+      !shareIndexWithNext(toOp))
+    invalidateGaps();
+  if (toOp)
     numberOp(toOp, getIndex(toOp));
   RootInfo &info = roots[id];
   info.root = to;
@@ -891,20 +921,37 @@ void BufferLiveness::notifyRootReplaced(Value from, Value to) {
 }
 
 void BufferLiveness::notifyOpErased(Operation *op) {
-  // An erased use may have been a range's end: only the erasure of ops that
-  // use no buffer keeps the ranges exact up to the erased indices.
+  // The numbering stays exact up to the erased indices (an op replaced by
+  // the op inserted before it leaves no gap: that op has its index). An
+  // erased use at an end of a range may have been what made it: that range
+  // is recomputed by renumber.
   if (gaps) {
-    WalkResult uses = op->walk([&](Operation *nested) {
-      for (Value operand : nested->getOperands())
-        if (!getRootsOf(operand).empty())
-          return WalkResult::interrupt();
+    WalkResult walked = op->walk([&](Operation *nested) {
       auto it = indices.find(nested);
       if (it == indices.end())
         return WalkResult::interrupt();
-      gaps->push_back(it->second.first);
+      for (Value operand : nested->getOperands())
+        for (Value owner : getRootsOf(operand)) {
+          unsigned id = rootIndex.lookup(owner);
+          std::optional<LiveRange> span =
+              chargeUse(getDefRegion(owner), nested);
+          if (!span || span->start <= roots[id].range.start ||
+              span->end >= roots[id].range.end)
+            stale.push_back(id);
+        }
+      if (auto other = replacedBy.find(nested); other != replacedBy.end()) {
+        replacing.erase(other->second);
+        replacedBy.erase(other);
+      } else if (auto other = replacing.find(nested);
+                 other != replacing.end()) {
+        replacedBy.erase(other->second);
+        replacing.erase(other);
+      } else {
+        gaps->push_back(it->second.first);
+      }
       return WalkResult::advance();
     });
-    if (uses.wasInterrupted())
+    if (walked.wasInterrupted())
       invalidateGaps();
   }
   auto forget = [&](Value value) {
@@ -986,9 +1033,11 @@ void BufferLiveness::mergeInto(Value from, Value into) {
 }
 
 void BufferLiveness::renumber() {
-  if (gaps && llvm::any_of(*gaps, [&](int64_t index) {
+  // An inserted op still sharing an index with the op it was to replace
+  // leaves two ops with one index: number afresh.
+  if (gaps && (!replacedBy.empty() || llvm::any_of(*gaps, [&](int64_t index) {
         return index < 0 || index >= numIndices;
-      }))
+      })))
     invalidateGaps();
   if (gaps) {
     // Every op keeps its place in pre-order; the ops before it that were
@@ -1016,6 +1065,14 @@ void BufferLiveness::renumber() {
       }
     numIndices -= static_cast<int64_t>(gaps->size());
     gaps->clear();
+    // The ranges an erased use may have ended, from the uses left.
+    llvm::sort(stale);
+    stale.erase(llvm::unique(stale), stale.end());
+    for (unsigned id : stale)
+      if (!roots[id].erased)
+        roots[id].range = computeRange(roots[id].root, roots[id].aliases,
+                                       &roots[id].deallocated);
+    stale.clear();
     return;
   }
   indices.clear();
@@ -1025,6 +1082,7 @@ void BufferLiveness::renumber() {
   for (RootInfo &info : roots)
     if (!info.erased)
       info.range = computeRange(info.root, info.aliases, &info.deallocated);
+  invalidateGaps();
   gaps.emplace();
 }
 

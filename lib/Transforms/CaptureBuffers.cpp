@@ -475,6 +475,7 @@ static void eraseDeallocs(ArrayRef<OpOperand *> deallocUses,
       OpBuilder builder(dealloc);
       Value owned = arith::ConstantOp::create(builder, dealloc.getLoc(),
                                               builder.getBoolAttr(false));
+      liveness.notifyOpInserted(owned.getDefiningOp());
       for (Value result : dealloc->getResults())
         result.replaceAllUsesWith(owned);
       toErase.insert(dealloc);
@@ -748,8 +749,6 @@ bool mlir::mplan::captureBuffersInFunction(func::FuncOp func,
       // the function starts now, so that no later rewrite (of the buffers
       // a `memref.dim` reads them off, say) can make them depend on
       // something computed later.
-      // (The clones compute indices from the arguments: no buffer uses
-      // them, and unannounced they take their next sibling's number.)
       if (lastEntryClone)
         entryBuilder.setInsertionPointAfter(lastEntryClone);
       else
@@ -757,8 +756,17 @@ bool mlir::mplan::captureBuffersInFunction(func::FuncOp func,
       // The clones are ops the lists of the steps do not have.
       if (ops)
         ops->invalidate();
+      Block::iterator firstClone = entryBuilder.getInsertionPoint();
+      bool atBegin = firstClone == entryBlock.begin();
+      if (!atBegin)
+        --firstClone;
       SmallVector<Value> sizes =
           cloneAtEntry(entryBuilder, alloc.getDynamicSizes(), entryValues);
+      // The clones are announced like any new op (the liveness numbers
+      // them).
+      for (Block::iterator it = atBegin ? entryBlock.begin() : ++firstClone;
+           it != entryBuilder.getInsertionPoint(); ++it)
+        analyses.notifyOpInserted(&*it);
       if (entryBuilder.getInsertionPoint() != entryBlock.begin())
         lastEntryClone = &*std::prev(entryBuilder.getInsertionPoint());
       auto dynamic = AllocDynamicOp::create(

@@ -233,6 +233,11 @@ struct TestRewritesKeepLivenessPass
                        llvm::cl::desc("Capture the allocations first (hoisting "
                                       "those of branches), as mplan-plan does"),
                        llvm::cl::init(false)};
+  Option<bool> fold{
+      *this, "fold",
+      llvm::cl::desc("Then fold the views, announcing every "
+                     "change to the analyses, as mplan-plan does"),
+      llvm::cl::init(false)};
   void runOnOperation() override {
     func::FuncOp func = getOperation();
     if (func.isExternal())
@@ -241,6 +246,12 @@ struct TestRewritesKeepLivenessPass
     if (capture && captureBuffersInFunction(func, analyses,
                                             /*emitRemarks=*/false))
       analyses.notifyLivenessUpdated();
+    if (fold) {
+      PlanAnalyses::Listener listener(analyses);
+      if (failed(foldViewsInFunction(func, &listener)))
+        return signalPassFailure();
+      analyses.dropWidenedPointsTo();
+    }
     (void)elideCopiesInFunction(func, PeakGuard::Views, analyses);
     (void)reuseInPlaceInFunction(func, analyses);
     if (failed(checkAgainstFresh(func, analyses.getLiveness())) ||

@@ -306,9 +306,12 @@ private:
   /// aliases, the live range its uses span and, if it had none, its reason.
   void extendRoots(ArrayRef<Value> owners, Value value);
   /// The live range of `def` with aliases `aliases`; sets `*deallocated`
-  /// (if given) when one of their uses frees it.
+  /// (if given) when one of their uses frees it, and `*used` (if given) when
+  /// they have a use the range counts (without one, the range is the
+  /// definition's index).
   LiveRange computeRange(Value def, ArrayRef<Value> aliases,
-                         bool *deallocated = nullptr) const;
+                         bool *deallocated = nullptr,
+                         bool *used = nullptr) const;
   std::optional<std::string> computeReason(Value def,
                                            ArrayRef<Value> aliases) const;
   std::optional<LiveRange> chargeUse(Region *region, Operation *user) const;
@@ -323,11 +326,29 @@ private:
   llvm::DenseMap<Operation *, std::pair<int32_t, int32_t>> indices;
   int64_t numIndices = 0;
   /// The indices of the ops erased since the numbering was exact, while
-  /// every update since was a merge or the erasure of an op that uses no
-  /// buffer (renumber closes them up); std::nullopt after any other update.
+  /// every update since kept it exact up to them (renumber closes them up);
+  /// std::nullopt after any other update. The updates that keep it so:
+  /// merges, replacements of a value, erasures, and an op inserted right
+  /// before an op it replaces (it shares that op's index until the op is
+  /// erased: `replacedBy`, `replacing`).
   std::optional<SmallVector<int64_t>> gaps;
+  /// While the numbering is exact up to gaps: each op that an op inserted
+  /// right before it shares its index with, and the other way round.
+  llvm::DenseMap<Operation *, Operation *> replacedBy, replacing;
+  /// While the numbering is exact up to gaps: the roots an erased op used at
+  /// an end of their range, whose ranges renumber recomputes.
+  SmallVector<unsigned> stale;
   /// An update other than those: renumber() walks the function.
-  void invalidateGaps() { gaps.reset(); }
+  void invalidateGaps() {
+    gaps.reset();
+    replacedBy.clear();
+    replacing.clear();
+    stale.clear();
+  }
+  /// `op`, not numbered yet and without regions, was inserted right before
+  /// the op it replaces: it takes that op's index (see `gaps`). Returns
+  /// false, changing nothing, if it is not such an op.
+  bool shareIndexWithNext(Operation *op);
   std::vector<RootInfo> roots;
   llvm::DenseMap<Value, unsigned> rootIndex;
   llvm::DenseMap<Value, SmallVector<Value, 1>> rootsOf;
