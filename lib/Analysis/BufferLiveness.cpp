@@ -786,6 +786,12 @@ BufferLiveness::getUnplannableReason(Value root) const {
 // In-place updates
 //===----------------------------------------------------------------------===//
 
+void BufferLiveness::markStaleIfMultiBlock(unsigned id) {
+  Region *region = getDefRegion(roots[id].root);
+  if (gaps && region && !region->hasOneBlock())
+    markStale(id);
+}
+
 bool BufferLiveness::shareIndexWithNext(Operation *op) {
   Operation *next = op->getNextNode();
   if (!gaps || !next || op->getNumRegions() != 0 || indices.count(op) ||
@@ -816,10 +822,12 @@ void BufferLiveness::notifyOpInserted(Operation *op) {
         continue;
       SmallVector<Value, 2> ownerCopy(owners.begin(), owners.end());
       for (Value owner : ownerCopy) {
-        RootInfo &info = roots[rootIndex.lookup(owner)];
+        unsigned id = rootIndex.lookup(owner);
+        RootInfo &info = roots[id];
         Region *region = getDefRegion(owner);
         if (std::optional<LiveRange> span = chargeUse(region, nested))
           info.range = info.range.merge(*span);
+        markStaleIfMultiBlock(id);
         if (!info.reason)
           if (std::optional<std::string> reason =
                   getCaptureReason(operand, funcOp, &kinds))
@@ -859,6 +867,7 @@ void BufferLiveness::extendRoots(ArrayRef<Value> owners, Value value) {
     LiveRange range = computeRange(owner, closure, &info.deallocated, &used);
     if (used)
       info.range = info.range.merge(range);
+    markStaleIfMultiBlock(id);
     if (!info.reason)
       info.reason = computeReason(owner, closure);
   }
@@ -868,12 +877,16 @@ void BufferLiveness::notifyReplaced(Value from, Value to) {
   if (from == to)
     return;
   // `to`'s roots gain `from`'s uses: their ranges widen to the hull, as a
-  // fresh analysis gives them (the numbering stays exact up to gaps).
+  // fresh analysis gives them (the numbering stays exact up to gaps). The
+  // roots of `from` that are not `to`'s lose those uses.
   ArrayRef<Value> owners = getRootsOf(to);
   // Alias sets are closed under the forward closure: if `from` is an alias
   // of every root of `to` already (a view replaced by another view of the
   // same buffer), they cover its closure, its uses and its reasons.
   ArrayRef<Value> fromOwners = getRootsOf(from);
+  for (Value owner : fromOwners)
+    if (!llvm::is_contained(owners, owner))
+      markStale(rootIndex.lookup(owner));
   if (owners.empty() || llvm::all_of(owners, [&](Value owner) {
         return llvm::is_contained(fromOwners, owner);
       }))
@@ -933,11 +946,12 @@ void BufferLiveness::notifyOpErased(Operation *op) {
       for (Value operand : nested->getOperands())
         for (Value owner : getRootsOf(operand)) {
           unsigned id = rootIndex.lookup(owner);
-          std::optional<LiveRange> span =
-              chargeUse(getDefRegion(owner), nested);
-          if (!span || span->start <= roots[id].range.start ||
+          Region *region = getDefRegion(owner);
+          std::optional<LiveRange> span = chargeUse(region, nested);
+          if (!span || !region->hasOneBlock() ||
+              span->start <= roots[id].range.start ||
               span->end >= roots[id].range.end)
-            stale.push_back(id);
+            markStale(id);
         }
       if (auto other = replacedBy.find(nested); other != replacedBy.end()) {
         replacing.erase(other->second);
@@ -1027,6 +1041,10 @@ void BufferLiveness::mergeInto(Value from, Value into) {
   for (Value alias : fromAliases)
     addAlias(intoId, alias);
   roots[intoId].range = roots[intoId].range.merge(fromRange);
+  // The hull is exact only of exact ranges in one block.
+  if (roots[fromIt->second].stale)
+    markStale(intoId);
+  markStaleIfMultiBlock(intoId);
   roots[intoId].deallocated |= roots[fromIt->second].deallocated;
   if (!roots[intoId].reason)
     roots[intoId].reason = roots[fromIt->second].reason;
@@ -1065,14 +1083,14 @@ void BufferLiveness::renumber() {
       }
     numIndices -= static_cast<int64_t>(gaps->size());
     gaps->clear();
-    // The ranges an erased use may have ended, from the uses left.
-    llvm::sort(stale);
-    stale.erase(llvm::unique(stale), stale.end());
-    for (unsigned id : stale)
-      if (!roots[id].erased)
-        roots[id].range = computeRange(roots[id].root, roots[id].aliases,
-                                       &roots[id].deallocated);
-    stale.clear();
+    // The ranges an update may have left other than exact, from the uses.
+    for (unsigned id : staleRoots) {
+      RootInfo &info = roots[id];
+      info.stale = false;
+      if (!info.erased)
+        info.range = computeRange(info.root, info.aliases, &info.deallocated);
+    }
+    staleRoots.clear();
     return;
   }
   indices.clear();

@@ -288,6 +288,8 @@ private:
     /// Whether a use of an alias was seen to free the buffer
     /// (isDeallocUse); never reset.
     bool deallocated = false;
+    /// Whether renumber recomputes the range (staleRoots).
+    bool stale = false;
   };
 
   /// Numbers the ops of `region` from numIndices on; appends the roots
@@ -335,15 +337,30 @@ private:
   /// While the numbering is exact up to gaps: each op that an op inserted
   /// right before it shares its index with, and the other way round.
   llvm::DenseMap<Operation *, Operation *> replacedBy, replacing;
-  /// While the numbering is exact up to gaps: the roots an erased op used at
-  /// an end of their range, whose ranges renumber recomputes.
-  SmallVector<unsigned> stale;
+  /// While the numbering is exact up to gaps: the roots whose ranges
+  /// renumber recomputes from their uses (RootInfo::stale), those an update
+  /// may have left other than a fresh analysis gives them: an erased op used
+  /// them at an end of their range, a replaced value left them, a merged
+  /// root's range was stale, or they live in a region of several blocks
+  /// (where a use adds whole blocks, not its own span).
+  SmallVector<unsigned> staleRoots;
+  void markStale(unsigned id) {
+    if (gaps && !roots[id].stale) {
+      roots[id].stale = true;
+      staleRoots.push_back(id);
+    }
+  }
+  /// Marks `id` stale if its region has several blocks (no hull update is
+  /// exact there).
+  void markStaleIfMultiBlock(unsigned id);
   /// An update other than those: renumber() walks the function.
   void invalidateGaps() {
     gaps.reset();
     replacedBy.clear();
     replacing.clear();
-    stale.clear();
+    for (unsigned id : staleRoots)
+      roots[id].stale = false;
+    staleRoots.clear();
   }
   /// `op`, not numbered yet and without regions, was inserted right before
   /// the op it replaces: it takes that op's index (see `gaps`). Returns
