@@ -792,6 +792,15 @@ void BufferLiveness::markStaleIfMultiBlock(unsigned id) {
     markStale(id);
 }
 
+void BufferLiveness::markDeallocDependents(Value value) {
+  while (auto metadata =
+             value.getDefiningOp<memref::ExtractStridedMetadataOp>()) {
+    for (Value owner : getRootsOf(metadata.getSource()))
+      markStale(rootIndex.lookup(owner));
+    value = metadata.getSource();
+  }
+}
+
 bool BufferLiveness::shareIndexWithNext(Operation *op) {
   Operation *next = op->getNextNode();
   if (!gaps || !next || op->getNumRegions() != 0 || indices.count(op) ||
@@ -817,6 +826,7 @@ void BufferLiveness::notifyOpInserted(Operation *op) {
   // The op uses its memref operands (and its nested ops use theirs).
   op->walk([&](Operation *nested) {
     for (OpOperand &operand : nested->getOpOperands()) {
+      markDeallocDependents(operand.get());
       ArrayRef<Value> owners = getRootsOf(operand.get());
       if (owners.empty())
         continue;
@@ -883,6 +893,8 @@ void BufferLiveness::notifyReplaced(Value from, Value to) {
   // Alias sets are closed under the forward closure: if `from` is an alias
   // of every root of `to` already (a view replaced by another view of the
   // same buffer), they cover its closure, its uses and its reasons.
+  markDeallocDependents(from);
+  markDeallocDependents(to);
   ArrayRef<Value> fromOwners = getRootsOf(from);
   for (Value owner : fromOwners)
     if (!llvm::is_contained(owners, owner))
@@ -943,7 +955,8 @@ void BufferLiveness::notifyOpErased(Operation *op) {
       auto it = indices.find(nested);
       if (it == indices.end())
         return WalkResult::interrupt();
-      for (Value operand : nested->getOperands())
+      for (Value operand : nested->getOperands()) {
+        markDeallocDependents(operand);
         for (Value owner : getRootsOf(operand)) {
           unsigned id = rootIndex.lookup(owner);
           Region *region = getDefRegion(owner);
@@ -953,6 +966,7 @@ void BufferLiveness::notifyOpErased(Operation *op) {
               span->end >= roots[id].range.end)
             markStale(id);
         }
+      }
       if (auto other = replacedBy.find(nested); other != replacedBy.end()) {
         replacing.erase(other->second);
         replacedBy.erase(other);

@@ -143,3 +143,21 @@ func.func @dead_view_in_if_then_copies(%arg0: memref<8xf32>, %out: memref<8xf32>
   return
 }
 
+
+// -----
+
+// Erasing the dead view of %base makes the metadata op a deallocation use, which no range
+// counts: %a's range then starts at the fill.
+// CHECK-LABEL: func.func @meta
+func.func private @ext(memref<8xf32>)
+func.func @meta(%out: memref<8xf32>) {
+  %cst = arith.constant 1.0 : f32
+  %a = memref.alloc() : memref<8xf32>
+  %base, %off, %sz, %st = memref.extract_strided_metadata %a : memref<8xf32> -> memref<f32>, index, index, index
+  linalg.fill ins(%cst : f32) outs(%out : memref<8xf32>)
+  %v = memref.reinterpret_cast %base to offset: [0], sizes: [1], strides: [1] : memref<f32> to memref<1xf32>
+  linalg.fill ins(%cst : f32) outs(%a : memref<8xf32>)
+  func.call @ext(%a) : (memref<8xf32>) -> ()
+  memref.dealloc %base : memref<f32>
+  return
+}

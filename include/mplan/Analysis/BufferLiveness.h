@@ -353,6 +353,11 @@ private:
   /// Marks `id` stale if its region has several blocks (no hull update is
   /// exact there).
   void markStaleIfMultiBlock(unsigned id);
+  /// A use of `value` appeared or went: if `value` comes from a
+  /// memref.extract_strided_metadata, whether that op's use of its source
+  /// counts in a range depends on its results' uses (isDeallocUse), so the
+  /// source's roots are marked stale.
+  void markDeallocDependents(Value value);
   /// An update other than those: renumber() walks the function.
   void invalidateGaps() {
     gaps.reset();
