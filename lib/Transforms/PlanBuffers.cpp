@@ -652,6 +652,8 @@ static void allocateOutsideSlab(func::FuncOp func, ArrayRef<AllocDynamicOp> ops,
       std::to_string(capacity) +
       " bytes: allocated on its own (memref.alloc at the function's start, "
       "freed at its returns), outside the capped slab";
+  // The builder inserts before the entry block's first op, which may be one
+  // of `ops`: they are erased only once every allocation exists.
   OpBuilder builder = OpBuilder::atBlockBegin(&func.getBody().front());
   IRMapping mapping;
   SmallVector<memref::AllocOp> allocs;
@@ -664,10 +666,11 @@ static void allocateOutsideSlab(func::FuncOp func, ArrayRef<AllocDynamicOp> ops,
     alloc->setAttr(BufferLiveness::kUnplannedAttr,
                    builder.getStringAttr(reason));
     op.getMemref().replaceAllUsesWith(alloc.getResult());
-    op.erase();
     allocs.push_back(alloc);
     report.unmanaged.emplace_back(formatLoc(alloc.getLoc()), reason);
   }
+  for (AllocDynamicOp op : ops)
+    op.erase();
   for (Operation *terminator : getReturns(func)) {
     builder.setInsertionPoint(terminator);
     for (memref::AllocOp alloc : allocs)

@@ -84,3 +84,29 @@ func.func @only_dynamic(%n: index, %c: i1, %out: memref<f32>) {
   memref.dealloc %d : memref<?xf32>
   return
 }
+
+// The entry block's first op is a run-time sized buffer: the new allocations are
+// inserted before it, so it must outlive their creation (an erased insertion point
+// crashed the pass).
+// CHECK-LABEL: func.func @dynamic_first(
+// CHECK-NEXT:  %[[A:.*]] = memref.alloc(%arg0) {mplan.unplanned = "run-time sized
+// CHECK-NEXT:  %[[B:.*]] = memref.alloc(%arg0) {mplan.unplanned = "run-time sized
+// CHECK-NOT:   mplan.alloc_dynamic
+// CHECK:       memref.dealloc %[[A]]
+// CHECK-NEXT:  memref.dealloc %[[B]]
+// CHECK-NEXT:  return
+func.func @dynamic_first(%n: index, %out: memref<f32>) {
+  %a = memref.alloc(%n) : memref<?xf32>
+  %b = memref.alloc(%n) : memref<?xf32>
+  %c0 = arith.constant 0 : index
+  %cst = arith.constant 1.0 : f32
+  linalg.fill ins(%cst : f32) outs(%a : memref<?xf32>)
+  linalg.fill ins(%cst : f32) outs(%b : memref<?xf32>)
+  %x = memref.load %a[%c0] : memref<?xf32>
+  %y = memref.load %b[%c0] : memref<?xf32>
+  %z = arith.addf %x, %y : f32
+  memref.store %z, %out[] : memref<f32>
+  memref.dealloc %a : memref<?xf32>
+  memref.dealloc %b : memref<?xf32>
+  return
+}

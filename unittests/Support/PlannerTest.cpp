@@ -1,6 +1,7 @@
 //===- PlannerTest.cpp - Strategies, bound and validators -----------------===//
 
 #include "mplan/Support/Planner.h"
+#include "SanitizerBuild.h"
 #include "mplan/Support/Deadline.h"
 
 #include <gtest/gtest.h>
@@ -13,17 +14,6 @@
 #include <set>
 
 using namespace mplan;
-
-// Whether this is the sanitizer build (make sanitize), whose code runs several
-// times slower: a comparison of two timed searches means nothing there.
-#if defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define MPLAN_SANITIZER_BUILD 1
-#endif
-#endif
-#if defined(__SANITIZE_ADDRESS__)
-#define MPLAN_SANITIZER_BUILD 1
-#endif
 
 namespace {
 

@@ -437,7 +437,22 @@ class Program(MemrefProgram):
                     live.append(B(c, "memref<?xf32>", nm, "memref<?x4xf32>", local=False))
                 else:
                     live.append(B(nm, "memref<?xf32>", nm, "memref<?xf32>", local=False))
+            # Sometimes a run-time sized buffer is the entry block's first op: rewrites that
+            # insert at the block's start must not hold on to it (allocateOutsideSlab did).
+            firsts = []
+            if r.random() < 0.3:
+                for _ in range(r.choice([1, 2])):
+                    fb = f.fresh("dm")
+                    f.emit(f"{fb} = memref.alloc({r.choice(idx_args)[0]}) : memref<?xf32>")
+                    firsts.append((f.lines[-1], B(fb, "memref<?xf32>", fb, "memref<?xf32>")))
+                    init(firsts[-1][1])
+                    live.append(firsts[-1][1])
             block(live, None, 0)
+            for line, b in reversed(firsts):
+                free(b)
+                live.remove(b)
+                f.lines.remove(line)
+                f.lines.insert(0, line)
             rets = ""
             if ret:
                 s, _ = size(live, None)
@@ -541,7 +556,8 @@ class Program(MemrefProgram):
 def dynamic_cfgs(prog, rc_, strategies, arenas, seq_rc):
     """The runs of the `dynamic` kind: default options under every arena kind; check-bounds=true;
     arg-upper-bound=N (N at or above every size @main passes to an argument without a bound
-    attribute); max-bound-bytes small (bounded buffers become run-time sized or unplanned); one
+    attribute); max-bound-bytes small (bounded buffers become run-time sized or unplanned); a
+    capacity every static buffer fits (run-time sized ones allocated outside the slab); one
     more (the observer on even with --no-observer); one run with drawn options."""
     runs = [Cfg(a, "") for a in arenas]
     n = prog.dyn_max_arg + rc_.choice([0, 0, 1, 7, 100])
@@ -551,6 +567,9 @@ def dynamic_cfgs(prog, rc_, strategies, arenas, seq_rc):
     runs.append(Cfg(rc_.choice(arenas), f"max-bound-bytes={rc_.choice([0, 16, 64, 256, 1024])}" +
                     (" " + aub if rc_.random() < 0.5 else "") +
                     (" check-bounds=true" if rc_.random() < 0.5 else "")))
+    # A capacity the static buffers always fit: the run-time sized ones get their own
+    # allocations outside the capped slab.
+    runs.append(Cfg(rc_.choice(arenas), "capacity=default:1073741824"))
     runs.append(Cfg(rc_.choice(arenas), " ".join(o for o in ["check-bounds=true" if rc_.random() < 0.7 else "",
                                                              aub if rc_.random() < 0.4 else ""] if o), True))
     for c in random_cfgs(rc_, strategies, arenas, 1, seq_rc=seq_rc):
