@@ -148,7 +148,7 @@ getBoundedCastBytes(memref::ReinterpretCastOp op) {
 PointsToAnalysis::PointsToAnalysis(Operation *funcOp,
                                    function_ref<void(Operation *)> visit)
     : funcOp(funcOp) {
-  places.push_back(MemoryPlace{}); // kUnknownPlace
+  (void)addPlace(MemoryPlace{}); // kUnknownPlace
   Region &body = funcOp->getRegion(0);
   if (!body.empty()) {
     for (BlockArgument arg : body.front().getArguments()) {
@@ -170,6 +170,7 @@ PointsToAnalysis::PointsToAnalysis(Operation *funcOp,
 
 unsigned PointsToAnalysis::addPlace(MemoryPlace place) {
   places.push_back(place);
+  pointersTo.emplace_back();
   return places.size() - 1;
 }
 
@@ -255,10 +256,8 @@ void PointsToAnalysis::join(Value value, ArrayRef<PointsToTarget> targets) {
   // An update that adds to what a value already had: a fresh analysis
   // might give it less.
   widened |= built && changed && hadTargets;
-  if (changed && !queued.lookup(value)) {
-    queued[value] = true;
+  if (changed && queued.insert(value).second)
     worklist.push_back(value);
-  }
 }
 
 void PointsToAnalysis::markEscaped(ArrayRef<PointsToTarget> targets) {
@@ -556,7 +555,7 @@ void PointsToAnalysis::visitUse(OpOperand &use) {
 void PointsToAnalysis::propagate() {
   while (!worklist.empty()) {
     Value value = worklist.pop_back_val();
-    queued[value] = false;
+    queued.erase(value);
     for (OpOperand &use : value.getUses())
       visitUse(use);
   }
@@ -594,8 +593,8 @@ void PointsToAnalysis::notifyValueReplaced(Value from, Value to) {
   widened = true;
   // `from` is an allocation: substitute `to`'s targets for it wherever it is
   // named. Every value derived from it names it, so nothing else changes.
-  SmallVector<Value, 4> pointers = std::move(pointersTo[*place]);
-  pointersTo.erase(*place);
+  SmallVector<Value, 2> pointers = std::move(pointersTo[*place]);
+  pointersTo[*place].clear();
   for (Value pointer : pointers) {
     auto it = targetsOf.find(pointer);
     if (it == targetsOf.end())
@@ -680,9 +679,7 @@ bool PointsToAnalysis::notifyAllocationReplaced(Value from, Value to) {
     targetsOf.erase(targets);
     // The lists of the places it names name it.
     for (const PointsToTarget &target : list)
-      if (auto values = pointersTo.find(target.place);
-          values != pointersTo.end())
-        llvm::replace(values->second, from, to);
+      llvm::replace(pointersTo[target.place], from, to);
     targetsOf[to] = std::move(list);
   }
   queued.erase(from);
@@ -712,13 +709,12 @@ bool PointsToAnalysis::mayOverlap(const PointsToTarget &a,
 
 SmallVector<Value> PointsToAnalysis::getPointersTo(unsigned place) const {
   SmallVector<Value> result;
-  auto it = pointersTo.find(place);
-  if (it == pointersTo.end())
+  if (place >= pointersTo.size())
     return result;
   // The list may name values forgotten since (notifyOpErased) or moved to
   // another place (notifyValueReplaced): keep those that point here now.
   llvm::SmallPtrSet<void *, 16> seen;
-  for (Value value : it->second) {
+  for (Value value : pointersTo[place]) {
     auto targets = targetsOf.find(value);
     if (targets == targetsOf.end() ||
         !llvm::any_of(targets->second,

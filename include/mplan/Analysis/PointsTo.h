@@ -67,6 +67,7 @@
 #include "mlir/Pass/AnalysisManager.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallVector.h"
 
@@ -95,15 +96,15 @@ struct MemoryPlace {
 /// Where a value may point inside one place.
 struct PointsToTarget {
   static constexpr int64_t kUnknownBase = std::numeric_limits<int64_t>::min();
-  unsigned place = 0;
   /// Byte offset of the value's aligned pointer from the place's start, or
   /// kUnknownBase.
   int64_t base = kUnknownBase;
   /// When `exact`, the value addresses only bytes [begin, end) of the place;
   /// otherwise any byte of it.
-  bool exact = false;
   int64_t begin = 0;
   int64_t end = 0;
+  unsigned place = 0;
+  bool exact = false;
 
   bool hasBase() const { return base != kUnknownBase; }
   bool operator==(const PointsToTarget &other) const {
@@ -213,7 +214,9 @@ public:
   }
 
 private:
-  using TargetList = SmallVector<PointsToTarget, 2>;
+  /// Most pointers have one target: one inline keeps `targetsOf` small (it
+  /// is looked up at every use the rewrites touch).
+  using TargetList = SmallVector<PointsToTarget, 1>;
 
   unsigned addPlace(MemoryPlace place);
   /// Makes `value` (an argument or an allocating result) a place of `kind`
@@ -242,10 +245,12 @@ private:
   std::vector<MemoryPlace> places;
   llvm::DenseMap<Value, unsigned> placeOf;
   llvm::DenseMap<Value, TargetList> targetsOf;
-  /// The values whose targets name each place (may hold forgotten values).
-  llvm::DenseMap<unsigned, SmallVector<Value, 4>> pointersTo;
+  /// The values whose targets name each place, indexed by place (may hold
+  /// forgotten values).
+  std::vector<SmallVector<Value, 2>> pointersTo;
   SmallVector<Value> worklist;
-  llvm::DenseMap<Value, bool> queued;
+  /// The values on the worklist.
+  llvm::DenseSet<Value> queued;
   /// Set once the constructor's propagation is done: joins after that are
   /// updates.
   bool built = false;
