@@ -763,6 +763,12 @@ bool BufferLiveness::mayBeDeallocated(Value root) const {
   return it == rootIndex.end() || roots[it->second].deallocated;
 }
 
+void BufferLiveness::notifyDeallocsErased(Value root) {
+  auto it = rootIndex.find(root);
+  if (it != rootIndex.end())
+    roots[it->second].deallocated = false;
+}
+
 LiveRange BufferLiveness::getLiveRange(Value root) const {
   auto it = rootIndex.find(root);
   if (it != rootIndex.end())

@@ -167,6 +167,22 @@ LogicalResult mlir::mplan::verifyPlan(Operation *funcOp,
         dynamic && dynamic.isPlanned())
       dynamicBySlab[dynamic.getSlab()].push_back(dynamic);
   });
+  // A planned buffer's bytes are its slab's, which the slab's release frees:
+  // a deallocation of the buffer would free them a second time.
+  auto freed = [&](Operation *op) -> LogicalResult {
+    if (!liveness.mayBeDeallocated(op->getResult(0)))
+      return success();
+    return op->emitOpError("is deallocated, but its bytes are its slab's "
+                           "(the slab's release frees them)");
+  };
+  for (auto &[slab, ops] : bySlab)
+    for (AllocTensorOp op : ops)
+      if (failed(freed(op)))
+        return failure();
+  for (auto &[slab, ops] : dynamicBySlab)
+    for (AllocDynamicOp op : ops)
+      if (failed(freed(op)))
+        return failure();
   for (auto &[slab, ops] : bySlab)
     if (failed(verifySlab(ops, liveness)))
       return failure();

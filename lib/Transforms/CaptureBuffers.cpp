@@ -628,6 +628,26 @@ bool mlir::mplan::isCaptureWalkOp(Operation *op) {
   return isa<scf::IfOp, scf::IndexSwitchOp, memref::AssumeAlignmentOp>(op);
 }
 
+/// Erases the deallocations of `buffer` (a root of the liveness), which the
+/// plan takes over; true if there were any.
+static bool eraseDeallocsOf(Value buffer, PlanAnalyses &analyses) {
+  BufferLiveness &liveness = analyses.getLiveness();
+  if (!liveness.mayBeDeallocated(buffer))
+    return false;
+  SmallVector<OpOperand *> deallocUses;
+  for (Value alias : liveness.getAliases(buffer))
+    for (OpOperand &use : alias.getUses())
+      if (BufferLiveness::isDeallocUse(use))
+        deallocUses.push_back(&use);
+  if (deallocUses.empty())
+    return false;
+  // Erased uses may have been what made a place escape.
+  analyses.resetPointsTo();
+  eraseDeallocs(deallocUses, liveness);
+  liveness.notifyDeallocsErased(buffer);
+  return true;
+}
+
 bool mlir::mplan::captureBuffersInFunction(func::FuncOp func,
                                            PlanAnalyses &analyses,
                                            bool emitRemarks,
@@ -668,14 +688,27 @@ bool mlir::mplan::captureBuffersInFunction(func::FuncOp func,
   }
   int64_t nextId = 0;
   SmallVector<memref::AllocOp> allocs;
+  // Unplanned buffers of the mplan dialect the input frees itself.
+  SmallVector<Value> freedMPlanBuffers;
   for (Value root : liveness.getRootsInProgramOrder()) {
     Operation *op = root.getDefiningOp();
-    if (auto alloc = dyn_cast_or_null<memref::AllocOp>(op))
+    if (auto alloc = dyn_cast_or_null<memref::AllocOp>(op)) {
       allocs.push_back(alloc);
-    else if (auto tensor = dyn_cast_or_null<AllocTensorOp>(op))
+      continue;
+    }
+    if (auto tensor = dyn_cast_or_null<AllocTensorOp>(op)) {
       nextId = std::max<int64_t>(nextId, tensor.getId() + 1);
-    else if (auto dynamic = dyn_cast_or_null<AllocDynamicOp>(op))
+      if (tensor.isPlanned())
+        continue;
+    } else if (auto dynamic = dyn_cast_or_null<AllocDynamicOp>(op)) {
       nextId = std::max<int64_t>(nextId, dynamic.getId() + 1);
+      if (dynamic.isPlanned())
+        continue;
+    } else {
+      continue;
+    }
+    if (liveness.mayBeDeallocated(root) && !liveness.getUnplannableReason(root))
+      freedMPlanBuffers.push_back(root);
   }
 
   // Decide everything before changing the IR.
@@ -712,6 +745,10 @@ bool mlir::mplan::captureBuffersInFunction(func::FuncOp func,
   Operation *lastEntryClone = nullptr;
   IRMapping entryValues;
   bool changed = false;
+  // An unplanned buffer of the mplan dialect in the input is the plan's as a
+  // captured one is: its slab's release frees it, not the input's deallocs.
+  for (Value buffer : freedMPlanBuffers)
+    changed |= eraseDeallocsOf(buffer, analyses);
   for (auto [alloc, decision] : llvm::zip_equal(allocs, decisions)) {
     if (std::optional<std::string> &reason = decision.reason) {
       // An opted-out buffer keeps the user's unit attribute.
@@ -722,17 +759,8 @@ bool mlir::mplan::captureBuffersInFunction(func::FuncOp func,
       continue;
     }
     // The slab's release replaces every dealloc of the buffer.
-    SmallVector<OpOperand *> deallocUses;
-    if (liveness.mayBeDeallocated(alloc.getResult()))
-      for (Value alias : liveness.getAliases(alloc.getResult()))
-        for (OpOperand &use : alias.getUses())
-          if (BufferLiveness::isDeallocUse(use))
-            deallocUses.push_back(&use);
-    if (!deallocUses.empty()) {
-      // Erased uses may have been what made a place escape.
-      analyses.resetPointsTo();
-      eraseDeallocs(deallocUses, liveness);
-    }
+    if (eraseDeallocsOf(alloc.getResult(), analyses))
+      changed = true;
 
     builder.setInsertionPoint(alloc);
     std::optional<uint64_t> alignment = decision.alignment;

@@ -125,6 +125,13 @@ static LogicalResult checkPlannable(Operation *op,
   if (std::optional<std::string> reason =
           liveness.getUnplannableReason(op->getResult(0)))
     return op->emitOpError("cannot be planned: ") << *reason;
+  // Its slab's release frees a planned buffer (mplan-capture-buffers erases
+  // the deallocations of the buffers it captures, and of those it finds).
+  if (liveness.mayBeDeallocated(op->getResult(0)))
+    return op->emitOpError(
+        "cannot be planned: it is deallocated, and a planned "
+        "buffer is freed by its slab's release "
+        "(mplan-capture-buffers erases its deallocations)");
   return success();
 }
 

@@ -81,3 +81,31 @@ func.func @size_after_slab(%x: memref<?xf32>) {
   mplan.release_slab %slab : !mplan.slab<0, 64>
   return
 }
+
+// -----
+
+// A planned buffer's bytes are its slab's: a deallocation of it would free them
+// a second time, after the slab's release.
+func.func @freed_dynamic(%n: index) {
+  %cst = arith.constant 1.0 : f32
+  %slab = mplan.alloc_slab : !mplan.slab<0, 64>
+  // expected-error @+1 {{is deallocated, but its bytes are its slab's (the slab's release frees them)}}
+  %a = mplan.alloc_dynamic id(0) (%n) in %slab above [] : !mplan.slab<0, 64> -> memref<?xf32>
+  linalg.fill ins(%cst : f32) outs(%a : memref<?xf32>)
+  memref.dealloc %a : memref<?xf32>
+  mplan.release_slab %slab : !mplan.slab<0, 64>
+  return
+}
+
+// -----
+
+func.func @freed_static(%out: memref<4xf32>) {
+  %slab = mplan.alloc_slab : !mplan.slab<64, 64>
+  // expected-error @+1 {{is deallocated, but its bytes are its slab's (the slab's release frees them)}}
+  %a = mplan.alloc_tensor id(0) live [1, 3) at %slab[0] : !mplan.slab<64, 64> -> memref<4xf32>
+  memref.copy %out, %a : memref<4xf32> to memref<4xf32>
+  %c = memref.cast %a : memref<4xf32> to memref<?xf32>
+  memref.dealloc %c : memref<?xf32>
+  mplan.release_slab %slab : !mplan.slab<64, 64>
+  return
+}

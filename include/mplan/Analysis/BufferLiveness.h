@@ -167,6 +167,10 @@ public:
   /// (isDeallocUse): false only if none of the uses the analysis saw did
   /// (true for a value that is no root).
   bool mayBeDeallocated(Value root) const;
+  /// Records that every use of root `root`'s aliases that freed it was
+  /// erased (capture takes its deallocations over): mayBeDeallocated is
+  /// false from now on, until a use that frees it is announced.
+  void notifyDeallocsErased(Value root);
 
   /// Why the function may keep, free or hand on the memref argument `arg`
   /// past its return (through a return, a store, a call, a deallocation,
