@@ -24,7 +24,11 @@ summary that does not say `errors 0`, is a failure, and the output is compared w
 reference's all the same. Programs that run scf.parallel on OpenMP threads (kind `parallel`)
 run observed on one thread (the observer keeps one call stack for the process). Every plan
 report is checked: lower_bound_bytes never above lower_bound_program_order_bytes, arenas
-within a capacity, the arena bounds a run asks for, opted-out buffers reported.
+within a capacity, the arena bounds a run asks for, opted-out buffers reported. Before the
+planned runs, every program's input to planning goes once through the analyses' own check
+(-test-mplan-rewrites-keep-liveness with capture and view folding, ANALYSES_CHECK): the
+liveness and points-to analyses kept through the rewrites must equal fresh ones; a message of
+the check or a crash is a failure.
 
 Each run is ok, rejected (mplan-opt exits non-zero with located errors only, no crash, no
 verifier-like or lowering message: an unsupported input) or a failure; the summary counts
@@ -204,6 +208,32 @@ def classify_compile(rc, err):
     return "fail", first
 
 
+# The analyses' own check (test/lib/TestBufferLiveness.cpp): capture and view folding announce
+# every change to the liveness and the points-to analysis as mplan-plan does, then copy elision
+# and in-place reuse update them; the result must be what a fresh analysis of the rewritten
+# function gives (every op numbered alike, every range equal, no alias or interference lost).
+# A range left wider than a fresh one's costs arena bytes, a narrower one a wrong program: both
+# fail here, whether or not a planned run shows it. One run per program.
+ANALYSES_CHECK = '--test-mplan-rewrites-keep-liveness="capture=true fold=true"'
+ANALYSES_CHECK_RE = re.compile(r"fresh (?:analysis|one)|updated analysis|renumbered analysis|"
+                               r"did not converge")
+
+
+def check_analyses(head, res):
+    """Runs ANALYSES_CHECK on the input of planning (`head`: the command that hands it to
+    mplan-opt); a crash or a message of the check is a failure, any other error is left to
+    the planned runs (they reject what capture rejects)."""
+    rc, _, err = sh(f"{head} {ANALYSES_CHECK} -o /dev/null")
+    if rc == 0:
+        return
+    status, msg = classify_compile(rc, err)
+    checked = [l for l in err.splitlines() if ANALYSES_CHECK_RE.search(l)]
+    if checked:
+        res.fails.append(("analyses check", checked[0][:300]))
+    elif status == "fail" and (rc < 0 or rc >= 128 or CRASH_RE.search(err)):
+        res.fails.append(("analyses check", msg[:300]))
+
+
 def signature(msg):
     s = re.sub(r"\S*seed-\d+[^:\s]*\.mlir:\d+:\d+:", "LOC:", msg)
     s = re.sub(r"<stdin>:\d+:\d+", "<stdin>", s)
@@ -370,6 +400,7 @@ def run_tensor(seed, args, src, res, kind):
     base = norm(base)
     if lost_program(base, res):
         return
+    check_analyses(f"{opt} {src} {mp.BUFFERIZE} | {args.mplan_opt}", res)
     plan_runs(kind, args)(Context(seed, kind.name, args, res, None,
                                   f"{opt} {src} {mp.BUFFERIZE} | {args.mplan_opt}", base, run,
                                   upstream=f"{opt} {src} {mp.BUFFERIZE}"))
@@ -625,6 +656,7 @@ def run_memref(seed, args, src, res, prog, kind):
                               f"rc {rc}: {(err.strip().splitlines() or [''])[-1][:300]}"))
         elif norm(out) != base:
             res.fails.append(("baseline +observer", "output differs from baseline"))
+    check_analyses(f"{mpo} {src}", res)
     plan_runs(kind, args)(Context(seed, kind.name, args, res, prog, f"{mpo} {src}", base, run, needs,
                                   env, libs, pre_lower, post_lower))
     reads_uninitialised(run, base_ll, base, res, env)

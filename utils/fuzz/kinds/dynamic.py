@@ -44,6 +44,10 @@ class Program(MemrefProgram):
                 ob = r.choice([4, 16, 64]) if r.random() < 0.3 else None
                 mem_args.append((f"%a{k}", r.random() < 0.35, ob))
             use_sz = r.random() < 0.4
+            # Only run-time sized buffers sized by index arguments (no static buffer, no
+            # size computed in the function): nothing is inserted at the entry block's start
+            # before planning reaches them (a slab, clones of sizes).
+            only_args = r.random() < 0.2
             ret = r.random() < 0.3
             slots = [0]
             f.emit("%c0 = arith.constant 0 : index")
@@ -112,6 +116,8 @@ class Program(MemrefProgram):
 
             def size(live, iv=None, allow_np=True):
                 """An index value for a dynamic size; (value, how)."""
+                if only_args:
+                    return r.choice(idx_args)[0], "arg"
                 opts = ["arg", "arg", "arith", "clamp"]
                 if mem_args:
                     opts += ["argdim", "argdim"]
@@ -175,6 +181,8 @@ class Program(MemrefProgram):
 
             def alloc(live, iv=None):
                 shape = r.choices(["1d", "x4", "3x", "2d", "static", "e4"], [5, 2, 1, 1, 2, 1])[0]
+                if only_args:
+                    shape = "1d"
                 if shape == "static":
                     k = r.randint(1, 64)
                     m = f.fresh("st")
@@ -220,7 +228,8 @@ class Program(MemrefProgram):
                 nest = 2 if depth < 2 else 0
                 k = r.choices(["alloc", "ew", "map", "copy", "select", "view", "free", "for", "if",
                                "ifres", "pingpong", "call"],
-                              [4, 3, 2, 2, 1, 1, 1, nest, nest, 1, 1, 1 if descs else 0])[0]
+                              [4, 3, 2, 2, 1, 1, 1, nest, nest, 1, 1,
+                               1 if descs and not only_args else 0])[0]
                 if k == "alloc" or not live:
                     b = alloc(live, iv)
                     live.append(b)
