@@ -28,11 +28,14 @@ class Program(MemrefProgram):
         # Buffers whose last real use comes early, or that have none: the ops below that die
         # or go, in later blocks, are what their ranges end at until the rewrites erase them.
         scratch = []
+        unwritten = []     # scratch buffers never written: no copy reads them
         for _ in range(r.choice([0, 1, 1, 2])):
             sc = f.alloc(n)
             if r.random() < 0.5:
                 f.ew(sc, [x])
                 f.copy(sc, r.choice(outs))
+            else:
+                unwritten.append(sc)
             scratch.append(sc)
         nb = [0]
 
@@ -60,7 +63,7 @@ class Program(MemrefProgram):
                     f.copy(v, v)
                 elif what == 3:
                     c = r.choice(pool)
-                    if c is not b:
+                    if c is not b and b not in unwritten:
                         f.copy(f.sub(b, off, k), f.sub(c, r.randint(0, n - k), k))
                 elif what == 4:
                     f.emit(f"{f.fresh('ld')} = memref.load {b.name}[{f.idx(off)}] : {b.ty}")
