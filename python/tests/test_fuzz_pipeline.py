@@ -585,3 +585,16 @@ def test_a_timeout_counts_only_when_it_recurs_with_longer_timeouts(tmp_path, mon
     calls.clear()
     hung = runner.run_one(1, None, "merge")
     assert hung.outcome == "fail" and "timed out again" in hung.fails[-1][1]
+
+
+def test_a_program_stopped_by_sigterm_from_outside_is_left_out(monkeypatch):
+    # `timeout` ending a campaign signals the whole process group: the program running then
+    # (its mlir-runner killed by SIGTERM) is no failure, and not counted (seed 968174).
+    with pytest.raises(runner.Interrupted):
+        runner.sh("kill -TERM $$")
+    assert runner.sh("exit 3")[0] == 3
+
+    def fake_seed(seed, args, kind_name="tensor", prog=None):
+        runner.sh("kill -TERM $$")
+    monkeypatch.setattr(runner, "run_seed", fake_seed)
+    assert runner.run_unit("merge", [(0, None)], None) == []

@@ -41,7 +41,8 @@ programs from their seeds), recorded as they finish: the same checks and the sam
 seeds printed out of order. A program with a run that timed out runs once more with
 time-outs RETRY_TIMEOUT_SCALE times longer and that run counts (a hang recurs; a run a loaded
 machine starved does not). SIGTERM stops a run gracefully: no new programs, the summary of
-those that ran.
+those that ran; a program whose compiler or run was killed by it (`timeout` signals the
+whole process group) is left out, not counted a failure.
 
 Batches (--batch K, default BATCH = 8; issue 30): programs of one kind, with equal
 batch_key, from one group of CFG_GROUP = 152 consecutive seeds (8 of each kind when every kind
@@ -98,6 +99,7 @@ import os
 import random
 import re
 import resource
+import signal
 import subprocess
 import sys
 import time
@@ -118,6 +120,12 @@ NICE = [] if os.nice(0) > 0 else ["nice"]
 TIMEOUT_SCALE = [1]
 
 
+class Interrupted(Exception):
+    """A command was stopped by SIGTERM from outside: `timeout` (or a caller ending a campaign)
+    signals the whole process group, the running compiler or program with it. No program the
+    fuzzer makes sends SIGTERM, so the unit it belongs to has no result (run_unit)."""
+
+
 def sh(cmd, inp=None, timeout=120, env=None):
     timeout *= TIMEOUT_SCALE[0]
     e = None
@@ -126,6 +134,8 @@ def sh(cmd, inp=None, timeout=120, env=None):
         e.update(env)
     p = subprocess.run(NICE + ["bash", "-o", "pipefail", "-c", cmd], input=inp, capture_output=True,
                        text=True, timeout=timeout, env=e)
+    if p.returncode == -signal.SIGTERM:
+        raise Interrupted(cmd)
     return p.returncode, p.stdout, p.stderr
 
 
@@ -797,9 +807,12 @@ def run_unit(kind_name, part, args):
     k = kindreg.get(kind_name)
     seeds = [s for s, _ in part]
     progs = [p if p is not None else k.program(s) for s, p in part]
-    if len(part) == 1:
-        return [run_one(seeds[0], args, kind_name, progs[0])]
-    return run_batch(seeds, progs, args, kind_name)
+    try:
+        if len(part) == 1:
+            return [run_one(seeds[0], args, kind_name, progs[0])]
+        return run_batch(seeds, progs, args, kind_name)
+    except Interrupted:
+        return []       # stopped from outside: not run, not counted
 
 
 def _run_unit_in_worker(kind_name, seeds, args):
@@ -981,7 +994,6 @@ def main():
     pool = Pool(a.jobs, record)
     # SIGTERM stops submitting programs: those running finish, the summary is printed.
     stopped = []
-    import signal
     signal.signal(signal.SIGTERM, lambda *_: stopped.append(True))
 
     def out_of_time():
