@@ -290,7 +290,7 @@ private:
     std::optional<std::string> reason;
     bool erased = false;
     /// Whether a use of an alias was seen to free the buffer
-    /// (isDeallocUse); never reset.
+    /// (isDeallocUse); reset only by notifyDeallocsErased.
     bool deallocated = false;
     /// Whether renumber recomputes the range (staleRoots).
     bool stale = false;
