@@ -540,6 +540,13 @@ getDeclaredEffects(Operation *op, const OpKindCache::Kind &kind, Value value) {
   return result;
 }
 
+bool BufferLiveness::isOtherFreeUse(OpOperand &use) {
+  Operation *user = use.getOwner();
+  return getDeclaredEffects(user, OpKindCache::compute(user), use.get())
+             .frees &&
+         !isDeallocUse(use);
+}
+
 std::optional<std::string>
 BufferLiveness::getHiddenAccessReason(OpOperand &use, Operation *funcOp,
                                       OpKindCache *kinds) {

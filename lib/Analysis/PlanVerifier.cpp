@@ -5,6 +5,9 @@
 #include "mplan/Dialect/MPlan/IR/MPlanOps.h"
 
 #include "mlir/IR/Dominance.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/CallInterfaces.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "llvm/ADT/BitVector.h"
 #include "llvm/ADT/MapVector.h"
 
@@ -156,6 +159,64 @@ static LogicalResult verifyDynamicSlab(Value slab,
   return success();
 }
 
+/// A planned buffer's bytes belong to its slab, which the slab's release
+/// frees at the end of the function. Fails, at `op`, if a use of the buffer
+/// or of a value that may alias it (BufferLiveness's aliases) may free those
+/// bytes (a deallocation, a realloc, a gpu.dealloc) or keep them past the
+/// function: a return, or a call whose callee may keep or free its argument
+/// (an operand not listed in `mplan.nocapture` whose callee, if resolved and
+/// defined, has a capture reason; an external callee may do anything).
+static LogicalResult verifyStaysInSlab(Operation *op, Operation *funcOp,
+                                       const BufferLiveness &liveness,
+                                       SymbolTableCollection &symbols) {
+  Value buffer = op->getResult(0);
+  if (liveness.mayBeDeallocated(buffer))
+    return op->emitOpError("is deallocated, but its bytes are its slab's "
+                           "(the slab's release frees them)");
+  auto fail = [&](OpOperand &use, const Twine &what) {
+    InFlightDiagnostic diag =
+        op->emitOpError("is ")
+        << what << ", but its bytes are its slab's (the slab's release frees "
+        << "them)";
+    diag.attachNote(use.getOwner()->getLoc()) << "the use is here";
+    return diag;
+  };
+  for (Value alias : liveness.getAliases(buffer))
+    for (OpOperand &use : alias.getUses()) {
+      Operation *user = use.getOwner();
+      if (BufferLiveness::isOtherFreeUse(use))
+        return fail(use, "freed by '" + user->getName().getStringRef() + "'");
+      if (user->getParentOp() == funcOp &&
+          user->hasTrait<OpTrait::ReturnLike>())
+        return fail(use,
+                    "returned by '" + user->getName().getStringRef() + "'");
+      auto call = dyn_cast<CallOpInterface>(user);
+      if (!call || BufferLiveness::isNoCaptureUse(use))
+        continue;
+      std::optional<unsigned> position;
+      for (auto [i, arg] : llvm::enumerate(call.getArgOperandsMutable()))
+        if (arg.getOperandNumber() == use.getOperandNumber())
+          position = i;
+      if (!position)
+        continue; // not an argument of the callee (a callee operand)
+      auto callee = dyn_cast_if_present<FunctionOpInterface>(
+          call.resolveCallableInTable(&symbols));
+      std::string name = "a call";
+      if (auto symbol =
+              dyn_cast_if_present<SymbolRefAttr>(call.getCallableForCallee()))
+        name += " to @" + symbol.getLeafReference().str();
+      if (!callee || callee.isExternal() ||
+          callee.getNumArguments() != call.getArgOperands().size())
+        return fail(use, "passed to " + name + ", which may keep or free it");
+      if (std::optional<std::string> reason =
+              BufferLiveness::getArgumentCaptureReason(
+                  callee.getArgument(*position)))
+        return fail(use,
+                    "passed to " + name + ", whose argument is " + *reason);
+    }
+  return success();
+}
+
 LogicalResult mlir::mplan::verifyPlan(Operation *funcOp,
                                       const BufferLiveness &liveness) {
   llvm::MapVector<Value, SmallVector<AllocTensorOp>> bySlab;
@@ -167,21 +228,16 @@ LogicalResult mlir::mplan::verifyPlan(Operation *funcOp,
         dynamic && dynamic.isPlanned())
       dynamicBySlab[dynamic.getSlab()].push_back(dynamic);
   });
-  // A planned buffer's bytes are its slab's, which the slab's release frees:
-  // a deallocation of the buffer would free them a second time.
-  auto freed = [&](Operation *op) -> LogicalResult {
-    if (!liveness.mayBeDeallocated(op->getResult(0)))
-      return success();
-    return op->emitOpError("is deallocated, but its bytes are its slab's "
-                           "(the slab's release frees them)");
-  };
+  // A planned buffer's bytes are its slab's: nothing else may free them or
+  // keep them past the function.
+  SymbolTableCollection symbols;
   for (auto &[slab, ops] : bySlab)
     for (AllocTensorOp op : ops)
-      if (failed(freed(op)))
+      if (failed(verifyStaysInSlab(op, funcOp, liveness, symbols)))
         return failure();
   for (auto &[slab, ops] : dynamicBySlab)
     for (AllocDynamicOp op : ops)
-      if (failed(freed(op)))
+      if (failed(verifyStaysInSlab(op, funcOp, liveness, symbols)))
         return failure();
   for (auto &[slab, ops] : bySlab)
     if (failed(verifySlab(ops, liveness)))

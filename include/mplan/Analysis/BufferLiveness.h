@@ -151,6 +151,11 @@ public:
   /// memref operand, or an extract_strided_metadata feeding only those).
   static bool isDeallocUse(OpOperand &use);
 
+  /// True if `use`'s owner declares a `MemoryEffects::Free` effect on the
+  /// used value and is no deallocation (isDeallocUse): memref.realloc,
+  /// gpu.dealloc, ... The bytes may be freed or moved.
+  static bool isOtherFreeUse(OpOperand &use);
+
   //===--------------------------------------------------------------------===//
   // Live ranges and escapes
   //===--------------------------------------------------------------------===//

@@ -6,7 +6,10 @@
 // it is (BufferLiveness, never the ranges recorded on the ops) and no two
 // buffers of one slab that are live at the same time may share a byte.
 // Buffers of different slabs (different memory spaces, different functions)
-// never conflict. Offsets, alignments and slab bounds are the op verifier's.
+// never conflict. A planned buffer's bytes are its slab's: nothing may free
+// them (a deallocation, a realloc, a gpu.dealloc) or keep them past the
+// function (a return, a call that may capture it) through any value that may
+// alias it. Offsets, alignments and slab bounds are the op verifier's.
 //
 //===----------------------------------------------------------------------===//
 

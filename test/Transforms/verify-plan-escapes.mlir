@@ -1,0 +1,108 @@
+// RUN: mplan-opt %s --split-input-file --mplan-verify-plan -verify-diagnostics
+
+// A planned buffer's bytes are its slab's: the plan verifier rejects any use
+// of the buffer, or of a value that may alias it, that may free those bytes
+// or keep them past the function. Deallocations are in verify-plan-dynamic.mlir.
+
+func.func @gpu_dealloc(%out: memref<4xf32>) {
+  %slab = mplan.alloc_slab : !mplan.slab<64, 64>
+  // expected-error @+1 {{is freed by 'gpu.dealloc', but its bytes are its slab's (the slab's release frees them)}}
+  %a = mplan.alloc_tensor id(0) live [1, 3) at %slab[0] : !mplan.slab<64, 64> -> memref<4xf32>
+  memref.copy %out, %a : memref<4xf32> to memref<4xf32>
+  // expected-note @+1 {{the use is here}}
+  %t = gpu.dealloc async %a : memref<4xf32>
+  mplan.release_slab %slab : !mplan.slab<64, 64>
+  return
+}
+
+// -----
+
+// Through a cast: a realloc may free the bytes and move them.
+func.func @realloc(%out: memref<4xf32>) -> memref<8xf32> {
+  %slab = mplan.alloc_slab : !mplan.slab<64, 64>
+  // expected-error @+1 {{is freed by 'memref.realloc'}}
+  %a = mplan.alloc_tensor id(0) live [1, 4) at %slab[0] : !mplan.slab<64, 64> -> memref<4xf32>
+  memref.copy %out, %a : memref<4xf32> to memref<4xf32>
+  %c = memref.cast %a : memref<4xf32> to memref<4xf32, strided<[1]>>
+  %d = memref.cast %c : memref<4xf32, strided<[1]>> to memref<4xf32>
+  // expected-note @+1 {{the use is here}}
+  %r = memref.realloc %d : memref<4xf32> to memref<8xf32>
+  mplan.release_slab %slab : !mplan.slab<64, 64>
+  return %r : memref<8xf32>
+}
+
+// -----
+
+// Merged with an argument by a select and returned: the caller would read
+// bytes the slab's release already freed.
+func.func @returned(%p: i1, %arg: memref<4xf32>) -> memref<4xf32> {
+  %slab = mplan.alloc_slab : !mplan.slab<64, 64>
+  // expected-error @+1 {{is returned by 'func.return'}}
+  %a = mplan.alloc_tensor id(0) live [1, 4) at %slab[0] : !mplan.slab<64, 64> -> memref<4xf32>
+  memref.copy %arg, %a : memref<4xf32> to memref<4xf32>
+  %s = arith.select %p, %a, %arg : memref<4xf32>
+  mplan.release_slab %slab : !mplan.slab<64, 64>
+  // expected-note @+1 {{the use is here}}
+  return %s : memref<4xf32>
+}
+
+// -----
+
+func.func @frees(%m: memref<4xf32>) {
+  memref.dealloc %m : memref<4xf32>
+  return
+}
+
+// Passed through a block argument to a callee that frees its argument.
+func.func @callee_frees(%out: memref<4xf32>) {
+  %slab = mplan.alloc_slab : !mplan.slab<64, 64>
+  // expected-error @+1 {{is passed to a call to @frees, whose argument is deallocated by 'memref.dealloc'}}
+  %a = mplan.alloc_tensor id(0) live [1, 4) at %slab[0] : !mplan.slab<64, 64> -> memref<4xf32>
+  memref.copy %out, %a : memref<4xf32> to memref<4xf32>
+  cf.br ^bb1(%a : memref<4xf32>)
+^bb1(%b: memref<4xf32>):
+  // expected-note @+1 {{the use is here}}
+  func.call @frees(%b) : (memref<4xf32>) -> ()
+  mplan.release_slab %slab : !mplan.slab<64, 64>
+  return
+}
+
+// -----
+
+func.func private @external(memref<4xf32>)
+
+// An external callee may keep or free the buffer: only a `mplan.nocapture`
+// mark (mplan-mark-calls) says it does not.
+func.func @external_callee(%out: memref<4xf32>) {
+  %slab = mplan.alloc_slab : !mplan.slab<64, 64>
+  // expected-error @+1 {{is passed to a call to @external, which may keep or free it}}
+  %a = mplan.alloc_tensor id(0) live [1, 4) at %slab[0] : !mplan.slab<64, 64> -> memref<4xf32>
+  memref.copy %out, %a : memref<4xf32> to memref<4xf32>
+  // expected-note @+1 {{the use is here}}
+  func.call @external(%a) : (memref<4xf32>) -> ()
+  mplan.release_slab %slab : !mplan.slab<64, 64>
+  return
+}
+
+// -----
+
+func.func private @external(memref<4xf32>)
+
+func.func @reads(%m: memref<4xf32>, %out: memref<4xf32>) {
+  memref.copy %m, %out : memref<4xf32> to memref<4xf32>
+  return
+}
+
+// Accepted: a call whose mark lists the operand, and a defined callee that
+// only reads its argument (no mark needed). Returning another value and
+// deallocating an argument are no uses of the buffer.
+func.func @kept_in_slab(%out: memref<4xf32>, %other: memref<4xf32>) -> memref<4xf32> {
+  %slab = mplan.alloc_slab : !mplan.slab<64, 64>
+  %a = mplan.alloc_tensor id(0) live [1, 5) at %slab[0] : !mplan.slab<64, 64> -> memref<4xf32>
+  memref.copy %out, %a : memref<4xf32> to memref<4xf32>
+  func.call @external(%a) {mplan.nocapture = array<i64: 0>} : (memref<4xf32>) -> ()
+  func.call @reads(%a, %out) : (memref<4xf32>, memref<4xf32>) -> ()
+  memref.dealloc %other : memref<4xf32>
+  mplan.release_slab %slab : !mplan.slab<64, 64>
+  return %out : memref<4xf32>
+}
