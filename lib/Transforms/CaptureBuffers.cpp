@@ -755,7 +755,7 @@ bool mlir::mplan::captureBuffersInFunction(func::FuncOp func,
       if (!BufferLiveness::isOptedOut(alloc))
         alloc->setAttr(kUnplannedAttr, builder.getStringAttr(*reason));
       if (emitRemarks)
-        alloc.emitRemark("buffer left unplanned: ") << *reason;
+        mlir::emitRemark(alloc.getLoc(), "buffer left unplanned: ") << *reason;
       continue;
     }
     // The slab's release replaces every dealloc of the buffer.
@@ -803,7 +803,7 @@ bool mlir::mplan::captureBuffersInFunction(func::FuncOp func,
           /*start=*/nullptr, /*end=*/nullptr, /*slab=*/Value(),
           /*above=*/nullptr, alignmentAttr);
       if (emitRemarks)
-        dynamic.emitRemark("buffer sized at run time: ")
+        mlir::emitRemark(dynamic.getLoc(), "buffer sized at run time: ")
             << decision.unboundedReason;
       alloc.replaceAllUsesWith(dynamic.getResult());
       analyses.notifyAllocationReplaced(alloc.getResult(), dynamic.getResult());

@@ -67,6 +67,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "mplan/Transforms/OptionErrors.h"
 #include "mplan/Transforms/Passes.h"
 #include "mplan/Transforms/PlanBuffers.h"
 
@@ -671,12 +672,27 @@ void MPlanInstrumentPass::runOnOperation() {
   ModuleOp module = getOperation();
   MLIRContext *ctx = &getContext();
   if (module.lookupSymbol(kStringTable)) {
-    mlir::emitError(module.getLoc(),
+    mlir::emitError(getDiagnosticLoc(module),
                     "mplan-instrument: the module is already instrumented "
                     "(it defines @")
         << kStringTable << ")";
     return signalPassFailure();
   }
+  // The observer sees buffers as the lowered program allocates them: a
+  // planned buffer is a view of its arena only after convert-mplan-to-memref
+  // (before, its address would be taken at its mplan op, which would count
+  // as a use of it and widen its live range).
+  WalkResult mplanOps = module.walk([](Operation *op) {
+    if (!isa_and_present<MPlanDialect>(op->getDialect()))
+      return WalkResult::advance();
+    mlir::emitError(op->getLoc(), "mplan-instrument: '")
+        << op->getName()
+        << "' is not lowered; run convert-mplan-to-memref before "
+           "mplan-instrument";
+    return WalkResult::interrupt();
+  });
+  if (mplanOps.wasInterrupted())
+    return signalPassFailure();
   OpBuilder b(ctx);
   Type indexType = b.getIndexType();
 
@@ -853,9 +869,10 @@ void MPlanInstrumentPass::runOnOperation() {
       loc = alloc.op->getLoc();
       if (isa<memref::AllocOp, memref::AllocaOp>(alloc.op) &&
           !cast<MemRefType>(alloc.value.getType()).getLayout().isIdentity()) {
-        alloc.op->emitWarning("mplan-instrument: allocation with a "
-                              "non-identity layout is counted by its shape "
-                              "only");
+        mlir::emitWarning(alloc.op->getLoc(),
+                          "mplan-instrument: allocation with a "
+                          "non-identity layout is counted by its shape "
+                          "only");
       }
       call("mplan_rt_alloc",
            {str(siteName(alloc.op)), pointer(alloc.value),

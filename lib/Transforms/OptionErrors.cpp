@@ -7,17 +7,21 @@
 
 using namespace mlir;
 
-/// Where an option error about a pass running on `op` goes: the first
-/// function of a module (or the module's first op, or the module itself when
-/// it is empty), else `op`.
-static Location optionErrorLoc(Operation *op) {
+Location mlir::mplan::getDiagnosticLoc(Operation *op) {
   auto module = dyn_cast<ModuleOp>(op);
   if (!module)
     return op->getLoc();
   Block &body = *module.getBody();
+  Operation *firstFunction = nullptr;
   for (Operation &nested : body)
-    if (isa<FunctionOpInterface>(nested))
-      return nested.getLoc();
+    if (auto function = dyn_cast<FunctionOpInterface>(nested)) {
+      if (!function.isExternal())
+        return nested.getLoc();
+      if (!firstFunction)
+        firstFunction = &nested;
+    }
+  if (firstFunction)
+    return firstFunction->getLoc();
   return body.empty() ? module.getLoc() : body.front().getLoc();
 }
 
@@ -37,7 +41,7 @@ InFlightDiagnostic mlir::mplan::emitOptionError(Operation *op, StringRef pass,
                                                 const Twine &message) {
   if (!isFirstOfItsKind(op))
     return InFlightDiagnostic();
-  return emitOptionError(optionErrorLoc(op), pass, option, message);
+  return emitOptionError(getDiagnosticLoc(op), pass, option, message);
 }
 
 InFlightDiagnostic mlir::mplan::emitOptionError(Location loc, StringRef pass,

@@ -296,7 +296,13 @@ mlir::mplan::verifySequenceOptions(Operation *anchor, StringRef pass,
     return emitOptionError(anchor, pass, "alignment",
                            "must be a positive power of two, got " +
                                Twine(options.alignment));
-  return success();
+  if (options.workLimit < 0)
+    return emitOptionError(anchor, pass, "work-limit",
+                           "must not be negative, got " +
+                               Twine(options.workLimit));
+  return parseCapacities(
+      [&] { return emitOptionError(anchor, pass, "capacity", ""); },
+      options.capacity);
 }
 
 namespace {

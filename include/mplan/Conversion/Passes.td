@@ -139,6 +139,20 @@ def ConvertMPlanToMemRef : Pass<"convert-mplan-to-memref", "ModuleOp"> {
   ];
 }
 
+def MPlanCheckLLVMMemorySpaces
+    : Pass<"mplan-check-llvm-memory-spaces", "::mlir::ModuleOp"> {
+  let summary = "Reject memory spaces the LLVM lowering cannot map";
+  let description = [{
+    Fails with an error at the first op that uses a memref type (a result,
+    an operand, a block argument, a type in an attribute) whose memory space
+    is not an integer, e.g. `#gpu.address_space<workgroup>`:
+    `finalize-memref-to-llvm` has no LLVM address space for it, reports that
+    without a location and leaves the op and unrealized casts behind while
+    the pipeline succeeds. Run first by `mplan-to-llvm`; map such spaces to
+    integers (as a GPU lowering's memory-space conversion does) before it.
+  }];
+}
+
 def MPlanDeallocInDefaultSpace : Pass<"mplan-dealloc-in-default-space"> {
   let summary = "Free buffers of integer memory spaces through the default space";
   let description = [{

@@ -17,14 +17,18 @@
 namespace mlir {
 namespace mplan {
 
+/// Where a diagnostic about `op` as a whole goes: for a module, its first
+/// function with a body (else its first function, its first op, or the
+/// module itself when it is empty): the parser gives a module it creates
+/// itself no line; else `op`'s own.
+Location getDiagnosticLoc(Operation *op);
+
 /// Emits `--PASS option 'OPTION': MESSAGE` as an error, where PASS is the
 /// pass or pipeline the user named (`mplan-plan-pipeline`, not a pass it
-/// runs). The location is `op`'s own, or for an op with a region (a module),
-/// the first function's in it: the parser gives a module it creates itself
-/// no line. Unlike `op->emitError`, the op is not printed as a note. So that
-/// a function pass reports an error once, not once per function, the error
-/// is only emitted when `op` is the first op of its kind in its block; the
-/// result converts to failure either way.
+/// runs). The location is getDiagnosticLoc(op). Unlike `op->emitError`, the op
+/// is not printed as a note. So that a function pass reports an error once, not
+/// once per function, the error is only emitted when `op` is the first op of
+/// its kind in its block; the result converts to failure either way.
 InFlightDiagnostic emitOptionError(Operation *op, StringRef pass,
                                    StringRef option, const Twine &message);
 

@@ -356,10 +356,10 @@ FailureOr<bool> sequenceFunction(func::FuncOp func,
                                  const MPlanSequenceOptions &options,
                                  PlanAnalyses *analyses = nullptr);
 
-/// Checks the options of `mplan-sequence` as the options `mode`, `time-limit`
-/// and `alignment` of `pass` (the pass or pipeline the user named: the
-/// pipeline calls the mode `sequence`), with an error at `anchor` about the
-/// first invalid one (emitOptionError).
+/// Checks the options of `mplan-sequence` as the options `mode`, `time-limit`,
+/// `alignment`, `work-limit` and `capacity` of `pass` (the pass or pipeline the
+/// user named: the pipeline calls the mode `sequence`), with an error at
+/// `anchor` about the first invalid one (emitOptionError).
 LogicalResult verifySequenceOptions(Operation *anchor, StringRef pass,
                                     StringRef modeOption,
                                     const MPlanSequenceOptions &options);

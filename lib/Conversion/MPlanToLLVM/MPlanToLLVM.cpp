@@ -40,6 +40,7 @@
 namespace mlir {
 namespace mplan {
 #define GEN_PASS_DEF_CONVERTMPLANARENASTOLLVM
+#define GEN_PASS_DEF_MPLANCHECKLLVMMEMORYSPACES
 #define GEN_PASS_DEF_MPLANDEALLOCINDEFAULTSPACE
 #define GEN_PASS_DEF_MPLANEXPANDSTATICREALLOC
 #define GEN_PASS_DEF_MPLANKEEPOUTERLOOPS
@@ -67,6 +68,47 @@ struct ConvertMPlanArenasToLLVMPass
         [](memref::AllocOp op) { return !op->hasAttr("mplan.arena"); });
     target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
     if (failed(applyPartialConversion(module, target, std::move(patterns))))
+      signalPassFailure();
+  }
+};
+
+struct MPlanCheckLLVMMemorySpacesPass
+    : public mlir::mplan::impl::MPlanCheckLLVMMemorySpacesBase<
+          MPlanCheckLLVMMemorySpacesPass> {
+  void runOnOperation() override {
+    // The first memory space in `type` (or nested in it) that is set and is
+    // no integer.
+    auto unmappable = [](auto typeOrAttr) {
+      Attribute found;
+      typeOrAttr.walk([&](BaseMemRefType memref) {
+        Attribute space = memref.getMemorySpace();
+        if (!found && space && !isa<IntegerAttr>(space))
+          found = space;
+      });
+      return found;
+    };
+    WalkResult walked = getOperation()->walk([&](Operation *op) {
+      Attribute space = unmappable(op->getAttrDictionary());
+      for (Type type : op->getResultTypes())
+        if (!space)
+          space = unmappable(type);
+      for (Type type : op->getOperandTypes())
+        if (!space)
+          space = unmappable(type);
+      for (Region &region : op->getRegions())
+        for (Block &block : region)
+          for (Type type : block.getArgumentTypes())
+            if (!space)
+              space = unmappable(type);
+      if (!space)
+        return WalkResult::advance();
+      mlir::emitError(op->getLoc(), "memory space ")
+          << space
+          << " has no LLVM address space: map it to an integer memory space "
+             "before mplan-to-llvm";
+      return WalkResult::interrupt();
+    });
+    if (walked.wasInterrupted())
       signalPassFailure();
   }
 };
@@ -191,6 +233,7 @@ void mlir::mplan::buildMPlanToLLVMPipeline(OpPassManager &pm,
   // What upstream's ownership-based deallocation left for the buffers mplan
   // did not plan: bufferization.dealloc becomes memref.dealloc, and
   // bufferization.clone an alloc and a copy.
+  pm.addPass(mplan::createMPlanCheckLLVMMemorySpaces());
   pm.addPass(bufferization::createLowerDeallocationsPass());
   pm.addPass(createConvertBufferizationToMemRefPass());
   // memref.realloc (never of a planned buffer: mplan leaves a reallocated

@@ -497,9 +497,10 @@ ConvertMPlanToMemRefPass::chooseArenaKind(AllocSlabOp slab, ArenaKind requested,
   // caller never come here, the others are on the heap anyway.)
   if (requested != ArenaKind::Heap && requested != ArenaKind::Argument &&
       !getDynamicBuffers(slab).empty()) {
-    slab.emitRemark("slab holds run-time sized buffers (mplan.alloc_dynamic), "
-                    "so its size is known only when the function runs; "
-                    "allocated on the heap instead");
+    mlir::emitRemark(slab.getLoc(),
+                     "slab holds run-time sized buffers (mplan.alloc_dynamic), "
+                     "so its size is known only when the function runs; "
+                     "allocated on the heap instead");
     return ArenaKind::Heap;
   }
   switch (requested) {
@@ -507,13 +508,14 @@ ConvertMPlanToMemRefPass::chooseArenaKind(AllocSlabOp slab, ArenaKind requested,
   case ArenaKind::Argument: // slabs not passed by the caller: the heap
     return ArenaKind::Heap;
   case ArenaKind::SharedGlobal: // lowerSharedGlobalArenas handles func.func
-    slab.emitRemark("slab outside a func.func gets no shared global arena; "
-                    "allocated on the heap instead");
+    mlir::emitRemark(slab.getLoc(),
+                     "slab outside a func.func gets no shared global arena; "
+                     "allocated on the heap instead");
     return ArenaKind::Heap;
   case ArenaKind::Stack: {
     int64_t size = slab.getType().getSize();
     if (size > stackLimit) {
-      slab.emitRemark("stack arena of ")
+      mlir::emitRemark(slab.getLoc(), "stack arena of ")
           << size << " bytes exceeds stack-limit=" << stackLimit.getValue()
           << "; allocated on the heap instead";
       return ArenaKind::Heap;
@@ -521,8 +523,9 @@ ConvertMPlanToMemRefPass::chooseArenaKind(AllocSlabOp slab, ArenaKind requested,
     Operation *parent = slab->getParentOp();
     if (!isa<FunctionOpInterface, memref::AllocaScopeOp>(parent) ||
         !slab->getBlock()->isEntryBlock()) {
-      slab.emitRemark("slab is not at the entry of a function or "
-                      "memref.alloca_scope body (inside ")
+      mlir::emitRemark(slab.getLoc(),
+                       "slab is not at the entry of a function or "
+                       "memref.alloca_scope body (inside ")
           << parent->getName()
           << "), where a stack arena could be allocated again on every "
              "iteration without being freed; allocated on the heap instead";
@@ -532,12 +535,13 @@ ConvertMPlanToMemRefPass::chooseArenaKind(AllocSlabOp slab, ArenaKind requested,
   }
   case ArenaKind::Global: {
     if (!func) {
-      slab.emitRemark("slab outside a function gets no global arena; "
-                      "allocated on the heap instead");
+      mlir::emitRemark(slab.getLoc(),
+                       "slab outside a function gets no global arena; "
+                       "allocated on the heap instead");
       return ArenaKind::Heap;
     }
     if (hazards.recursive.contains(func)) {
-      slab.emitRemark("function '")
+      mlir::emitRemark(slab.getLoc(), "function '")
           << func.getName()
           << "' is in a call-graph cycle (recursive), so its activations "
              "would share a global arena; allocated on the heap instead";
@@ -547,7 +551,7 @@ ConvertMPlanToMemRefPass::chooseArenaKind(AllocSlabOp slab, ArenaKind requested,
     if (!region)
       region = hazards.concurrent.lookup(func);
     if (region) {
-      slab.emitRemark("function '")
+      mlir::emitRemark(slab.getLoc(), "function '")
           << func.getName() << "' may run in several instances at once (from "
           << region->getName() << " in function '"
           << region->getParentOfType<FunctionOpInterface>().getName()
@@ -1081,7 +1085,7 @@ LogicalResult ConvertMPlanToMemRefPass::lowerArgumentArenas(
                << func.getSymName()
                << "', which takes its arena from the caller (arena=argument); "
                   "only direct func.call ops inside func.func can pass it";
-      use.getUser()->emitRemark("function '")
+      mlir::emitRemark(use.getUser()->getLoc(), "function '")
           << func.getSymName()
           << "' keeps its own heap arena (arena=argument): this use of it is "
              "not a direct func.call inside a func.func, which could not pass "
@@ -1174,7 +1178,7 @@ static void wrapPublicFunction(ModuleOp module, func::FuncOp func,
   func::ReturnOp::create(builder, loc, call.getResults());
   for (func::CallOp inModule : calls)
     inModule.setCallee(bodyName);
-  wrapper.emitRemark("public function '")
+  mlir::emitRemark(wrapper.getLoc(), "public function '")
       << wrapper.getSymName() << "' keeps its signature: it calls '"
       << bodyName.getValue()
       << "', which takes its arena from the caller, as the calls in the "
@@ -1260,7 +1264,7 @@ LogicalResult ConvertMPlanToMemRefPass::lowerSharedGlobalArenas(
   SymbolTableCollection tables;
   auto heapAroundCall = [&](func::CallOp call, const Twine &why) {
     auto callee = symbols.lookup<func::FuncOp>(call.getCallee());
-    call.emitRemark("the arena of '")
+    mlir::emitRemark(call.getLoc(), "the arena of '")
         << callee.getSymName()
         << "' is allocated on the heap around this call: " << why;
     allocateArenaAroundCall(builder, call, callee, argFuncs[callee]);
@@ -1385,7 +1389,7 @@ LogicalResult ConvertMPlanToMemRefPass::lowerSharedGlobalArenas(
                   user.call->getParentOfType<func::FuncOp>().getSymName() +
                   "'" + why);
         } else {
-          user.slab.emitRemark("function ")
+          mlir::emitRemark(user.slab.getLoc(), "function ")
               << user.describe() << why << "; allocated on the heap instead";
           builder.setInsertionPoint(user.slab);
           arenas[user.slab.getResult()] =

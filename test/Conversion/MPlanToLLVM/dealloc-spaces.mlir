@@ -1,5 +1,5 @@
-// RUN: mplan-opt %s --mplan-dealloc-in-default-space | FileCheck %s
-// RUN: mplan-opt %s --mplan-to-llvm | FileCheck %s --check-prefix=LLVM
+// RUN: mplan-opt %s --split-input-file --mplan-dealloc-in-default-space | FileCheck %s
+// RUN: mplan-opt %s --split-input-file --mplan-to-llvm -verify-diagnostics | FileCheck %s --check-prefix=LLVM
 
 // A buffer of an integer memory space is freed through a cast to the default space, so
 // that finalize-memref-to-llvm passes free a pointer of the default address space.
@@ -16,7 +16,11 @@ func.func @space1() {
   return
 }
 
+// -----
+
 // The default space, space 0 (printed as the default) and non-integer spaces are left alone.
+// mplan-to-llvm rejects a non-integer space (mplan-check-llvm-memory-spaces), which
+// finalize-memref-to-llvm would report without a location and leave unlowered.
 // CHECK-LABEL: func.func @others(
 // CHECK-NOT: memory_space_cast
 // CHECK: memref.dealloc %{{.*}} : memref<4xf32>
@@ -25,9 +29,23 @@ func.func @space1() {
 func.func @others() {
   %a = memref.alloc() : memref<4xf32>
   %b = memref.alloc() : memref<4xf32, 0>
+  // expected-error @+1 {{memory space #gpu.address_space<workgroup> has no LLVM address space: map it to an integer memory space before mplan-to-llvm}}
   %c = memref.alloc() : memref<4xf32, #gpu.address_space<workgroup>>
   memref.dealloc %a : memref<4xf32>
   memref.dealloc %b : memref<4xf32, 0>
   memref.dealloc %c : memref<4xf32, #gpu.address_space<workgroup>>
   return
 }
+
+// -----
+
+// A space in a function's signature only, or in a global's type, is found too.
+// expected-error @+1 {{memory space #gpu.address_space<private> has no LLVM address space}}
+func.func @signature(%arg: memref<4xf32, #gpu.address_space<private>>) {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{memory space #gpu.address_space<workgroup> has no LLVM address space}}
+memref.global "private" @g : memref<4xf32, #gpu.address_space<workgroup>>
