@@ -162,10 +162,15 @@ static LogicalResult verifyDynamicSlab(Value slab,
 /// A planned buffer's bytes belong to its slab, which the slab's release
 /// frees at the end of the function. Fails, at `op`, if a use of the buffer
 /// or of a value that may alias it (BufferLiveness's aliases) may free those
-/// bytes (a deallocation, a realloc, a gpu.dealloc) or keep them past the
-/// function: a return, or a call whose callee may keep or free its argument
-/// (an operand not listed in `mplan.nocapture` whose callee, if resolved and
-/// defined, has a capture reason; an external callee may do anything).
+/// bytes (a deallocation, a realloc, a gpu.dealloc), keep them past the
+/// function (a return, or a call whose callee may keep or free its argument:
+/// an operand not listed in `mplan.nocapture` whose callee, if resolved and
+/// defined, has a capture reason; an external callee may do anything), or
+/// reach them where the use-def chains do not show it
+/// (BufferLiveness::getHiddenAccessReason: stored, converted to a tensor or
+/// an address, ...), so that the live range checked would miss uses.
+/// (mplan-instrument, which takes addresses, only runs once
+/// convert-mplan-to-memref has left no planned op.)
 static LogicalResult verifyStaysInSlab(Operation *op, Operation *funcOp,
                                        const BufferLiveness &liveness,
                                        SymbolTableCollection &symbols) {
@@ -191,7 +196,16 @@ static LogicalResult verifyStaysInSlab(Operation *op, Operation *funcOp,
         return fail(use,
                     "returned by '" + user->getName().getStringRef() + "'");
       auto call = dyn_cast<CallOpInterface>(user);
-      if (!call || BufferLiveness::isNoCaptureUse(use))
+      if (!call) {
+        // Any other access the use-def chains do not show (stored, converted
+        // to a tensor or an address, used by a region that may run later,
+        // ...): the live range the plan is checked against would miss it.
+        if (std::optional<std::string> reason =
+                BufferLiveness::getHiddenAccessReason(use, funcOp))
+          return fail(use, *reason);
+        continue;
+      }
+      if (BufferLiveness::isNoCaptureUse(use))
         continue;
       std::optional<unsigned> position;
       for (auto [i, arg] : llvm::enumerate(call.getArgOperandsMutable()))

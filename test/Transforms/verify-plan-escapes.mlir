@@ -2,7 +2,8 @@
 
 // A planned buffer's bytes are its slab's: the plan verifier rejects any use
 // of the buffer, or of a value that may alias it, that may free those bytes
-// or keep them past the function. Deallocations are in verify-plan-dynamic.mlir.
+// or keep them past the function, or that the use-def chains do not show.
+// Deallocations are in verify-plan-dynamic.mlir.
 
 func.func @gpu_dealloc(%out: memref<4xf32>) {
   %slab = mplan.alloc_slab : !mplan.slab<64, 64>
@@ -105,4 +106,35 @@ func.func @kept_in_slab(%out: memref<4xf32>, %other: memref<4xf32>) -> memref<4x
   memref.dealloc %other : memref<4xf32>
   mplan.release_slab %slab : !mplan.slab<64, 64>
   return %out : memref<4xf32>
+}
+
+// -----
+
+// Converted to a tensor, which a to_buffer may turn back into a memref the
+// use-def chains do not tie to the buffer (and a deallocation may free).
+func.func @to_tensor(%out: memref<4xf32>) {
+  %slab = mplan.alloc_slab : !mplan.slab<64, 64>
+  // expected-error @+1 {{is converted by 'bufferization.to_tensor' to tensor<4xf32>, but its bytes are its slab's}}
+  %a = mplan.alloc_tensor id(0) live [1, 4) at %slab[0] : !mplan.slab<64, 64> -> memref<4xf32>
+  memref.copy %out, %a : memref<4xf32> to memref<4xf32>
+  // expected-note @+1 {{the use is here}}
+  %t = bufferization.to_tensor %a restrict writable : memref<4xf32> to tensor<4xf32>
+  %v = bufferization.to_buffer %t : tensor<4xf32> to memref<4xf32>
+  memref.dealloc %v : memref<4xf32>
+  mplan.release_slab %slab : !mplan.slab<64, 64>
+  return
+}
+
+// -----
+
+// Stored to memory: code the use-def chains do not show may use it later.
+func.func @stored(%box: memref<memref<4xf32>>, %out: memref<4xf32>) {
+  %slab = mplan.alloc_slab : !mplan.slab<64, 64>
+  // expected-error @+1 {{is stored to memory}}
+  %a = mplan.alloc_tensor id(0) live [1, 4) at %slab[0] : !mplan.slab<64, 64> -> memref<4xf32>
+  memref.copy %out, %a : memref<4xf32> to memref<4xf32>
+  // expected-note @+1 {{the use is here}}
+  memref.store %a, %box[] : memref<memref<4xf32>>
+  mplan.release_slab %slab : !mplan.slab<64, 64>
+  return
 }

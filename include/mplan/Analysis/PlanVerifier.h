@@ -7,9 +7,11 @@
 // buffers of one slab that are live at the same time may share a byte.
 // Buffers of different slabs (different memory spaces, different functions)
 // never conflict. A planned buffer's bytes are its slab's: nothing may free
-// them (a deallocation, a realloc, a gpu.dealloc) or keep them past the
-// function (a return, a call that may capture it) through any value that may
-// alias it. Offsets, alignments and slab bounds are the op verifier's.
+// them (a deallocation, a realloc, a gpu.dealloc), keep them past the
+// function (a return, a call that may capture it) or reach them where the
+// use-def chains do not show it (stored, converted to a tensor, ...), through
+// any value that may alias it. Offsets, alignments and slab bounds are the op
+// verifier's.
 //
 //===----------------------------------------------------------------------===//
 
