@@ -540,13 +540,6 @@ getDeclaredEffects(Operation *op, const OpKindCache::Kind &kind, Value value) {
   return result;
 }
 
-bool BufferLiveness::isOtherFreeUse(OpOperand &use) {
-  Operation *user = use.getOwner();
-  return getDeclaredEffects(user, OpKindCache::compute(user), use.get())
-             .frees &&
-         !isDeallocUse(use);
-}
-
 std::optional<std::string>
 BufferLiveness::getHiddenAccessReason(OpOperand &use, Operation *funcOp,
                                       OpKindCache *kinds) {
@@ -624,9 +617,9 @@ BufferLiveness::getHiddenAccessReason(OpOperand &use, Operation *funcOp,
 
 /// Why the use of a buffer by `use`'s owner keeps the buffer from being
 /// planned, or std::nullopt if the use is understood.
-static std::optional<std::string>
-getCaptureReason(OpOperand &use, Operation *funcOp,
-                 OpKindCache *kinds = nullptr) {
+std::optional<std::string>
+BufferLiveness::getCaptureReason(OpOperand &use, Operation *funcOp,
+                                 OpKindCache *kinds) {
   Operation *user = use.getOwner();
   if (user->getParentOp() == funcOp && user->hasTrait<OpTrait::ReturnLike>())
     return std::string("escapes via return");

@@ -5,9 +5,6 @@
 #include "mplan/Dialect/MPlan/IR/MPlanOps.h"
 
 #include "mlir/IR/Dominance.h"
-#include "mlir/IR/SymbolTable.h"
-#include "mlir/Interfaces/CallInterfaces.h"
-#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "llvm/ADT/BitVector.h"
 #include "llvm/ADT/MapVector.h"
 
@@ -160,74 +157,30 @@ static LogicalResult verifyDynamicSlab(Value slab,
 }
 
 /// A planned buffer's bytes belong to its slab, which the slab's release
-/// frees at the end of the function. Fails, at `op`, if a use of the buffer
-/// or of a value that may alias it (BufferLiveness's aliases) may free those
-/// bytes (a deallocation, a realloc, a gpu.dealloc), keep them past the
-/// function (a return, or a call whose callee may keep or free its argument:
-/// an operand not listed in `mplan.nocapture` whose callee, if resolved and
-/// defined, has a capture reason; an external callee may do anything), or
-/// reach them where the use-def chains do not show it
-/// (BufferLiveness::getHiddenAccessReason: stored, converted to a tensor or
-/// an address, ...), so that the live range checked would miss uses.
+/// frees, and the plan holds only for the uses the IR shows. Fails, at `op`,
+/// if a value that may alias the buffer (BufferLiveness's aliases) is
+/// deallocated, or has a use that would keep capture from planning it
+/// (BufferLiveness::getCaptureReason: returned, freed or reallocated, passed
+/// to a call that `mplan.nocapture` does not list, stored, converted to a
+/// tensor or an address, used by a region that may run later, ...): the
+/// verifier asks what the planner asks, of this function alone.
 /// (mplan-instrument, which takes addresses, only runs once
 /// convert-mplan-to-memref has left no planned op.)
 static LogicalResult verifyStaysInSlab(Operation *op, Operation *funcOp,
-                                       const BufferLiveness &liveness,
-                                       SymbolTableCollection &symbols) {
+                                       const BufferLiveness &liveness) {
   Value buffer = op->getResult(0);
   if (liveness.mayBeDeallocated(buffer))
     return op->emitOpError("is deallocated, but its bytes are its slab's "
                            "(the slab's release frees them)");
-  auto fail = [&](OpOperand &use, const Twine &what) {
-    InFlightDiagnostic diag =
-        op->emitOpError("is ")
-        << what << ", but its bytes are its slab's (the slab's release frees "
-        << "them)";
-    diag.attachNote(use.getOwner()->getLoc()) << "the use is here";
-    return diag;
-  };
   for (Value alias : liveness.getAliases(buffer))
-    for (OpOperand &use : alias.getUses()) {
-      Operation *user = use.getOwner();
-      if (BufferLiveness::isOtherFreeUse(use))
-        return fail(use, "freed by '" + user->getName().getStringRef() + "'");
-      if (user->getParentOp() == funcOp &&
-          user->hasTrait<OpTrait::ReturnLike>())
-        return fail(use,
-                    "returned by '" + user->getName().getStringRef() + "'");
-      auto call = dyn_cast<CallOpInterface>(user);
-      if (!call) {
-        // Any other access the use-def chains do not show (stored, converted
-        // to a tensor or an address, used by a region that may run later,
-        // ...): the live range the plan is checked against would miss it.
-        if (std::optional<std::string> reason =
-                BufferLiveness::getHiddenAccessReason(use, funcOp))
-          return fail(use, *reason);
-        continue;
-      }
-      if (BufferLiveness::isNoCaptureUse(use))
-        continue;
-      std::optional<unsigned> position;
-      for (auto [i, arg] : llvm::enumerate(call.getArgOperandsMutable()))
-        if (arg.getOperandNumber() == use.getOperandNumber())
-          position = i;
-      if (!position)
-        continue; // not an argument of the callee (a callee operand)
-      auto callee = dyn_cast_if_present<FunctionOpInterface>(
-          call.resolveCallableInTable(&symbols));
-      std::string name = "a call";
-      if (auto symbol =
-              dyn_cast_if_present<SymbolRefAttr>(call.getCallableForCallee()))
-        name += " to @" + symbol.getLeafReference().str();
-      if (!callee || callee.isExternal() ||
-          callee.getNumArguments() != call.getArgOperands().size())
-        return fail(use, "passed to " + name + ", which may keep or free it");
+    for (OpOperand &use : alias.getUses())
       if (std::optional<std::string> reason =
-              BufferLiveness::getArgumentCaptureReason(
-                  callee.getArgument(*position)))
-        return fail(use,
-                    "passed to " + name + ", whose argument is " + *reason);
-    }
+              BufferLiveness::getCaptureReason(use, funcOp)) {
+        InFlightDiagnostic diag = op->emitOpError("is planned, but ")
+                                  << *reason;
+        diag.attachNote(use.getOwner()->getLoc()) << "the use is here";
+        return diag;
+      }
   return success();
 }
 
@@ -244,14 +197,13 @@ LogicalResult mlir::mplan::verifyPlan(Operation *funcOp,
   });
   // A planned buffer's bytes are its slab's: nothing else may free them or
   // keep them past the function.
-  SymbolTableCollection symbols;
   for (auto &[slab, ops] : bySlab)
     for (AllocTensorOp op : ops)
-      if (failed(verifyStaysInSlab(op, funcOp, liveness, symbols)))
+      if (failed(verifyStaysInSlab(op, funcOp, liveness)))
         return failure();
   for (auto &[slab, ops] : dynamicBySlab)
     for (AllocDynamicOp op : ops)
-      if (failed(verifyStaysInSlab(op, funcOp, liveness, symbols)))
+      if (failed(verifyStaysInSlab(op, funcOp, liveness)))
         return failure();
   for (auto &[slab, ops] : bySlab)
     if (failed(verifySlab(ops, liveness)))

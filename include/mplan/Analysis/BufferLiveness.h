@@ -151,11 +151,6 @@ public:
   /// memref operand, or an extract_strided_metadata feeding only those).
   static bool isDeallocUse(OpOperand &use);
 
-  /// True if `use`'s owner declares a `MemoryEffects::Free` effect on the
-  /// used value and is no deallocation (isDeallocUse): memref.realloc,
-  /// gpu.dealloc, ... The bytes may be freed or moved.
-  static bool isOtherFreeUse(OpOperand &use);
-
   //===--------------------------------------------------------------------===//
   // Live ranges and escapes
   //===--------------------------------------------------------------------===//
@@ -198,6 +193,13 @@ public:
   static std::optional<std::string>
   getHiddenAccessReason(OpOperand &use, Operation *funcOp,
                         OpKindCache *kinds = nullptr);
+  /// getHiddenAccessReason, and "escapes via return" for a return from
+  /// `funcOp`: why `use` lets the buffer's bytes be used past what `funcOp`'s
+  /// use-def chains show (what keeps capture from planning a buffer, apart
+  /// from where it is allocated).
+  static std::optional<std::string>
+  getCaptureReason(OpOperand &use, Operation *funcOp,
+                   OpKindCache *kinds = nullptr);
 
   /// The unit attribute that opts a memref.alloc (or memref.alloca) out of
   /// planning: it keeps its own allocation, is reported as "opted out

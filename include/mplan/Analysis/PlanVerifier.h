@@ -6,11 +6,12 @@
 // it is (BufferLiveness, never the ranges recorded on the ops) and no two
 // buffers of one slab that are live at the same time may share a byte.
 // Buffers of different slabs (different memory spaces, different functions)
-// never conflict. A planned buffer's bytes are its slab's: nothing may free
-// them (a deallocation, a realloc, a gpu.dealloc), keep them past the
-// function (a return, a call that may capture it) or reach them where the
-// use-def chains do not show it (stored, converted to a tensor, ...), through
-// any value that may alias it. Offsets, alignments and slab bounds are the op
+// never conflict. A planned buffer's bytes are its slab's, and its live range
+// holds only for the uses the IR shows: no value that may alias it may be
+// deallocated or have a use that would keep capture from planning it
+// (BufferLiveness::getCaptureReason: freed, returned, passed to a call that
+// `mplan.nocapture` does not list, stored, ...). Like every function pass,
+// the check reads only the function it runs on. Offsets, alignments and slab bounds are the op
 // verifier's.
 //
 //===----------------------------------------------------------------------===//
