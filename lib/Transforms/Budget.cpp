@@ -1755,7 +1755,7 @@ LogicalResult CapacitySplitter::run() {
 
 FailureOr<SmallVector<std::pair<std::string, Attribute>>>
 mlir::mplan::parseOffloads(MLIRContext *context,
-                           function_ref<InFlightDiagnostic()> emitError,
+                           function_ref<OptionError()> emitError,
                            ArrayRef<std::string> specs) {
   SmallVector<std::pair<std::string, Attribute>> offloads;
   for (StringRef spec : specs) {

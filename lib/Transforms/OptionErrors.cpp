@@ -36,7 +36,7 @@ static bool isFirstOfItsKind(Operation *op) {
   return true;
 }
 
-InFlightDiagnostic mlir::mplan::emitOptionError(Operation *op, StringRef pass,
+mplan::OptionError mlir::mplan::emitOptionError(Operation *op, StringRef pass,
                                                 StringRef option,
                                                 const Twine &message) {
   if (!isFirstOfItsKind(op))

@@ -248,7 +248,7 @@ std::optional<std::string> mlir::mplan::parseMemorySpaceKey(StringRef space) {
 }
 
 FailureOr<llvm::StringMap<int64_t>>
-mlir::mplan::parseCapacities(function_ref<InFlightDiagnostic()> emitError,
+mlir::mplan::parseCapacities(function_ref<OptionError()> emitError,
                              ArrayRef<std::string> specs) {
   llvm::StringMap<int64_t> capacities;
   for (StringRef spec : specs) {

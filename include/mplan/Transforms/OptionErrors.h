@@ -13,6 +13,7 @@
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/Operation.h"
+#include "mlir/Support/LogicalResult.h"
 
 namespace mlir {
 namespace mplan {
@@ -23,14 +24,37 @@ namespace mplan {
 /// itself no line; else `op`'s own.
 Location getDiagnosticLoc(Operation *op);
 
+/// An error being reported, or not: a diagnostic to stream into when one is
+/// emitted, and a failure either way. An empty InFlightDiagnostic (what a
+/// function after the first gets) converts to success; this does not, so
+/// every function of a function pass fails on a bad option, the first with
+/// the error.
+class OptionError {
+public:
+  OptionError(InFlightDiagnostic &&diag) : diag(std::move(diag)) {}
+  template <typename Arg> OptionError &operator<<(Arg &&arg) & {
+    diag << std::forward<Arg>(arg);
+    return *this;
+  }
+  template <typename Arg> OptionError &&operator<<(Arg &&arg) && {
+    diag << std::forward<Arg>(arg);
+    return std::move(*this);
+  }
+  operator LogicalResult() const { return failure(); }
+  template <typename T> operator FailureOr<T>() const { return failure(); }
+
+private:
+  InFlightDiagnostic diag;
+};
+
 /// Emits `--PASS option 'OPTION': MESSAGE` as an error, where PASS is the
 /// pass or pipeline the user named (`mplan-plan-pipeline`, not a pass it
 /// runs). The location is getDiagnosticLoc(op). Unlike `op->emitError`, the op
 /// is not printed as a note. So that a function pass reports an error once, not
 /// once per function, the error is only emitted when `op` is the first op of
-/// its kind in its block; the result converts to failure either way.
-InFlightDiagnostic emitOptionError(Operation *op, StringRef pass,
-                                   StringRef option, const Twine &message);
+/// its kind in its block; the result is a failure either way (OptionError).
+OptionError emitOptionError(Operation *op, StringRef pass, StringRef option,
+                            const Twine &message);
 
 /// The same error at `loc` (an op the option names, such as a function),
 /// always emitted.

@@ -10,6 +10,7 @@
 #include "mlir/Pass/Pass.h"
 #include "mlir/Pass/PassOptions.h"
 #include "mplan/Dialect/MPlan/IR/MPlanDialect.h"
+#include "mplan/Transforms/OptionErrors.h"
 #include "llvm/ADT/StringMap.h"
 
 #include <optional>
@@ -327,8 +328,7 @@ bool exceedsCapacity(func::FuncOp func, const BudgetOptions &options,
 /// Parses the `offload` option: `FROM:TO` entries, each space as `capacity`
 /// names it; fails with an error that `emitError` starts.
 FailureOr<SmallVector<std::pair<std::string, Attribute>>>
-parseOffloads(MLIRContext *context,
-              function_ref<InFlightDiagnostic()> emitError,
+parseOffloads(MLIRContext *context, function_ref<OptionError()> emitError,
               ArrayRef<std::string> specs);
 
 /// The function attributes mplan-sequence records: the max-live bound in
@@ -466,7 +466,7 @@ LogicalResult planBuffersInFunction(func::FuncOp func,
 /// "#gpu.address_space<workgroup>"), to its capacity; fails on a malformed or
 /// repeated entry, with an error that `emitError` starts ("entry '...': ...").
 FailureOr<llvm::StringMap<int64_t>>
-parseCapacities(function_ref<InFlightDiagnostic()> emitError,
+parseCapacities(function_ref<OptionError()> emitError,
                 ArrayRef<std::string> specs);
 
 /// The work of `mplan-plan-buffers` on a module: checks `options` (an
