@@ -80,9 +80,18 @@ static bool isParallelRegionOp(Operation *op) {
          name.starts_with("acc.") || name.starts_with("gpu.");
 }
 
-/// Region ops whose regions may run after the op itself returns.
-static bool isDeferredRegionOp(Operation *op) {
-  return op->getName().getStringRef().starts_with("async.");
+/// Ops that may run, or whose regions may run, after the op itself returns:
+/// the async dialect's, OpenMP tasks, and ops that return a
+/// `!gpu.async.token` (an asynchronous gpu.launch, gpu.launch_func,
+/// gpu.memcpy, ...: their work may run until the token is waited on).
+static bool isDeferredOp(Operation *op) {
+  StringRef name = op->getName().getStringRef();
+  if (name.starts_with("async.") || name == "omp.task" ||
+      name == "omp.taskloop")
+    return true;
+  return llvm::any_of(op->getResultTypes(), [](Type type) {
+    return type.getAbstractType().getName() == "gpu.async_token";
+  });
 }
 
 static std::string opName(Operation *op) {
@@ -550,10 +559,10 @@ BufferLiveness::getHiddenAccessReason(OpOperand &use, Operation *funcOp,
   OpKindCache::Kind kind = kindOf(user);
   for (Operation *ancestor = user->getParentOp();
        ancestor && ancestor != funcOp; ancestor = ancestor->getParentOp())
-    if (isDeferredRegionOp(ancestor))
+    if (isDeferredOp(ancestor))
       return "used inside " + opName(ancestor) +
              ", whose region may run after it returns";
-  if (isDeferredRegionOp(user))
+  if (isDeferredOp(user))
     return "passed to " + opName(user) + ", which may run after it returns";
   if (kind.call) {
     auto call = cast<CallOpInterface>(user);
@@ -644,7 +653,7 @@ BufferLiveness::computeReason(Value def, ArrayRef<Value> aliases) const {
     if (isParallelRegionOp(ancestor))
       return "allocated inside " + opName(ancestor) +
              ", whose iterations may run concurrently";
-    if (isDeferredRegionOp(ancestor))
+    if (isDeferredOp(ancestor))
       return "allocated inside " + opName(ancestor) +
              ", whose region may run after it returns";
     if (!isSequentialRegionOp(ancestor))

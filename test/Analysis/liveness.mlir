@@ -343,6 +343,40 @@ func.func @async(%arg0: memref<4xf32>) {
 
 // -----
 
+// Asynchronous gpu ops (a `!gpu.async.token` result) may run until the token
+// is waited on: a buffer an async kernel reads or an async memcpy copies is
+// not done at the op. A synchronous launch is.
+// CHECK-LABEL: func @gpu_async
+// CHECK: memref.alloc() {mplan.unmanaged = "used inside 'gpu.launch', whose region may run after it returns"}
+// CHECK: memref.alloc() {mplan.unmanaged = "passed to 'gpu.memcpy', which may run after it returns"}
+// CHECK: memref.alloc() {mplan.live = array<i64
+func.func @gpu_async(%in: memref<16xf32>, %out: memref<16xf32>) {
+  %c1 = arith.constant 1 : index
+  %c0 = arith.constant 0 : index
+  %a = memref.alloc() : memref<16xf32>
+  memref.copy %in, %a : memref<16xf32> to memref<16xf32>
+  %t0 = gpu.wait async
+  %t1 = gpu.launch async [%t0] blocks(%bx, %by, %bz) in (%x = %c1, %y = %c1, %z = %c1) threads(%tx, %ty, %tz) in (%u = %c1, %v = %c1, %w = %c1) {
+    %e = memref.load %a[%c0] : memref<16xf32>
+    memref.store %e, %out[%c0] : memref<16xf32>
+    gpu.terminator
+  }
+  %b = memref.alloc() : memref<16xf32>
+  memref.copy %in, %b : memref<16xf32> to memref<16xf32>
+  %t2 = gpu.memcpy async [%t1] %out, %b : memref<16xf32>, memref<16xf32>
+  gpu.wait [%t2]
+  %c = memref.alloc() : memref<16xf32>
+  memref.copy %in, %c : memref<16xf32> to memref<16xf32>
+  gpu.launch blocks(%bx, %by, %bz) in (%x = %c1, %y = %c1, %z = %c1) threads(%tx, %ty, %tz) in (%u = %c1, %v = %c1, %w = %c1) {
+    %e = memref.load %c[%c0] : memref<16xf32>
+    memref.store %e, %out[%c0] : memref<16xf32>
+    gpu.terminator
+  }
+  return
+}
+
+// -----
+
 // Aliases are the values the points-to analysis's flow edges reach: an
 // iter arg, a loop result or an scf.if result aliases only what is forwarded
 // at its position (the buffer passed at position 0 is not live while result

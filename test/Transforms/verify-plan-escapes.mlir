@@ -11,7 +11,7 @@ func.func @gpu_dealloc(%out: memref<4xf32>) {
   %a = mplan.alloc_tensor id(0) live [1, 3) at %slab[0] : !mplan.slab<64, 64> -> memref<4xf32>
   memref.copy %out, %a : memref<4xf32> to memref<4xf32>
   // expected-note @+1 {{the use is here}}
-  %t = gpu.dealloc async %a : memref<4xf32>
+  gpu.dealloc %a : memref<4xf32>
   mplan.release_slab %slab : !mplan.slab<64, 64>
   return
 }
