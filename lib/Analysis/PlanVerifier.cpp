@@ -2,6 +2,7 @@
 
 #include "mplan/Analysis/PlanVerifier.h"
 #include "mplan/Analysis/BufferLiveness.h"
+#include "mplan/Analysis/OpKindCache.h"
 #include "mplan/Dialect/MPlan/IR/MPlanOps.h"
 
 #include "mlir/IR/Dominance.h"
@@ -167,7 +168,8 @@ static LogicalResult verifyDynamicSlab(Value slab,
 /// (mplan-instrument, which takes addresses, only runs once
 /// convert-mplan-to-memref has left no planned op.)
 static LogicalResult verifyStaysInSlab(Operation *op, Operation *funcOp,
-                                       const BufferLiveness &liveness) {
+                                       const BufferLiveness &liveness,
+                                       OpKindCache &kinds) {
   Value buffer = op->getResult(0);
   if (liveness.mayBeDeallocated(buffer))
     return op->emitOpError("is deallocated, but its bytes are its slab's "
@@ -175,7 +177,7 @@ static LogicalResult verifyStaysInSlab(Operation *op, Operation *funcOp,
   for (Value alias : liveness.getAliases(buffer))
     for (OpOperand &use : alias.getUses())
       if (std::optional<std::string> reason =
-              BufferLiveness::getCaptureReason(use, funcOp)) {
+              BufferLiveness::getCaptureReason(use, funcOp, &kinds)) {
         InFlightDiagnostic diag = op->emitOpError("is planned, but ")
                                   << *reason;
         diag.attachNote(use.getOwner()->getLoc()) << "the use is here";
@@ -195,15 +197,16 @@ LogicalResult mlir::mplan::verifyPlan(Operation *funcOp,
         dynamic && dynamic.isPlanned())
       dynamicBySlab[dynamic.getSlab()].push_back(dynamic);
   });
+  OpKindCache kinds;
   // A planned buffer's bytes are its slab's: nothing else may free them or
   // keep them past the function.
   for (auto &[slab, ops] : bySlab)
     for (AllocTensorOp op : ops)
-      if (failed(verifyStaysInSlab(op, funcOp, liveness)))
+      if (failed(verifyStaysInSlab(op, funcOp, liveness, kinds)))
         return failure();
   for (auto &[slab, ops] : dynamicBySlab)
     for (AllocDynamicOp op : ops)
-      if (failed(verifyStaysInSlab(op, funcOp, liveness)))
+      if (failed(verifyStaysInSlab(op, funcOp, liveness, kinds)))
         return failure();
   for (auto &[slab, ops] : bySlab)
     if (failed(verifySlab(ops, liveness)))
