@@ -31,20 +31,24 @@ Location getDiagnosticLoc(Operation *op);
 /// the error.
 class OptionError {
 public:
-  OptionError(InFlightDiagnostic &&diag) : diag(std::move(diag)) {}
+  OptionError(InFlightDiagnostic &&diag)
+      : diag(std::move(diag)),
+        // An InFlightDiagnostic is a failure exactly when it is active.
+        active(failed(static_cast<LogicalResult>(this->diag))) {}
   template <typename Arg> OptionError &operator<<(Arg &&arg) & {
-    diag << std::forward<Arg>(arg);
+    if (active) // streaming into an empty diagnostic is an error
+      diag << std::forward<Arg>(arg);
     return *this;
   }
   template <typename Arg> OptionError &&operator<<(Arg &&arg) && {
-    diag << std::forward<Arg>(arg);
-    return std::move(*this);
+    return std::move(*this << std::forward<Arg>(arg));
   }
   operator LogicalResult() const { return failure(); }
   template <typename T> operator FailureOr<T>() const { return failure(); }
 
 private:
   InFlightDiagnostic diag;
+  bool active;
 };
 
 /// Emits `--PASS option 'OPTION': MESSAGE` as an error, where PASS is the
