@@ -83,15 +83,17 @@ static bool isParallelRegionOp(Operation *op) {
 /// Ops that may run, or whose regions may run, after the op itself returns:
 /// the async dialect's, OpenMP tasks, and ops that return a
 /// `!gpu.async.token` (an asynchronous gpu.launch, gpu.launch_func,
-/// gpu.memcpy, ...: their work may run until the token is waited on).
+/// gpu.memcpy, ...: their work may run until the token is waited on; only
+/// gpu ops make them).
 static bool isDeferredOp(Operation *op) {
   StringRef name = op->getName().getStringRef();
   if (name.starts_with("async.") || name == "omp.task" ||
       name == "omp.taskloop")
     return true;
-  return llvm::any_of(op->getResultTypes(), [](Type type) {
-    return type.getAbstractType().getName() == "gpu.async_token";
-  });
+  return name.starts_with("gpu.") &&
+         llvm::any_of(op->getResultTypes(), [](Type type) {
+           return type.getAbstractType().getName() == "gpu.async_token";
+         });
 }
 
 static std::string opName(Operation *op) {
