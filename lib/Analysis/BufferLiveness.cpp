@@ -80,8 +80,28 @@ static bool isParallelRegionOp(Operation *op) {
          name.starts_with("acc.") || name.starts_with("gpu.");
 }
 
+/// Whether OpenACC op `op` has an `async` clause: a property whose name
+/// starts with "async" that is set (`async`, `asyncOnly`,
+/// `asyncOperandsDeviceType`, ...).
+static bool hasAsyncClause(Operation *op) {
+  auto properties =
+      dyn_cast_if_present<DictionaryAttr>(op->getPropertiesAsAttribute());
+  if (!properties)
+    return false;
+  return llvm::any_of(properties, [](NamedAttribute entry) {
+    if (!entry.getName().strref().starts_with("async"))
+      return false;
+    if (auto array = dyn_cast<ArrayAttr>(entry.getValue()))
+      return !array.empty();
+    if (auto flag = dyn_cast<BoolAttr>(entry.getValue()))
+      return flag.getValue();
+    return static_cast<bool>(entry.getValue());
+  });
+}
+
 /// Ops that may run, or whose regions may run, after the op itself returns:
-/// the async dialect's, OpenMP tasks, and ops that return a
+/// the async dialect's, OpenMP tasks, OpenACC ops with an `async` clause
+/// (until an `acc.wait`), and ops that return a
 /// `!gpu.async.token` (an asynchronous gpu.launch, gpu.launch_func,
 /// gpu.memcpy, ...: their work may run until the token is waited on; only
 /// gpu ops make them).
@@ -90,6 +110,8 @@ static bool isDeferredOp(Operation *op) {
   if (name.starts_with("async.") || name == "omp.task" ||
       name == "omp.taskloop")
     return true;
+  if (name.starts_with("acc."))
+    return hasAsyncClause(op);
   return name.starts_with("gpu.") &&
          llvm::any_of(op->getResultTypes(), [](Type type) {
            return type.getAbstractType().getName() == "gpu.async_token";

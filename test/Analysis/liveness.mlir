@@ -377,6 +377,68 @@ func.func @gpu_async(%in: memref<16xf32>, %out: memref<16xf32>) {
 
 // -----
 
+// Only the gpu ops that make a token run late: a loop or an scf.if that
+// carries one runs its body at the op.
+// CHECK-LABEL: func @gpu_token_loop
+// CHECK: memref.alloc() {mplan.live = array<i64
+// CHECK: memref.alloc() {mplan.live = array<i64
+func.func @gpu_token_loop(%in: memref<16xf32>, %out: memref<16xf32>, %n: index, %p: i1) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %t0 = gpu.wait async
+  %tl = scf.for %i = %c0 to %n step %c1 iter_args(%tk = %t0) -> !gpu.async.token {
+    %d = memref.alloc() : memref<16xf32>
+    memref.copy %in, %d : memref<16xf32> to memref<16xf32>
+    memref.copy %d, %out : memref<16xf32> to memref<16xf32>
+    %tn = gpu.wait async [%tk]
+    scf.yield %tn : !gpu.async.token
+  }
+  %c = memref.alloc() : memref<16xf32>
+  memref.copy %in, %c : memref<16xf32> to memref<16xf32>
+  %ti = scf.if %p -> !gpu.async.token {
+    memref.copy %c, %out : memref<16xf32> to memref<16xf32>
+    scf.yield %tl : !gpu.async.token
+  } else {
+    scf.yield %tl : !gpu.async.token
+  }
+  gpu.wait [%ti]
+  return
+}
+
+// -----
+
+// OpenACC ops with an `async` clause run until an `acc.wait`; without one
+// they are done at the op.
+// CHECK-LABEL: func @acc_async
+// CHECK: memref.alloc() {mplan.unmanaged = "used inside 'acc.parallel', whose region may run after it returns"}
+// CHECK: memref.alloc() {mplan.unmanaged = "passed to 'acc.copyin', which may run after it returns"}
+// CHECK: memref.alloc() {mplan.live = array<i64
+func.func @acc_async(%in: memref<16xf32>, %out: memref<16xf32>, %q: i32) {
+  %c0 = arith.constant 0 : index
+  %a = memref.alloc() : memref<16xf32>
+  memref.copy %in, %a : memref<16xf32> to memref<16xf32>
+  acc.parallel async {
+    %e = memref.load %a[%c0] : memref<16xf32>
+    memref.store %e, %out[%c0] : memref<16xf32>
+    acc.yield
+  }
+  %b = memref.alloc() : memref<16xf32>
+  memref.copy %in, %b : memref<16xf32> to memref<16xf32>
+  %d = acc.copyin varPtr(%b : memref<16xf32>) async -> memref<16xf32>
+  acc.enter_data async dataOperands(%d : memref<16xf32>)
+  acc.wait
+  %c = memref.alloc() : memref<16xf32>
+  memref.copy %in, %c : memref<16xf32> to memref<16xf32>
+  acc.kernels {
+    %e = memref.load %c[%c0] : memref<16xf32>
+    memref.store %e, %out[%c0] : memref<16xf32>
+    acc.terminator
+  }
+  return
+}
+
+// -----
+
 // Aliases are the values the points-to analysis's flow edges reach: an
 // iter arg, a loop result or an scf.if result aliases only what is forwarded
 // at its position (the buffer passed at position 0 is not live while result
