@@ -1048,9 +1048,11 @@ LogicalResult ConvertMPlanToMemRefPass::lowerArgumentArenas(
     for (const std::string &name : functions) {
       auto func = symbols.lookup<func::FuncOp>(name);
       if (!func)
-        return emitOptionError(module, getArgument(), "functions",
-                               "'" + name +
-                                   "' is not a function of this module");
+        // About this module (a nested module may lack it while another
+        // has it): reported at each, not only at the first module.
+        return emitOptionError(
+            getDiagnosticLoc(module), getArgument(), "functions",
+            "'" + name + "' is not a function of this module");
       if (func.isExternal())
         return emitOptionError(func.getLoc(), getArgument(), "functions",
                                "function '" + name + "' has no body");
