@@ -398,7 +398,8 @@ def MPlanInstrument : Pass<"mplan-instrument", "ModuleOp"> {
   let summary = "Insert calls into the mplan memory observer runtime";
   let description = [{
     Run after `convert-mplan-to-memref` (or on any bufferized program, planned
-    or not) and before `mplan-to-llvm`. Inserts calls into
+    or not) and before `mplan-to-llvm`; a module that still has mplan ops is
+    rejected with an error at the first. Inserts calls into
     `libmplan_runtime.so` (runtime/mplan_runtime.h) that record, per op
     location: every allocation and free (the memref values an op declares
     Allocate / Free memory effects on: `memref.alloc`, `memref.alloca`,
