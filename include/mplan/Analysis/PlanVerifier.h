@@ -11,8 +11,8 @@
 // deallocated or have a use that would keep capture from planning it
 // (BufferLiveness::getCaptureReason: freed, returned, passed to a call that
 // `mplan.nocapture` does not list, stored, ...). Like every function pass,
-// the check reads only the function it runs on. Offsets, alignments and slab bounds are the op
-// verifier's.
+// the check reads only the function it runs on. Offsets, alignments and slab
+// bounds are the op verifier's.
 //
 //===----------------------------------------------------------------------===//
 
