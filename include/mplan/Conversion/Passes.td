@@ -143,8 +143,9 @@ def MPlanCheckLLVMMemorySpaces
     : Pass<"mplan-check-llvm-memory-spaces", "::mlir::ModuleOp"> {
   let summary = "Reject memory spaces the LLVM lowering cannot map";
   let description = [{
-    Fails with an error at the first op that uses a memref type (a result,
-    an operand, a block argument, a type in an attribute) whose memory space
+    Fails with an error at the first op, in pre-order, that uses a memref
+    type (a result, an operand, a block argument of its regions, a type in an
+    attribute such as a function's signature) whose memory space
     is not an integer, e.g. `#gpu.address_space<workgroup>`:
     `finalize-memref-to-llvm` has no LLVM address space for it, reports that
     without a location and leaves the op and unrealized casts behind while

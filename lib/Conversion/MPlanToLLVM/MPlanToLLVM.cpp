@@ -87,7 +87,7 @@ struct MPlanCheckLLVMMemorySpacesPass
       });
       return found;
     };
-    WalkResult walked = getOperation()->walk([&](Operation *op) {
+    auto check = [&](Operation *op) {
       Attribute space = unmappable(op->getAttrDictionary());
       for (Type type : op->getResultTypes())
         if (!space)
@@ -107,8 +107,8 @@ struct MPlanCheckLLVMMemorySpacesPass
           << " has no LLVM address space: map it to an integer memory space "
              "before mplan-to-llvm";
       return WalkResult::interrupt();
-    });
-    if (walked.wasInterrupted())
+    };
+    if (getOperation()->walk<WalkOrder::PreOrder>(check).wasInterrupted())
       signalPassFailure();
   }
 };

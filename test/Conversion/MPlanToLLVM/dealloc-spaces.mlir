@@ -49,3 +49,17 @@ func.func @signature(%arg: memref<4xf32, #gpu.address_space<private>>) {
 
 // expected-error @+1 {{memory space #gpu.address_space<workgroup> has no LLVM address space}}
 memref.global "private" @g : memref<4xf32, #gpu.address_space<workgroup>>
+
+// -----
+
+// The first op in pre-order: the kernel whose workgroup attribution has the
+// space, not the store inside it.
+gpu.module @kernels {
+  // expected-error @+1 {{memory space #gpu.address_space<workgroup> has no LLVM address space}}
+  gpu.func @k(%a: memref<16xf32>) workgroup(%w: memref<16xf32, #gpu.address_space<workgroup>>) kernel {
+    %c0 = arith.constant 0 : index
+    %v = memref.load %a[%c0] : memref<16xf32>
+    memref.store %v, %w[%c0] : memref<16xf32, #gpu.address_space<workgroup>>
+    gpu.return
+  }
+}
