@@ -64,7 +64,8 @@ func.func @callee_frees(%out: memref<4xf32>) {
   memref.copy %out, %a : memref<4xf32> to memref<4xf32>
   cf.br ^bb1(%a : memref<4xf32>)
 ^bb1(%b: memref<4xf32>):
-  // expected-note @+1 {{the use is here}}
+  // expected-note @+2 {{the use is here}}
+  // expected-note @+1 {{a call may use a planned buffer only if its 'mplan.nocapture' lists the operand (mplan-mark-calls sets it)}}
   func.call @frees(%b) : (memref<4xf32>) -> ()
   mplan.release_slab %slab : !mplan.slab<64, 64>
   return
@@ -81,7 +82,8 @@ func.func @external_callee(%out: memref<4xf32>) {
   // expected-error @+1 {{is planned, but passed to a call to external}}
   %a = mplan.alloc_tensor id(0) live [1, 4) at %slab[0] : !mplan.slab<64, 64> -> memref<4xf32>
   memref.copy %out, %a : memref<4xf32> to memref<4xf32>
-  // expected-note @+1 {{the use is here}}
+  // expected-note @+2 {{the use is here}}
+  // expected-note @+1 {{mplan-mark-calls sets it}}
   func.call @external(%a) : (memref<4xf32>) -> ()
   mplan.release_slab %slab : !mplan.slab<64, 64>
   return
