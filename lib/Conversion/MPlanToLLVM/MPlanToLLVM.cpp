@@ -76,15 +76,22 @@ struct MPlanCheckLLVMMemorySpacesPass
     : public mlir::mplan::impl::MPlanCheckLLVMMemorySpacesBase<
           MPlanCheckLLVMMemorySpacesPass> {
   void runOnOperation() override {
-    // The first memory space in `type` (or nested in it) that is set and is
-    // no integer.
-    auto unmappable = [](auto typeOrAttr) {
+    // The first memory space in `typeOrAttr` (or nested in it) that is set
+    // and is no integer. Types and attributes are uniqued: each is walked
+    // once.
+    llvm::DenseMap<const void *, Attribute> walked;
+    auto unmappable = [&](auto typeOrAttr) {
+      auto [it, inserted] =
+          walked.try_emplace(typeOrAttr.getAsOpaquePointer(), Attribute());
+      if (!inserted)
+        return it->second;
       Attribute found;
       typeOrAttr.walk([&](BaseMemRefType memref) {
         Attribute space = memref.getMemorySpace();
         if (!found && space && !isa<IntegerAttr>(space))
           found = space;
       });
+      it->second = found;
       return found;
     };
     auto check = [&](Operation *op) {
@@ -109,7 +116,9 @@ struct MPlanCheckLLVMMemorySpacesPass
       return WalkResult::interrupt();
     };
     if (getOperation()->walk<WalkOrder::PreOrder>(check).wasInterrupted())
-      signalPassFailure();
+      return signalPassFailure();
+    // A check: the IR is unchanged (and the verifier need not run again).
+    markAllAnalysesPreserved();
   }
 };
 
