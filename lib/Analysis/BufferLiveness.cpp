@@ -593,7 +593,7 @@ BufferLiveness::getHiddenAccessReason(OpOperand &use, Operation *funcOp,
     // The callee only uses the buffer while it runs (mplan-mark-calls).
     if (isNoCaptureUse(use))
       return std::nullopt;
-    std::string reason = "passed to a call";
+    std::string reason = kPassedToCallReason.str();
     if (auto symbol =
             dyn_cast_if_present<SymbolRefAttr>(call.getCallableForCallee()))
       reason += " to " + symbol.getLeafReference().str();

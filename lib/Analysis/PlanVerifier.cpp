@@ -6,7 +6,6 @@
 #include "mplan/Dialect/MPlan/IR/MPlanOps.h"
 
 #include "mlir/IR/Dominance.h"
-#include "mlir/Interfaces/CallInterfaces.h"
 #include "llvm/ADT/BitVector.h"
 #include "llvm/ADT/MapVector.h"
 
@@ -182,10 +181,9 @@ static LogicalResult verifyStaysInSlab(Operation *op, Operation *funcOp,
         InFlightDiagnostic diag = op->emitOpError("is planned, but ")
                                   << *reason;
         diag.attachNote(use.getOwner()->getLoc()) << "the use is here";
-        // The reason getHiddenAccessReason gives a call the mark does not
-        // list (not one that runs later, or a marked call in such a region).
-        if (isa<CallOpInterface>(use.getOwner()) &&
-            StringRef(*reason).starts_with("passed to a call"))
+        // A call the mark does not list (not one that runs later, or a
+        // marked call in such a region).
+        if (StringRef(*reason).starts_with(BufferLiveness::kPassedToCallReason))
           diag.attachNote(use.getOwner()->getLoc())
               << "a call may use a planned buffer only if its '"
               << BufferLiveness::kNoCaptureAttr

@@ -193,6 +193,10 @@ public:
   static std::optional<std::string>
   getHiddenAccessReason(OpOperand &use, Operation *funcOp,
                         OpKindCache *kinds = nullptr);
+  /// How getHiddenAccessReason's reason for a call operand that the call's
+  /// kNoCaptureAttr does not list starts (" to F" follows for a direct call).
+  static constexpr llvm::StringLiteral kPassedToCallReason = "passed to a call";
+
   /// getHiddenAccessReason, and "escapes via return" for a return from
   /// `funcOp`: why `use` lets the buffer's bytes be used past what `funcOp`'s
   /// use-def chains show (what keeps capture from planning a buffer, apart
